@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Every dependency is pinned to an exact version: the machines that build this
+// project (developers' and CI's) carry exactly these copies and no others.
+let package = Package(
+    name: "collage",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "collage", targets: ["collage"]),
+        .library(name: "CollageKit", targets: ["CollageKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    ],
+    targets: [
+        // System libraries from Debian (libjpeg-dev, libpng-dev, libexif-dev), found by pkg-config.
+        .systemLibrary(
+            name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CEXIF", path: "Sources/CEXIF", pkgConfig: "libexif",
+            providers: [.apt(["libexif-dev"])]),
+
+        // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
+        .target(
+            name: "CollageImaging",
+            dependencies: ["CJPEG", "CPNG", "CEXIF"],
+            cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
+
+        // Models, view models and services: everything but the views.
+        .target(
+            name: "CollageKit",
+            dependencies: [
+                "CollageImaging",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ]),
+
+        // The views: command-line commands.
+        .executableTarget(
+            name: "collage",
+            dependencies: [
+                "CollageKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "CollageImagingTests", dependencies: ["CollageImaging"]),
+        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "collage"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,182 @@
+// common.c — errors, safe file reading, allocation limits and the format
+// dispatch shared by the decoders.
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+ci_status ci_fail(ci_error *err, ci_status status, const char *format, ...) {
+    if (err) {
+        err->status = status;
+        va_list args;
+        va_start(args, format);
+        vsnprintf(err->message, sizeof err->message, format, args);
+        va_end(args);
+        // Messages are one line: a decoder's text must not break it.
+        for (char *c = err->message; *c; c++)
+            if (*c == '\n' || *c == '\r') *c = ' ';
+    }
+    return status;
+}
+
+ci_status ci_read_file(const char *path, uint8_t **data, size_t *size, ci_error *err) {
+    *data = NULL;
+    *size = 0;
+    // O_NONBLOCK: opening a FIFO for reading must not wait for a writer.
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(errno));
+
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return ci_fail(err, CI_ERR_OPEN, "%s: is a folder, not a photo", path);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return ci_fail(err, CI_ERR_OPEN, "%s: is not a regular file", path);
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: is empty", path);
+    }
+    if ((uint64_t)st.st_size > CI_MAX_FILE_BYTES) {
+        close(fd);
+        return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is larger than %zu bytes", path,
+                       (size_t)CI_MAX_FILE_BYTES);
+    }
+
+    size_t capacity = (size_t)st.st_size;
+    uint8_t *buffer = malloc(capacity);
+    if (!buffer) {
+        close(fd);
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory reading %zu bytes", path, capacity);
+    }
+    size_t filled = 0;
+    while (filled < capacity) {
+        ssize_t n = read(fd, buffer + filled, capacity - filled);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            int e = errno;
+            free(buffer);
+            close(fd);
+            return ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(e));
+        }
+        if (n == 0) break;  // the file shrank while we read it: decode what is there
+        filled += (size_t)n;
+    }
+    close(fd);
+    if (filled == 0) {
+        free(buffer);
+        return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: is empty", path);
+    }
+    *data = buffer;
+    *size = filled;
+    return CI_OK;
+}
+
+ci_format ci_sniff_format(const uint8_t *data, size_t size) {
+    static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    if (size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) return CI_FORMAT_JPEG;
+    if (size >= 8 && memcmp(data, png_signature, 8) == 0) return CI_FORMAT_PNG;
+    return CI_FORMAT_UNKNOWN;
+}
+
+uint64_t ci_max_pixels(const ci_limits *limits) {
+    return (limits && limits->max_pixels) ? limits->max_pixels : CI_DEFAULT_MAX_PIXELS;
+}
+
+ci_status ci_image_alloc(ci_image *image, uint32_t width, uint32_t height, int channels,
+                         const ci_limits *limits, const char *name, ci_error *err) {
+    memset(image, 0, sizeof *image);
+    if (width == 0 || height == 0 || (channels != 3 && channels != 4))
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: invalid image size %ux%u", name, width, height);
+    uint64_t pixels = (uint64_t)width * height;
+    uint64_t limit = ci_max_pixels(limits);
+    if (pixels > limit)
+        return ci_fail(err, CI_ERR_TOO_LARGE,
+                       "%s: %ux%u is %.1f megapixels, over the limit of %.1f megapixels", name,
+                       width, height, pixels / 1e6, limit / 1e6);
+    uint64_t stride = (uint64_t)width * (uint64_t)channels;
+    uint64_t bytes = stride * height;
+    if (bytes > SIZE_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: image too large", name);
+    image->pixels = malloc((size_t)bytes);
+    if (!image->pixels)
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory for a %ux%u image", name, width, height);
+    image->width = width;
+    image->height = height;
+    image->stride = (size_t)stride;
+    image->channels = channels;
+    return CI_OK;
+}
+
+void ci_image_free(ci_image *image) {
+    if (!image) return;
+    free(image->pixels);
+    memset(image, 0, sizeof *image);
+}
+
+void ci_buffer_free(uint8_t *buffer) { free(buffer); }
+
+void ci_oriented_size(int orientation, uint32_t width, uint32_t height,
+                      uint32_t *out_width, uint32_t *out_height) {
+    // Orientations 5-8 transpose the image.
+    int transposed = orientation >= 5 && orientation <= 8;
+    *out_width = transposed ? height : width;
+    *out_height = transposed ? width : height;
+}
+
+static ci_status probe_memory(const uint8_t *data, size_t size, const char *name,
+                              ci_photo_info *info, ci_error *err) {
+    memset(info, 0, sizeof *info);
+    switch (ci_sniff_format(data, size)) {
+    case CI_FORMAT_JPEG: return ci_jpeg_probe(data, size, name, info, err);
+    case CI_FORMAT_PNG: return ci_png_probe(data, size, name, info, err);
+    default: return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a JPEG or PNG file", name);
+    }
+}
+
+ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
+    if (!path || !info) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_probe_file: missing argument");
+    uint8_t *data;
+    size_t size;
+    ci_status status = ci_read_file(path, &data, &size, err);
+    if (status != CI_OK) return status;
+    status = probe_memory(data, size, path, info, err);
+    free(data);
+    return status;
+}
+
+ci_status ci_decode_memory(const uint8_t *data, size_t size, const char *name,
+                           const ci_decode_options *options, ci_image *out, ci_error *err) {
+    if (!data || !options || !out)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_memory: missing argument");
+    if (!name) name = "(memory)";
+    memset(out, 0, sizeof *out);
+    switch (ci_sniff_format(data, size)) {
+    case CI_FORMAT_JPEG: return ci_jpeg_decode(data, size, name, options, out, err);
+    case CI_FORMAT_PNG: return ci_png_decode(data, size, name, options, out, err);
+    default: return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a JPEG or PNG file", name);
+    }
+}
+
+ci_status ci_decode_file(const char *path, const ci_decode_options *options,
+                         ci_image *out, ci_error *err) {
+    if (!path) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_file: missing path");
+    uint8_t *data;
+    size_t size;
+    ci_status status = ci_read_file(path, &data, &size, err);
+    if (status != CI_OK) return status;
+    status = ci_decode_memory(data, size, path, options, out, err);
+    free(data);
+    return status;
+}

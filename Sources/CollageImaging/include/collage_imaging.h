@@ -1,0 +1,132 @@
+// collage_imaging.h — the C image engine behind `collage`.
+//
+// Decodes JPEG (libjpeg-turbo) and PNG (libpng), applies EXIF orientation
+// (libexif), scales each photo to cover its cell of the collage with an
+// anti-aliased filter, and encodes the result as JPEG or PNG.
+//
+// Rules every function here keeps:
+//  - no global state: every call works on its own data, so calls on different
+//    threads are safe; ci_draw_photo calls on disjoint cells of one canvas may
+//    run at the same time;
+//  - no exit()/abort(): libjpeg and libpng errors come back through setjmp as a
+//    ci_status and a message that names the file;
+//  - every error path frees what it took; sizes are checked before allocating.
+#ifndef COLLAGE_IMAGING_H
+#define COLLAGE_IMAGING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    CI_OK = 0,
+    CI_ERR_OPEN = 1,             // cannot open or read the file (missing, permission, a folder, a FIFO...)
+    CI_ERR_NOT_IMAGE = 2,        // the content is neither JPEG nor PNG
+    CI_ERR_UNSUPPORTED = 3,      // a valid file we do not handle (e.g. 12-bit JPEG)
+    CI_ERR_CORRUPT = 4,          // the decoder found broken data
+    CI_ERR_TOO_LARGE = 5,        // decoding would exceed the pixel limit
+    CI_ERR_NO_MEMORY = 6,
+    CI_ERR_INVALID_ARGUMENT = 7,
+    CI_ERR_ENCODE = 8            // the encoder failed
+} ci_status;
+
+// Filled by every function that can fail. `message` is one line, names the
+// file where there is one, and is always NUL-terminated.
+typedef struct {
+    ci_status status;
+    char message[512];
+} ci_error;
+
+typedef enum {
+    CI_FORMAT_UNKNOWN = 0,
+    CI_FORMAT_JPEG = 1,
+    CI_FORMAT_PNG = 2
+} ci_format;
+
+// What a file is, read from its header only (cheap: no pixel is decoded).
+typedef struct {
+    ci_format format;
+    uint32_t width, height;                  // as stored in the file
+    int orientation;                         // EXIF orientation 1-8; 1 when absent or invalid
+    uint32_t display_width, display_height;  // after orientation (swapped for 5-8)
+    int has_alpha;                           // PNG with an alpha channel or tRNS
+} ci_photo_info;
+
+typedef struct {
+    uint8_t r, g, b;
+} ci_color;
+
+// Decoding refuses any image whose *decoded* size (after shrink-on-load)
+// exceeds max_pixels, before allocating it. 0 means CI_DEFAULT_MAX_PIXELS.
+#define CI_DEFAULT_MAX_PIXELS ((uint64_t)100000000)  // 100 megapixels
+typedef struct {
+    uint64_t max_pixels;
+} ci_limits;
+
+// An RGB (3 bytes per pixel) or RGBA (4) image owned by the caller or by the
+// engine (see ci_image_free).
+typedef struct {
+    uint8_t *pixels;
+    uint32_t width, height;
+    size_t stride;   // bytes from one row to the next
+    int channels;    // 3 (RGB) or 4 (RGBA, straight alpha)
+} ci_image;
+
+// A cell of the collage in canvas coordinates. It may reach past the canvas
+// (the grid's rounding can make the last column or row overhang by a pixel);
+// only the part inside the canvas is drawn.
+typedef struct {
+    int32_t x, y;
+    uint32_t width, height;
+} ci_rect;
+
+typedef struct {
+    // Shrink-on-load target: JPEGs are decoded at the smallest DCT scale
+    // (n/8) whose *oriented* size still covers min_width x min_height.
+    // 0 x 0 decodes at full size.
+    uint32_t min_width, min_height;
+    int apply_orientation;   // nonzero: rotate/flip by the EXIF orientation
+    int keep_alpha;          // nonzero: RGBA output (straight alpha); zero: RGB composited over background
+    ci_color background;
+    ci_limits limits;
+} ci_decode_options;
+
+// Reads the header of `path` and fills `info`. Judges the format by content,
+// never by the name. Refuses what cannot be decoded later (e.g. 12-bit JPEG).
+ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err);
+
+// Decodes `path` into a new image (free it with ci_image_free).
+ci_status ci_decode_file(const char *path, const ci_decode_options *options,
+                         ci_image *out, ci_error *err);
+
+// The same from memory; `name` is used in messages only.
+ci_status ci_decode_memory(const uint8_t *data, size_t size, const char *name,
+                           const ci_decode_options *options, ci_image *out, ci_error *err);
+
+void ci_image_free(ci_image *image);
+
+// Draws the photo at `path` into `cell` of the RGB `canvas`: decoded with
+// shrink-on-load, oriented, scaled to *cover* the cell keeping its aspect ratio
+// (factor max(cellW / w, cellH / h)), centred, the overflow cropped, alpha
+// composited over `background`. Only pixels inside both the cell and the
+// canvas are written. A photo whose oriented size equals the cell is copied
+// pixel for pixel.
+ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
+                        ci_color background, const ci_limits *limits, ci_error *err);
+
+// Encoders: write the RGB `image` into a new malloc'd buffer (*out, *out_size);
+// free it with ci_buffer_free. JPEG uses 4:2:0 chroma subsampling.
+ci_status ci_encode_jpeg(const ci_image *image, int quality,
+                         uint8_t **out, size_t *out_size, ci_error *err);
+ci_status ci_encode_png(const ci_image *image,
+                        uint8_t **out, size_t *out_size, ci_error *err);
+void ci_buffer_free(uint8_t *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

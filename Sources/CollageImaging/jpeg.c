@@ -1,0 +1,15 @@
+// jpeg.c — JPEG through libjpeg-turbo. (Placeholder until implemented.)
+#include "internal.h"
+
+ci_status ci_jpeg_probe(const uint8_t *data, size_t size, const char *name,
+                        ci_photo_info *info, ci_error *err) {
+    return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: JPEG not implemented yet", name);
+}
+ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
+                         const ci_decode_options *options, ci_image *out, ci_error *err) {
+    return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: JPEG not implemented yet", name);
+}
+ci_status ci_encode_jpeg(const ci_image *image, int quality,
+                         uint8_t **out, size_t *out_size, ci_error *err) {
+    return ci_fail(err, CI_ERR_UNSUPPORTED, "JPEG encoding not implemented yet");
+}

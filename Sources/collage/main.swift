@@ -1,0 +1,2 @@
+import CollageKit
+print(CollageKitVersion.string)
