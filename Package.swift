@@ -32,11 +32,15 @@ let package = Package(
             dependencies: ["CJPEG", "CPNG", "CEXIF"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
+        // The few Linux file calls Swift does not import (O_TMPFILE, linkat).
+        .target(name: "CollageSystem"),
+
         // Models, view models and services: everything but the views.
         .target(
             name: "CollageKit",
             dependencies: [
                 "CollageImaging",
+                "CollageSystem",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ]),

@@ -1,2 +1,3 @@
-import CollageKit
-print(CollageKitVersion.string)
+// The command-line views of `collage`. Each command binds to the view model
+// in CollageKit and prints what it says; no rule lives here.
+CollageCommand.main()

@@ -1,0 +1,126 @@
+import Foundation
+
+/// The canvas size of a collage, parsed from "WxH".
+public struct CanvasSize: Equatable, Sendable, CustomStringConvertible {
+    /// The largest side we render. Far above any screen or print need, and it
+    /// keeps a typo ("19200x10800") from allocating gigabytes.
+    public static let maximumSide = 16384
+
+    public let width: Int
+    public let height: Int
+
+    public static let `default` = CanvasSize(uncheckedWidth: 1920, height: 1080)
+
+    private init(uncheckedWidth width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public init(width: Int, height: Int) throws {
+        guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height) else {
+            throw OptionError("size \(width)x\(height) is out of range: each side must be 1 to \(Self.maximumSide) pixels")
+        }
+        self.width = width
+        self.height = height
+    }
+
+    public init(parsing text: String) throws {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
+            throw OptionError("size '\(text)' is not WIDTHxHEIGHT, e.g. 1920x1080")
+        }
+        try self.init(width: width, height: height)
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// An sRGB colour, parsed from a name or #RRGGBB / #RGB.
+public struct RGBColor: Equatable, Sendable, CustomStringConvertible {
+    public let red: UInt8
+    public let green: UInt8
+    public let blue: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    public static let white = RGBColor(red: 255, green: 255, blue: 255)
+    public static let black = RGBColor(red: 0, green: 0, blue: 0)
+
+    public static let names: [String: RGBColor] = [
+        "white": .white, "black": .black,
+        "gray": RGBColor(red: 128, green: 128, blue: 128), "grey": RGBColor(red: 128, green: 128, blue: 128),
+        "red": RGBColor(red: 255, green: 0, blue: 0), "green": RGBColor(red: 0, green: 128, blue: 0),
+        "blue": RGBColor(red: 0, green: 0, blue: 255), "yellow": RGBColor(red: 255, green: 255, blue: 0),
+    ]
+
+    public init(parsing text: String) throws {
+        let lowered = text.lowercased()
+        if let named = Self.names[lowered] {
+            self = named
+            return
+        }
+        var hex = Substring(lowered)
+        if hex.hasPrefix("#") { hex = hex.dropFirst() }
+        if hex.count == 3 { hex = Substring(hex.map { "\($0)\($0)" }.joined()) }
+        guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else {
+            let known = Self.names.keys.sorted().joined(separator: ", ")
+            throw OptionError("colour '\(text)' is not #RRGGBB, #RGB or one of \(known)")
+        }
+        self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+    }
+
+    public var description: String { String(format: "#%02x%02x%02x", red, green, blue) }
+}
+
+/// The file formats a collage is saved in, chosen by the file's extension.
+public enum ImageFormat: String, Equatable, Sendable, CaseIterable {
+    case jpeg
+    case png
+
+    public init(extension ext: String) throws {
+        switch ext.lowercased() {
+        case "jpg", "jpeg": self = .jpeg
+        case "png": self = .png
+        case "": throw OptionError("the output file needs an extension: .jpg, .jpeg or .png")
+        default: throw OptionError("cannot save as '.\(ext)': use .jpg, .jpeg or .png")
+        }
+    }
+
+    public init(path: String) throws {
+        try self.init(extension: URL(fileURLWithPath: path).pathExtension)
+    }
+
+    public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+}
+
+/// How a collage is drawn and encoded.
+public struct CollageRenderOptions: Equatable, Sendable {
+    public var size: CanvasSize
+    public var background: RGBColor
+    public var gap: Int
+    public var quality: Int
+
+    public static let defaultQuality = 90
+
+    public init(size: CanvasSize = .default, background: RGBColor = .white, gap: Int = 0,
+                quality: Int = CollageRenderOptions.defaultQuality) throws {
+        guard (1...100).contains(quality) else {
+            throw OptionError("quality \(quality) is out of range: use 1 to 100")
+        }
+        guard gap >= 0 else { throw OptionError("gap \(gap) is negative") }
+        self.size = size
+        self.background = background
+        self.gap = gap
+        self.quality = quality
+    }
+}
+
+/// A bad option value, with a message for the person who typed it.
+public struct OptionError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

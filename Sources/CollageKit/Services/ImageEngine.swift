@@ -1,0 +1,176 @@
+import CollageImaging
+import Dispatch
+import Foundation
+
+/// What a photo file is, read from its header.
+public struct PhotoInfo: Equatable, Sendable {
+    public let format: ImageFormat
+    public let width: Int
+    public let height: Int
+    public let orientation: Int
+    public let displayWidth: Int
+    public let displayHeight: Int
+    public let hasAlpha: Bool
+}
+
+/// An image the engine refused or failed on; `message` names the file.
+public struct ImageEngineError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        case open, notImage, unsupported, corrupt, tooLarge, noMemory, invalidArgument, encode
+    }
+
+    public let kind: Kind
+    public let message: String
+    public var description: String { message }
+
+    init(_ error: ci_error) {
+        switch error.status {
+        case CI_ERR_OPEN: kind = .open
+        case CI_ERR_NOT_IMAGE: kind = .notImage
+        case CI_ERR_UNSUPPORTED: kind = .unsupported
+        case CI_ERR_CORRUPT: kind = .corrupt
+        case CI_ERR_TOO_LARGE: kind = .tooLarge
+        case CI_ERR_NO_MEMORY: kind = .noMemory
+        case CI_ERR_ENCODE: kind = .encode
+        default: kind = .invalidArgument
+        }
+        message = withUnsafeBytes(of: error.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}
+
+/// An 8-bit RGB image: what a collage is before it is encoded.
+public struct RGBImage: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, filledWith color: RGBColor) {
+        self.width = width
+        self.height = height
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                buffer[index] = color.red
+                buffer[index + 1] = color.green
+                buffer[index + 2] = color.blue
+                index += 3
+            }
+        }
+        self.pixels = pixels
+    }
+
+    public func pixel(x: Int, y: Int) -> RGBColor {
+        let offset = (y * width + x) * 3
+        return RGBColor(red: pixels[offset], green: pixels[offset + 1], blue: pixels[offset + 2])
+    }
+}
+
+/// Tells whether a file is a photo we can use, by its content.
+public protocol PhotoInspecting: Sendable {
+    func inspect(_ photo: Photo) throws -> PhotoInfo
+}
+
+/// Draws a collage of photos.
+public protocol CollageRendering: Sendable {
+    func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RGBImage
+}
+
+/// Turns an image into file bytes.
+public protocol ImageEncoding: Sendable {
+    func encode(_ image: RGBImage, as format: ImageFormat, quality: Int) throws -> [UInt8]
+}
+
+/// The C engine (`CollageImaging`) behind Swift protocols.
+public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
+    /// The most pixels one decoded photo may have (see `ci_limits`).
+    public var maxDecodedPixels: UInt64
+
+    public init(maxDecodedPixels: UInt64 = UInt64(CI_DEFAULT_MAX_PIXELS)) {
+        self.maxDecodedPixels = maxDecodedPixels
+    }
+
+    public func inspect(_ photo: Photo) throws -> PhotoInfo {
+        var info = ci_photo_info()
+        var error = ci_error()
+        guard ci_probe_file(photo.path, &info, &error) == CI_OK else { throw ImageEngineError(error) }
+        return PhotoInfo(
+            format: info.format == CI_FORMAT_PNG ? .png : .jpeg,
+            width: Int(info.width), height: Int(info.height),
+            orientation: Int(info.orientation),
+            displayWidth: Int(info.display_width), displayHeight: Int(info.display_height),
+            hasAlpha: info.has_alpha != 0)
+    }
+
+    /// Draws every photo into its grid cell. The photos are decoded in
+    /// parallel, one per core: each writes only its own cell of the canvas.
+    public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RGBImage {
+        let layout = GridLayout(count: photos.count)
+        let cells = layout.cells(canvasWidth: options.size.width, canvasHeight: options.size.height, gap: options.gap)
+        if !photos.isEmpty && cells.isEmpty {
+            throw OptionError("a gap of \(options.gap) px leaves no room for \(layout.columns)x\(layout.rows) cells on \(options.size)")
+        }
+        var image = RGBImage(width: options.size.width, height: options.size.height, filledWith: options.background)
+        let background = ci_color(r: options.background.red, g: options.background.green, b: options.background.blue)
+        var limits = ci_limits(max_pixels: maxDecodedPixels)
+        let failures = FailureList(count: photos.count)
+
+        image.pixels.withUnsafeMutableBufferPointer { buffer in
+            var canvas = ci_image(
+                pixels: buffer.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
+                stride: image.width * 3, channels: 3)
+            DispatchQueue.concurrentPerform(iterations: photos.count) { index in
+                let cell = cells[index]
+                var error = ci_error()
+                let rect = ci_rect(x: Int32(cell.x), y: Int32(cell.y), width: UInt32(cell.width), height: UInt32(cell.height))
+                if ci_draw_photo(photos[index].path, &canvas, rect, background, &limits, &error) != CI_OK {
+                    failures.record(ImageEngineError(error), at: index)
+                }
+            }
+        }
+        // Report the first failing photo in the order they were added, so the
+        // message does not depend on which thread finished first.
+        if let failure = failures.first { throw failure }
+        return image
+    }
+
+    public func encode(_ image: RGBImage, as format: ImageFormat, quality: Int) throws -> [UInt8] {
+        var pixels = image.pixels
+        return try pixels.withUnsafeMutableBufferPointer { buffer in
+            var source = ci_image(
+                pixels: buffer.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
+                stride: image.width * 3, channels: 3)
+            var output: UnsafeMutablePointer<UInt8>?
+            var size = 0
+            var error = ci_error()
+            let status = format == .jpeg
+                ? ci_encode_jpeg(&source, Int32(quality), &output, &size, &error)
+                : ci_encode_png(&source, &output, &size, &error)
+            guard status == CI_OK, let output else { throw ImageEngineError(error) }
+            defer { ci_buffer_free(output) }
+            return Array(UnsafeBufferPointer(start: output, count: size))
+        }
+    }
+}
+
+/// Errors collected from parallel workers, one slot per photo.
+private final class FailureList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [ImageEngineError?]
+
+    init(count: Int) { errors = Array(repeating: nil, count: count) }
+
+    func record(_ error: ImageEngineError, at index: Int) {
+        lock.lock()
+        errors[index] = error
+        lock.unlock()
+    }
+
+    var first: ImageEngineError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors.compactMap { $0 }.first
+    }
+}

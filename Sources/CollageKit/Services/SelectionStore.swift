@@ -1,0 +1,196 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the selection lives between commands.
+///
+/// `update` is the only way to change it: it runs `change` on the latest
+/// stored selection while holding an exclusive lock, and stores the result
+/// atomically, so concurrent commands never lose each other's changes.
+public protocol SelectionStore: AnyObject {
+    func load() throws -> [Photo]
+    func update<T>(_ change: (inout [Photo]) throws -> T) throws -> T
+}
+
+/// A selection kept in memory only: for tests and for batch mode, which must
+/// never touch the interactive selection.
+public final class InMemorySelectionStore: SelectionStore {
+    private var photos: [Photo]
+    private let lock = NSLock()
+
+    public init(_ photos: [Photo] = []) { self.photos = photos }
+
+    public func load() throws -> [Photo] {
+        lock.lock()
+        defer { lock.unlock() }
+        return photos
+    }
+
+    public func update<T>(_ change: (inout [Photo]) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        var copy = photos
+        let result = try change(&copy)
+        photos = copy
+        return result
+    }
+}
+
+/// A failure to read or write the stored selection.
+public struct SelectionStoreError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// The persistent selection: `selection.json` in `$XDG_STATE_HOME/collage/`
+/// (default `~/.local/state/collage/`), guarded by `selection.lock`.
+///
+/// - Every change holds an exclusive `flock` on the lock file, so twenty
+///   `collage add` runs at once serialise instead of losing writes.
+/// - The file is replaced atomically (temporary file, fsync, rename, fsync of
+///   the folder): a crash leaves the old selection or the new, never half.
+/// - A file that does not parse is moved aside, `notice` is told its new name,
+///   and a fresh selection starts.
+public final class FileSelectionStore: SelectionStore {
+    public let directory: URL
+    public var stateFile: URL { directory.appendingPathComponent("selection.json") }
+    private var lockFile: URL { directory.appendingPathComponent("selection.lock") }
+    private let notice: (String) -> Void
+
+    private struct StoredSelection: Codable {
+        var version: Int
+        var photos: [String]
+    }
+
+    public init(directory: URL, notice: @escaping (String) -> Void = { _ in }) {
+        self.directory = directory
+        self.notice = notice
+    }
+
+    /// `$XDG_STATE_HOME/collage`, or `~/.local/state/collage` when unset or
+    /// not absolute (as the XDG base directory specification says).
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state).appendingPathComponent("collage")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/collage")
+    }
+
+    public func load() throws -> [Photo] {
+        try withLock { try read() }
+    }
+
+    public func update<T>(_ change: (inout [Photo]) throws -> T) throws -> T {
+        try withLock {
+            let before = try read()
+            var photos = before
+            let result = try change(&photos)
+            if photos != before { try write(photos) }
+            return result
+        }
+    }
+
+    // MARK: - Locking
+
+    private func withLock<T>(_ body: () throws -> T) throws -> T {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw SelectionStoreError(description: "cannot create the state folder \(directory.path): \(error.localizedDescription)")
+        }
+        let fd = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw posixError("cannot open the lock file \(lockFile.path)") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { throw posixError("cannot lock \(lockFile.path)") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    // MARK: - Reading and writing (called with the lock held)
+
+    private func read() throws -> [Photo] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: stateFile)
+        } catch CocoaError.fileReadNoSuchFile {
+            return []
+        } catch {
+            if !FileManager.default.fileExists(atPath: stateFile.path) { return [] }
+            throw SelectionStoreError(description: "cannot read \(stateFile.path): \(error.localizedDescription)")
+        }
+        if let stored = try? JSONDecoder().decode(StoredSelection.self, from: data), stored.version == 1,
+           stored.photos.allSatisfy({ $0.hasPrefix("/") }) {
+            return stored.photos.map(Photo.init(path:))
+        }
+        try moveAsideCorrupt()
+        return []
+    }
+
+    private func moveAsideCorrupt() throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let stamp = formatter.string(from: Date())
+        var destination = directory.appendingPathComponent("selection.json.corrupt-\(stamp)")
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: destination.path) {
+            attempt += 1
+            destination = directory.appendingPathComponent("selection.json.corrupt-\(stamp)-\(attempt)")
+        }
+        guard rename(stateFile.path, destination.path) == 0 else {
+            throw posixError("the state file \(stateFile.path) is corrupt and cannot be moved aside")
+        }
+        notice("the state file was corrupt: moved it to \(destination.path) and started a new selection")
+    }
+
+    private func write(_ photos: [Photo]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        let data = try encoder.encode(StoredSelection(version: 1, photos: photos.map(\.path)))
+        let temporary = directory.appendingPathComponent(".selection.json.XXXXXX")
+        var template = Array(temporary.path.utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw posixError("cannot create a temporary file in \(directory.path)") }
+        let temporaryPath = String(cString: template)
+        var renamed = false
+        defer {
+            if !renamed { unlink(temporaryPath) }
+        }
+        let written = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        let synced = written && fsync(fd) == 0
+        let saveErrno = errno
+        close(fd)
+        guard synced else {
+            errno = saveErrno
+            throw posixError("cannot write \(stateFile.path)")
+        }
+        guard rename(temporaryPath, stateFile.path) == 0 else { throw posixError("cannot replace \(stateFile.path)") }
+        renamed = true
+        // Make the rename itself durable.
+        let dirfd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 {
+            fsync(dirfd)
+            close(dirfd)
+        }
+    }
+
+    private func posixError(_ what: String) -> SelectionStoreError {
+        SelectionStoreError(description: "\(what): \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,229 @@
+import Dispatch
+import Foundation
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// The collage screen's logic: owns the selection, enforces the rules, and
+/// derives everything shown from the selection.
+///
+/// Inputs: picks streamed in through `bind(picks:)` (from the `add` command
+/// or the photo picker), and the `clear` and `save` actions. Outputs:
+/// publishers of the selection, the title and which actions are enabled, and
+/// an `events` stream telling what became of each action. The view model, not
+/// its caller, refuses what the rules forbid, and a refused action changes
+/// nothing: neither the stored selection nor any output.
+///
+/// Every change goes through the `SelectionStore`, whose `update` re-reads the
+/// stored selection under a lock: a long-lived screen and a command in another
+/// shell never overwrite each other.
+public final class CollageViewModel {
+    private let store: SelectionStore
+    private let inspector: PhotoInspecting
+    private let renderer: CollageRendering
+    private let writer: PhotoWriting
+    private let workQueue: DispatchQueue
+
+    private let stateSubject: CurrentValueSubject<CollageState, Never>
+    private let eventsSubject = PassthroughSubject<CollageEvent, Never>()
+    private let subscriptionsLock = NSLock()
+    private var pickSubscriptions: [Int: AnyCancellable] = [:]
+    private var nextSubscriptionID = 0
+
+    // MARK: Outputs
+
+    /// The whole derived state; the outputs below are projections of it.
+    public var state: AnyPublisher<CollageState, Never> { stateSubject.removeDuplicates().eraseToAnyPublisher() }
+    public var photos: AnyPublisher<[Photo], Never> { project(\.photos) }
+    public var title: AnyPublisher<String, Never> { project(\.title) }
+    public var canAdd: AnyPublisher<Bool, Never> { project(\.canAdd) }
+    public var canClear: AnyPublisher<Bool, Never> { project(\.canClear) }
+    public var canSave: AnyPublisher<Bool, Never> { project(\.canSave) }
+    /// What became of each action, in order.
+    public var events: AnyPublisher<CollageEvent, Never> { eventsSubject.eraseToAnyPublisher() }
+
+    public var currentState: CollageState { stateSubject.value }
+
+    /// How many pick streams are still subscribed. A source that completes
+    /// when its screen closes ends its subscription, so this stays flat across
+    /// any number of open/close cycles.
+    public var livePickSubscriptions: Int {
+        subscriptionsLock.lock()
+        defer { subscriptionsLock.unlock() }
+        return pickSubscriptions.count
+    }
+
+    public init(store: SelectionStore,
+                inspector: PhotoInspecting = ImageEngine(),
+                renderer: CollageRendering = ImageEngine(),
+                writer: PhotoWriting = PhotoWriter(),
+                workQueue: DispatchQueue = .global(qos: .userInitiated)) throws {
+        self.store = store
+        self.inspector = inspector
+        self.renderer = renderer
+        self.writer = writer
+        self.workQueue = workQueue
+        stateSubject = CurrentValueSubject(CollageState(photos: try store.load()))
+    }
+
+    // MARK: Inputs
+
+    /// Subscribes to a source of picks. Each value is one pick: the photos
+    /// chosen together, added together or not at all. The subscription ends
+    /// when the source completes.
+    public func bind<Picks: Publisher>(picks: Picks) where Picks.Output == [Photo], Picks.Failure == Never {
+        subscriptionsLock.lock()
+        let id = nextSubscriptionID
+        nextSubscriptionID += 1
+        subscriptionsLock.unlock()
+
+        var completedAlready = false
+        let subscription = picks.sink(
+            receiveCompletion: { [weak self] _ in
+                completedAlready = true
+                self?.endSubscription(id)
+            },
+            receiveValue: { [weak self] pick in self?.add(pick) })
+        // A source may complete while `sink` runs; only keep live ones.
+        if !completedAlready {
+            subscriptionsLock.lock()
+            pickSubscriptions[id] = subscription
+            subscriptionsLock.unlock()
+        }
+    }
+
+    /// Adds `pick` if every photo is a readable JPEG or PNG and the collage
+    /// has room for all of them; otherwise changes nothing.
+    @discardableResult
+    public func add(_ pick: [Photo]) -> CollageEvent {
+        // Check every file before recording anything: all or nothing.
+        for photo in pick {
+            do {
+                _ = try inspector.inspect(photo)
+            } catch {
+                return publish(.refused(.unreadablePhoto(path: photo.path, reason: "\(error)")))
+            }
+        }
+        return change { photos in
+            if let refusal = CollageRules.addRefusal(count: photos.count, adding: pick.count) {
+                return .refused(refusal)
+            }
+            photos.append(contentsOf: pick)
+            return .added(pick)
+        }
+    }
+
+    /// Empties the selection; refused when it is already empty.
+    @discardableResult
+    public func clear() -> CollageEvent {
+        change { photos in
+            if let refusal = CollageRules.clearRefusal(count: photos.count) { return .refused(refusal) }
+            photos.removeAll()
+            return .cleared
+        }
+    }
+
+    /// Re-reads the stored selection (another shell may have changed it).
+    public func reload() {
+        do {
+            stateSubject.send(CollageState(photos: try store.load()))
+        } catch {
+            publish(.failed("\(error)"))
+        }
+    }
+
+    /// Renders the selection and writes it to `destination`, as a
+    /// Completable: it finishes once the file is in place and the saved photos
+    /// are cleared from the selection, or fails, keeping the selection. The
+    /// format follows the destination's extension. Rendering and writing run on
+    /// the work queue.
+    public func save(to destination: URL, options: CollageRenderOptions, overwrite: Bool) -> Completable {
+        Deferred { [self] () -> Completable in
+            let format: ImageFormat
+            let photos: [Photo]
+            do {
+                format = try ImageFormat(path: destination.path)
+                photos = try store.load()
+            } catch {
+                return fail(.failed("\(error)"))
+            }
+            stateSubject.send(CollageState(photos: photos))
+            if let refusal = CollageRules.saveRefusal(count: photos.count) {
+                return fail(.refused(refusal))
+            }
+            let renderer = self.renderer
+            let writer = self.writer
+            return Future<RGBImage, Error> { [workQueue] promise in
+                workQueue.async { promise(Result { try renderer.render(photos, options: options) }) }
+            }
+            .flatMap { image in
+                writer.save(image, to: destination, format: format, quality: options.quality, overwrite: overwrite)
+            }
+            .catch { [weak self] error -> Completable in
+                guard let self else { return Fail(error: error).eraseToAnyPublisher() }
+                return self.fail(.failed("cannot save \(destination.path): \(error)"))
+            }
+            .handleEvents(receiveCompletion: { [weak self] completion in
+                if case .finished = completion { self?.didSave(photos, to: destination) }
+            })
+            .eraseToAnyPublisher()
+        }
+        .eraseToAnyPublisher()
+    }
+
+    // MARK: Private
+
+    private func project<Value: Equatable>(_ keyPath: KeyPath<CollageState, Value>) -> AnyPublisher<Value, Never> {
+        stateSubject.map(keyPath).removeDuplicates().eraseToAnyPublisher()
+    }
+
+    /// Runs a rule-checked change through the store and publishes the result.
+    private func change(_ body: (inout [Photo]) -> CollageEvent) -> CollageEvent {
+        do {
+            var after: [Photo] = []
+            let event = try store.update { photos -> CollageEvent in
+                let event = body(&photos)
+                after = photos
+                return event
+            }
+            stateSubject.send(CollageState(photos: after))
+            return publish(event)
+        } catch {
+            return publish(.failed("\(error)"))
+        }
+    }
+
+    /// After a save, clear the photos that were saved. Photos another shell
+    /// added meanwhile stay; a selection someone else changed is left alone.
+    private func didSave(_ saved: [Photo], to destination: URL) {
+        do {
+            let after = try store.update { photos -> [Photo] in
+                if photos.starts(with: saved) { photos.removeFirst(saved.count) }
+                return photos
+            }
+            stateSubject.send(CollageState(photos: after))
+            publish(.saved(path: destination.path))
+        } catch {
+            publish(.failed("saved \(destination.path), but could not clear the selection: \(error)"))
+        }
+    }
+
+    private func fail(_ event: CollageEvent) -> Completable {
+        publish(event)
+        return Fail(error: CollageActionError(event: event)).eraseToAnyPublisher()
+    }
+
+    @discardableResult
+    private func publish(_ event: CollageEvent) -> CollageEvent {
+        eventsSubject.send(event)
+        return event
+    }
+
+    private func endSubscription(_ id: Int) {
+        subscriptionsLock.lock()
+        pickSubscriptions[id] = nil
+        subscriptionsLock.unlock()
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import CollageKit
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add photos to the collage.",
+        discussion: """
+            Every file must be a readable JPEG or PNG (judged by its content, not
+            its name), and the collage holds at most 6 photos. All or nothing: if
+            any file is bad, or the files would not fit, nothing is added.
+            Photos are recorded by absolute path, in the order given.
+            """)
+
+    @Argument(help: ArgumentHelp("The photos to add (JPEG or PNG).", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("name at least one photo to add") }
+    }
+
+    func run() throws {
+        let viewModel = try makeCollageViewModel()
+        let source = CommandLinePhotoSource()
+        var outcome: CollageEvent?
+        let listening = viewModel.events.sink { outcome = $0 }
+        viewModel.bind(picks: source.selectedPhotos)
+        source.pick(files.map { Photo(resolving: $0) })
+        source.close()
+        listening.cancel()
+        guard let outcome else { return }
+        if case .added = outcome {
+            print("Added \(files.count == 1 ? "1 photo" : "\(files.count) photos"): \(viewModel.currentState.title) in the collage")
+        } else {
+            try report(outcome)
+        }
+    }
+}
+
+struct Clear: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove every photo from the collage (refused when it is empty).")
+
+    func run() throws {
+        try report(try makeCollageViewModel().clear())
+    }
+}

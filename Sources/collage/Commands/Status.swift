@@ -1,0 +1,49 @@
+import ArgumentParser
+import CollageKit
+import Foundation
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the collage: its title, its photos and which actions are allowed.")
+
+    @Flag(help: "Print one JSON object: title, count, photos, canAdd, canClear, canSave.")
+    var json = false
+
+    func run() throws {
+        let state = try makeCollageViewModel().currentState
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(StatusReport(state))
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print(state.title)
+        for (index, photo) in state.photos.enumerated() {
+            print("  \(index + 1). \(photo.path)")
+        }
+        let room = CollageRules.maximumPhotos - state.count
+        print("add:   " + (state.canAdd ? "yes (room for \(room) more)" : "no (the collage is full)"))
+        print("clear: " + (state.canClear ? "yes" : "no (nothing to clear)"))
+        print("save:  " + (CollageRules.saveRefusal(count: state.count).map { "no (\($0))" } ?? "yes"))
+    }
+}
+
+/// The `--json` shape, with the keys the documentation promises.
+private struct StatusReport: Encodable {
+    let title: String
+    let count: Int
+    let photos: [String]
+    let canAdd: Bool
+    let canClear: Bool
+    let canSave: Bool
+
+    init(_ state: CollageState) {
+        title = state.title
+        count = state.count
+        photos = state.photos.map(\.path)
+        canAdd = state.canAdd
+        canClear = state.canClear
+        canSave = state.canSave
+    }
+}

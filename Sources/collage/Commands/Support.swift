@@ -1,0 +1,32 @@
+import ArgumentParser
+import CollageKit
+import Foundation
+
+/// Where the commands' messages go: results on stdout, refusals and errors on
+/// stderr as one line prefixed with "collage: ".
+enum Console {
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data("collage: \(message)\n".utf8))
+    }
+}
+
+/// The view model of the interactive collage, over the persistent selection.
+func makeCollageViewModel() throws -> CollageViewModel {
+    let store = FileSelectionStore(directory: FileSelectionStore.defaultDirectory(), notice: Console.error)
+    do {
+        return try CollageViewModel(store: store)
+    } catch {
+        Console.error("\(error)")
+        throw ExitCode.failure
+    }
+}
+
+/// Prints a refused or failed outcome and exits non-zero.
+func report(_ event: CollageEvent) throws {
+    if event.isSuccess {
+        print(event.message)
+    } else {
+        Console.error(event.message)
+        throw ExitCode.failure
+    }
+}

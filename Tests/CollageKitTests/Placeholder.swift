@@ -1,3 +1,0 @@
-import Testing
-@testable import CollageKit
-@Test func placeholder() { #expect(CollageKitVersion.string == "0.1.0") }
