@@ -54,7 +54,12 @@ let package = Package(
             ]),
 
         .testTarget(name: "CollageImagingTests", dependencies: ["CollageImaging"]),
-        .testTarget(name: "CollageKitTests", dependencies: ["CollageKit", "collage"]),
+        .testTarget(
+            name: "CollageKitTests",
+            dependencies: [
+                "CollageKit", "collage",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+@testable import CollageKit
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+@Suite struct CollageViewModelTests {
+    /// Adds photos one pick at a time, 0 to 7, through a pick source, and
+    /// checks every output's exact sequence.
+    @Test func outputsForEveryCountFromZeroToSeven() throws {
+        let viewModel = try makeViewModel()
+        let titles = Recorder(viewModel.title)
+        let canAdd = Recorder(viewModel.canAdd)
+        let canClear = Recorder(viewModel.canClear)
+        let canSave = Recorder(viewModel.canSave)
+        let counts = Recorder(viewModel.photos.map(\.count))
+        let events = Recorder(viewModel.events)
+
+        let source = CommandLinePhotoSource()
+        viewModel.bind(picks: source.selectedPhotos)
+        for index in 1...7 { source.pick([photo("\(index).jpg")]) }
+        source.close()
+
+        #expect(titles.values == ["Collage", "1 photo", "2 photos", "3 photos", "4 photos", "5 photos", "6 photos"])
+        #expect(counts.values == [0, 1, 2, 3, 4, 5, 6])
+        #expect(canAdd.values == [true, false])
+        #expect(canClear.values == [false, true])
+        #expect(canSave.values == [false, true, false, true, false, true])
+        #expect(events.values.count == 7)
+        #expect(events.values.last == .refused(.full(count: 6, adding: 1)))
+        #expect(viewModel.currentState.photos.map(\.fileName) == ["1.jpg", "2.jpg", "3.jpg", "4.jpg", "5.jpg", "6.jpg"])
+    }
+
+    @Test("derived state for each count", arguments: 0...7)
+    func stateForCount(count: Int) {
+        let state = CollageState(photos: (0..<count).map { photo("\($0).jpg") })
+        #expect(state.title == ["Collage", "1 photo", "2 photos", "3 photos", "4 photos", "5 photos", "6 photos", "7 photos"][count])
+        #expect(state.canAdd == (count < 6))
+        #expect(state.canClear == (count > 0))
+        #expect(state.canSave == [false, false, true, false, true, false, true, false][count])
+    }
+
+    @Test func aPickThatWouldOverflowAddsNothing() throws {
+        let store = InMemorySelectionStore((1...5).map { photo("\($0).jpg") })
+        let viewModel = try makeViewModel(store: store)
+        let states = Recorder(viewModel.state)
+        let outcome = viewModel.add([photo("a.jpg"), photo("b.jpg")])
+        #expect(outcome == .refused(.full(count: 5, adding: 2)))
+        #expect(try store.load().count == 5)
+        #expect(states.values.count == 1, "a refused action publishes no new state")
+    }
+
+    @Test func oneUnreadablePhotoAddsNothing() throws {
+        let store = InMemorySelectionStore()
+        let viewModel = try makeViewModel(store: store)
+        let outcome = viewModel.add([photo("good.jpg"), photo("bad.txt"), photo("other.jpg")])
+        #expect(outcome == .refused(.unreadablePhoto(path: "/photos/bad.txt", reason: "/photos/bad.txt: not a JPEG or PNG file")))
+        #expect(outcome.message == "/photos/bad.txt: not a JPEG or PNG file")
+        #expect(try store.load().isEmpty)
+    }
+
+    @Test func anEmptyPickIsRefused() throws {
+        let viewModel = try makeViewModel()
+        #expect(viewModel.add([]) == .refused(.nothingToAdd))
+    }
+
+    @Test func clearRefusedWhenEmptyAndEmptiesOtherwise() throws {
+        let store = InMemorySelectionStore()
+        let viewModel = try makeViewModel(store: store)
+        #expect(viewModel.clear() == .refused(.nothingToClear))
+        viewModel.add([photo("a.jpg"), photo("b.jpg"), photo("c.jpg")])
+        let titles = Recorder(viewModel.title)
+        #expect(viewModel.clear() == .cleared)
+        #expect(try store.load().isEmpty)
+        #expect(titles.values == ["3 photos", "Collage"])
+    }
+
+    @Test("save is refused for an empty or odd selection, and nothing is written", arguments: [0, 1, 3, 5])
+    func saveRefused(count: Int) throws {
+        let store = InMemorySelectionStore((0..<count).map { photo("\($0).jpg") })
+        let renderer = FakeRenderer()
+        let writer = FakeWriter()
+        let viewModel = try makeViewModel(store: store, renderer: renderer, writer: writer)
+        let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.jpg"), options: try CollageRenderOptions(), overwrite: false)
+            .waitForCompletion()
+        let expected: CollageRefusal = count == 0 ? .nothingToSave : .oddCount(count)
+        #expect(throws: CollageActionError(event: .refused(expected))) { try result.get() }
+        #expect(renderer.rendered.isEmpty)
+        #expect(writer.saved.isEmpty)
+        #expect(try store.load().count == count)
+    }
+
+    @Test("save writes then clears", arguments: [2, 4, 6])
+    func saveWritesThenClears(count: Int) throws {
+        let photos = (0..<count).map { photo("\($0).jpg") }
+        let store = InMemorySelectionStore(photos)
+        let renderer = FakeRenderer()
+        let writer = FakeWriter()
+        let viewModel = try makeViewModel(store: store, renderer: renderer, writer: writer)
+        let events = Recorder(viewModel.events)
+        let titles = Recorder(viewModel.title)
+        let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.png"), options: try CollageRenderOptions(), overwrite: false)
+            .waitForCompletion()
+        #expect(throws: Never.self) { try result.get() }
+        #expect(renderer.rendered == [photos])
+        #expect(writer.saved == [URL(fileURLWithPath: "/out/c.png")])
+        #expect(try store.load().isEmpty)
+        #expect(events.values == [.saved(path: "/out/c.png")])
+        #expect(titles.values == ["\(count) photos", "Collage"])
+    }
+
+    @Test func aFailedWriteKeepsTheSelection() throws {
+        let photos = [photo("a.jpg"), photo("b.jpg")]
+        let store = InMemorySelectionStore(photos)
+        let writer = FakeWriter()
+        writer.failure = PhotoWriterError.exists(path: "/out/c.jpg")
+        let viewModel = try makeViewModel(store: store, writer: writer)
+        let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.jpg"), options: try CollageRenderOptions(), overwrite: false)
+            .waitForCompletion()
+        #expect(throws: CollageActionError.self) { try result.get() }
+        if case let .failure(error) = result {
+            #expect("\(error)" == "cannot save /out/c.jpg: /out/c.jpg already exists (use --force to replace it)")
+        }
+        #expect(try store.load() == photos)
+    }
+
+    @Test func aVanishedPhotoFailsTheSaveNamingItAndKeepsTheSelection() throws {
+        let photos = [photo("a.jpg"), photo("gone.jpg")]
+        let store = InMemorySelectionStore(photos)
+        let viewModel = try makeViewModel(store: store)
+        let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.jpg"), options: try CollageRenderOptions(), overwrite: false)
+            .waitForCompletion()
+        guard case let .failure(error) = result else {
+            Issue.record("the save should have failed")
+            return
+        }
+        #expect("\(error)".contains("/photos/gone.jpg"))
+        #expect(try store.load() == photos)
+    }
+
+    @Test func anUnsupportedExtensionIsRefusedBeforeRendering() throws {
+        let renderer = FakeRenderer()
+        let viewModel = try makeViewModel(store: InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")]), renderer: renderer)
+        let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.gif"), options: try CollageRenderOptions(), overwrite: false)
+            .waitForCompletion()
+        #expect(throws: CollageActionError(event: .failed("cannot save as '.gif': use .jpg, .jpeg or .png"))) { try result.get() }
+        #expect(renderer.rendered.isEmpty)
+    }
+
+    @Test func photosAddedDuringASaveAreKept() throws {
+        let store = InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")])
+        let writer = FakeWriter()
+        // Another shell adds a photo while this one writes the file.
+        writer.during = { _ = try? store.update { $0.append(photo("late.jpg")) } }
+        let viewModel = try makeViewModel(store: store, writer: writer)
+        _ = viewModel.save(to: URL(fileURLWithPath: "/out/c.jpg"), options: try CollageRenderOptions(), overwrite: false)
+            .waitForCompletion()
+        #expect(try store.load() == [photo("late.jpg")])
+        #expect(viewModel.currentState.photos == [photo("late.jpg")])
+    }
+
+    /// The original app leaked a subscription per visit to the photos screen;
+    /// completing `selectedPhotos` when the screen closes fixes it.
+    @Test func pickSubscriptionsEndWhenTheSourceCompletes() throws {
+        let viewModel = try makeViewModel()
+        #expect(viewModel.livePickSubscriptions == 0)
+        for cycle in 1...20 {
+            let source = CommandLinePhotoSource()
+            viewModel.bind(picks: source.selectedPhotos)
+            #expect(viewModel.livePickSubscriptions == 1)
+            if cycle <= 6 { source.pick([photo("\(cycle).jpg")]) }
+            source.close()
+            #expect(viewModel.livePickSubscriptions == 0)
+        }
+        #expect(viewModel.currentState.count == 6)
+    }
+
+    @Test func aSourceThatAlreadyCompletedLeavesNoSubscription() throws {
+        let viewModel = try makeViewModel()
+        viewModel.bind(picks: Just([photo("a.jpg")]))
+        #expect(viewModel.livePickSubscriptions == 0)
+        #expect(viewModel.currentState.count == 1)
+    }
+}
