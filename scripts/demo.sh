@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Composes a collage of the photos in SampleImages/ with a private state
+# folder, so it never touches your own selection, and prints where it went.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+binary=.build/release/collage
+state=$(mktemp -d)
+trap 'rm -rf "$state"' EXIT
+export XDG_STATE_HOME="$state"
+
+mkdir -p demo-output
+"$binary" add SampleImages/*.jpg SampleImages/*.png
+"$binary" save --force -o demo-output/collage.jpg

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that collage builds against, when they are
+# missing: with apt-get as root, through sudo when it needs no password,
+# otherwise it says what to install and stops.
+set -euo pipefail
+
+# pkg-config module -> Debian package
+declare -A packages=(
+  [libjpeg]=libjpeg-dev
+  [libpng]=libpng-dev
+  [libexif]=libexif-dev
+)
+
+missing=()
+if ! command -v pkg-config >/dev/null 2>&1; then
+  missing+=(pkg-config)
+fi
+for module in "${!packages[@]}"; do
+  if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$module"; then
+    missing+=("${packages[$module]}")
+  fi
+done
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "collage needs these Debian packages: ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+  runner=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  runner=(sudo)
+else
+  echo "Install them with: sudo apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "apt-get is not available here: install the equivalents of ${missing[*]} with your package manager" >&2
+  exit 1
+fi
+echo "Installing them with apt-get..." >&2
+"${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+"${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "Installed: ${missing[*]}" >&2
