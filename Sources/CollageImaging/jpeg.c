@@ -1,15 +1,402 @@
-// jpeg.c — JPEG through libjpeg-turbo. (Placeholder until implemented.)
+// jpeg.c — JPEG decoding and encoding through libjpeg-turbo.
+//
+// libjpeg reports fatal errors by calling error_exit, which must not return.
+// Ours longjmps back to the function that started the work. Each public
+// function here therefore has two halves: an outer one that owns every
+// resource in a "job" struct and frees it, and an inner one that calls
+// setjmp and drives libjpeg. Whatever the inner half changes lives in the
+// outer half's frame and is reached through a pointer, so its value after a
+// longjmp is well defined without `volatile` (C11 7.13.2.1 only makes
+// automatic variables of the function that called setjmp indeterminate).
 #include "internal.h"
+
+#include <limits.h>
+#include <setjmp.h>
+#include <stdio.h>  // jpeglib.h needs FILE and size_t declared first
+#include <stdlib.h>
+#include <string.h>
+
+#include <jerror.h>
+#include <jpeglib.h>
+
+// ---------------------------------------------------------------------------
+// Error handling
+
+typedef struct {
+    struct jpeg_error_mgr pub;  // first, so libjpeg's pointer is also ours
+    jmp_buf jump;
+    int truncated;              // the data ended before the image did
+    char reason[JMSG_LENGTH_MAX];
+} jpeg_failure;
+
+static void on_error_exit(j_common_ptr cinfo) {
+    jpeg_failure *failure = (jpeg_failure *)cinfo->err;
+    (*cinfo->err->format_message)(cinfo, failure->reason);
+    longjmp(failure->jump, 1);
+}
+
+static void on_emit_message(j_common_ptr cinfo, int level) {
+    jpeg_failure *failure = (jpeg_failure *)cinfo->err;
+    if (level >= 0) return;  // trace messages: nothing to report
+    // At the end of the data libjpeg warns and then pads the image with
+    // grey, which would pass a half-downloaded photo off as a whole one.
+    // Stop right there instead.
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        failure->truncated = 1;
+        (*cinfo->err->format_message)(cinfo, failure->reason);
+        longjmp(failure->jump, 1);
+    }
+    // Other warnings (stray bytes before a marker, a bad restart marker,
+    // an unusual Huffman table...) are common in photos that every viewer
+    // shows, so they do not fail the decode. Counted as libjpeg does.
+    cinfo->err->num_warnings++;
+}
+
+static void on_output_message(j_common_ptr cinfo) {
+    // A library must not write to stderr; messages reach the caller via ci_error.
+    (void)cinfo;
+}
+
+static struct jpeg_error_mgr *failure_init(jpeg_failure *failure) {
+    memset(failure, 0, sizeof *failure);
+    jpeg_std_error(&failure->pub);
+    failure->pub.error_exit = on_error_exit;
+    failure->pub.emit_message = on_emit_message;
+    failure->pub.output_message = on_output_message;
+    return &failure->pub;
+}
+
+// Turns what libjpeg said into our status and a "NAME: reason" message.
+static ci_status decode_failure(const jpeg_failure *failure, const char *name, ci_error *err) {
+    if (failure->truncated) return ci_fail(err, CI_ERR_CORRUPT, "%s: file is truncated", name);
+    switch (failure->pub.msg_code) {
+    case JERR_BAD_PRECISION:
+        // This libjpeg-turbo is built for 8-bit samples only; 12-bit files
+        // (medical, some raw converters) need a differently built library.
+        return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: %d-bit JPEG is not supported (only 8-bit)", name,
+                       failure->pub.msg_parm.i[0]);
+    case JERR_OUT_OF_MEMORY:
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory while decoding", name);
+    case JERR_NO_BACKING_STORE:
+        // Raised when a multi-scan image needs more memory than
+        // max_memory_to_use allows (see decode_memory_cap).
+        return ci_fail(err, CI_ERR_TOO_LARGE,
+                       "%s: the image is too large to decode within the memory limit", name);
+    case JERR_SOF_UNSUPPORTED:  // lossless and hierarchical JPEG
+    case JERR_NOTIMPL:
+    case JERR_ARITH_NOTIMPL:
+    case JERR_CONVERSION_NOTIMPL:
+    case JERR_CCIR601_NOTIMPL:
+    case JERR_FRACT_SAMPLE_NOTIMPL:
+    case JERR_IMAGE_TOO_BIG:
+        return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: %s", name, failure->reason);
+    default:
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: %s", name, failure->reason);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Reading the header (shared by probe and decode)
+
+// Reads the header, keeping APP1 markers for EXIF. Returns the EXIF
+// orientation (1-8). Errors longjmp.
+static int read_header(j_decompress_ptr cinfo, const uint8_t *data, size_t size) {
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    // APP1 can hold EXIF or XMP; both are below 64 KiB by construction.
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(cinfo, TRUE);
+
+    for (jpeg_saved_marker_ptr m = cinfo->marker_list; m; m = m->next) {
+        if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 &&
+            memcmp(m->data, "Exif\0\0", 6) == 0)
+            return ci_exif_orientation(m->data, m->data_length);  // the first EXIF block wins
+    }
+    return 1;
+}
+
+// Colour spaces we can turn into RGB: libjpeg converts grey, YCbCr and RGB
+// itself; CMYK and YCCK come out as CMYK and we convert them.
+static int colour_space_supported(J_COLOR_SPACE space) {
+    return space == JCS_GRAYSCALE || space == JCS_YCbCr || space == JCS_RGB ||
+           space == JCS_CMYK || space == JCS_YCCK;
+}
+
+static ci_status unsupported_colour(j_decompress_ptr cinfo, const char *name, ci_error *err) {
+    return ci_fail(err, CI_ERR_UNSUPPORTED,
+                   "%s: JPEG with %d colour components in an unknown colour space is not supported",
+                   name, cinfo->num_components);
+}
+
+// ---------------------------------------------------------------------------
+// Probe
+
+typedef struct {
+    struct jpeg_decompress_struct cinfo;
+    jpeg_failure failure;
+} probe_job;
+
+static ci_status probe_inner(probe_job *job, const uint8_t *data, size_t size, const char *name,
+                             ci_photo_info *info, ci_error *err) {
+    job->cinfo.err = failure_init(&job->failure);
+    if (setjmp(job->failure.jump)) return decode_failure(&job->failure, name, err);
+
+    jpeg_create_decompress(&job->cinfo);
+    int orientation = read_header(&job->cinfo, data, size);
+    if (!colour_space_supported(job->cinfo.jpeg_color_space))
+        return unsupported_colour(&job->cinfo, name, err);
+
+    info->format = CI_FORMAT_JPEG;
+    info->width = job->cinfo.image_width;
+    info->height = job->cinfo.image_height;
+    info->orientation = orientation;
+    ci_oriented_size(orientation, info->width, info->height, &info->display_width,
+                     &info->display_height);
+    info->has_alpha = 0;
+    return CI_OK;
+}
 
 ci_status ci_jpeg_probe(const uint8_t *data, size_t size, const char *name,
                         ci_photo_info *info, ci_error *err) {
-    return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: JPEG not implemented yet", name);
+    if (size > ULONG_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is too large", name);
+    probe_job job;
+    // Zeroed so that jpeg_destroy is safe even if jpeg_create failed early.
+    memset(&job.cinfo, 0, sizeof job.cinfo);
+    memset(info, 0, sizeof *info);
+    ci_status status = probe_inner(&job, data, size, name, info, err);
+    jpeg_destroy_decompress(&job.cinfo);
+    if (status != CI_OK) memset(info, 0, sizeof *info);
+    return status;
 }
+
+// ---------------------------------------------------------------------------
+// Decode
+
+typedef struct {
+    struct jpeg_decompress_struct cinfo;
+    jpeg_failure failure;
+    ci_image image;  // owned until handed to the caller
+} decode_job;
+
+// Chooses the smallest n/8 scale whose output covers need_w x need_h (in
+// stored coordinates) and leaves it set in cinfo with output sizes computed.
+// 0 x 0 asks for full size.
+static void choose_scale(j_decompress_ptr cinfo, uint32_t need_w, uint32_t need_h) {
+    cinfo->scale_denom = 8;
+    if (need_w == 0 && need_h == 0) {
+        cinfo->scale_num = 8;
+        jpeg_calc_output_dimensions(cinfo);
+        return;
+    }
+    // Never above 8/8: libjpeg-turbo can scale up in the DCT, but the
+    // resampler does that job better and without the memory cost.
+    for (unsigned n = 1; n <= 8; n++) {
+        cinfo->scale_num = n;
+        // Exact output sizes (libjpeg rounds up per component), so that the
+        // covering check below matches what will really be decoded.
+        jpeg_calc_output_dimensions(cinfo);
+        if (n == 8 || (cinfo->output_width >= need_w && cinfo->output_height >= need_h)) return;
+    }
+}
+
+// Progressive and multi-scan JPEGs buffer the whole image's DCT coefficients
+// (2 bytes per coefficient, about 3-8 bytes per pixel) at full size whatever
+// the output scale. Without a cap, a tiny hostile file declaring 65500x65500
+// could take tens of gigabytes while its 1/8-scaled output passes the pixel
+// limit. 16 bytes per pixel covers any image that could be decoded at full
+// size within the limit; libjpeg fails with JERR_NO_BACKING_STORE beyond it.
+// The cap never goes below what the default limit allows: the caller's
+// limit is about decoded pixels, and lowering it must not refuse an
+// ordinary progressive photo that shrink-on-load brings under it.
+static long decode_memory_cap(const ci_limits *limits) {
+    uint64_t pixels = ci_max_pixels(limits);
+    if (pixels < CI_DEFAULT_MAX_PIXELS) pixels = CI_DEFAULT_MAX_PIXELS;
+    return pixels > (uint64_t)LONG_MAX / 16 ? LONG_MAX : (long)(pixels * 16);
+}
+
+// One row of CMYK (as libjpeg delivers it) to RGB or RGBA.
+static void cmyk_row_to_rgb(const JSAMPLE *cmyk, uint8_t *out, uint32_t width, int channels,
+                            int adobe_inverted) {
+    for (uint32_t x = 0; x < width; x++, cmyk += 4, out += channels) {
+        // Photoshop writes CMYK (and YCCK) with every sample inverted
+        // (255 = no ink) and marks such files with an Adobe APP14 marker;
+        // libjpeg passes the samples through untouched, so undo it here.
+        unsigned c = cmyk[0], m = cmyk[1], y = cmyk[2], k = cmyk[3];
+        if (!adobe_inverted) {
+            c = 255 - c;
+            m = 255 - m;
+            y = 255 - y;
+            k = 255 - k;
+        }
+        // Now each value is "255 - ink": a naive, profile-free conversion
+        // multiplies the light each ink lets through. Exact rounding of /255.
+        unsigned r = c * k + 128, g = m * k + 128, b = y * k + 128;
+        out[0] = (uint8_t)((r + (r >> 8)) >> 8);
+        out[1] = (uint8_t)((g + (g >> 8)) >> 8);
+        out[2] = (uint8_t)((b + (b >> 8)) >> 8);
+        if (channels == 4) out[3] = 255;
+    }
+}
+
+static ci_status decode_inner(decode_job *job, const uint8_t *data, size_t size, const char *name,
+                              const ci_decode_options *options, ci_error *err) {
+    j_decompress_ptr cinfo = &job->cinfo;
+    cinfo->err = failure_init(&job->failure);
+    if (setjmp(job->failure.jump)) return decode_failure(&job->failure, name, err);
+
+    jpeg_create_decompress(cinfo);
+    cinfo->mem->max_memory_to_use = decode_memory_cap(&options->limits);
+    int orientation = read_header(cinfo, data, size);
+
+    const int channels = options->keep_alpha ? 4 : 3;
+    const int is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    if (!colour_space_supported(cinfo->jpeg_color_space)) return unsupported_colour(cinfo, name, err);
+    if (is_cmyk)
+        cinfo->out_color_space = JCS_CMYK;  // libjpeg turns YCCK into CMYK
+    else
+        // libjpeg-turbo's extended spaces write RGB or RGBA (alpha 255)
+        // straight into our rows, grey included.
+        cinfo->out_color_space = channels == 4 ? JCS_EXT_RGBA : JCS_EXT_RGB;
+
+    // min_width/min_height are in oriented coordinates; the DCT scales the
+    // stored image, whose axes are swapped for orientations 5-8.
+    uint32_t need_w = options->min_width, need_h = options->min_height;
+    if (orientation >= 5) {
+        need_w = options->min_height;
+        need_h = options->min_width;
+    }
+    choose_scale(cinfo, need_w, need_h);
+
+    // Check the limit (and allocate) before libjpeg allocates its own buffers.
+    ci_status status = ci_image_alloc(&job->image, cinfo->output_width, cinfo->output_height,
+                                      channels, &options->limits, name, err);
+    if (status != CI_OK) return status;
+
+    jpeg_start_decompress(cinfo);
+    // CMYK goes through one libjpeg-owned row (freed with the decompressor).
+    JSAMPARRAY cmyk_row = NULL;
+    if (is_cmyk)
+        cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE,
+                                               cinfo->output_width * 4, 1);
+
+    while (cinfo->output_scanline < cinfo->output_height) {
+        uint8_t *row = job->image.pixels + (size_t)cinfo->output_scanline * job->image.stride;
+        if (is_cmyk) {
+            if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
+            cmyk_row_to_rgb(cmyk_row[0], row, cinfo->output_width, channels,
+                            cinfo->saw_Adobe_marker);
+        } else {
+            JSAMPROW rows[1] = {row};
+            if (jpeg_read_scanlines(cinfo, rows, 1) != 1) break;
+        }
+    }
+    // The memory source never suspends, so a short read means a libjpeg
+    // bug rather than short data; refuse rather than return garbage rows.
+    if (cinfo->output_scanline < cinfo->output_height)
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", name);
+    // Reads up to EOI, so a file cut after its last scanline but before the
+    // end marker is reported as truncated too.
+    jpeg_finish_decompress(cinfo);
+
+    // Orienting after the scaled decode touches the fewest pixels.
+    if (options->apply_orientation) {
+        status = ci_apply_orientation(&job->image, orientation, name, err);
+        if (status != CI_OK) return status;
+    }
+    return CI_OK;
+}
+
 ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
                          const ci_decode_options *options, ci_image *out, ci_error *err) {
-    return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: JPEG not implemented yet", name);
+    if (size > ULONG_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is too large", name);
+    decode_job job;
+    memset(&job.cinfo, 0, sizeof job.cinfo);
+    memset(&job.image, 0, sizeof job.image);
+    ci_status status = decode_inner(&job, data, size, name, options, err);
+    jpeg_destroy_decompress(&job.cinfo);
+    if (status == CI_OK)
+        *out = job.image;
+    else
+        ci_image_free(&job.image);
+    return status;
 }
+
+// ---------------------------------------------------------------------------
+// Encode
+
+typedef struct {
+    struct jpeg_compress_struct cinfo;
+    jpeg_failure failure;
+    unsigned char *buffer;    // jpeg_mem_dest's buffer, valid once dest_ready
+    unsigned long buffer_size;
+    int dest_ready;
+} encode_job;
+
+static ci_status encode_inner(encode_job *job, const ci_image *image, int quality, ci_error *err) {
+    j_compress_ptr cinfo = &job->cinfo;
+    cinfo->err = failure_init(&job->failure);
+    if (setjmp(job->failure.jump)) {
+        if (job->failure.pub.msg_code == JERR_OUT_OF_MEMORY)
+            return ci_fail(err, CI_ERR_NO_MEMORY, "JPEG encoding: out of memory");
+        return ci_fail(err, CI_ERR_ENCODE, "JPEG encoding: %s", job->failure.reason);
+    }
+
+    jpeg_create_compress(cinfo);
+    jpeg_mem_dest(cinfo, &job->buffer, &job->buffer_size);
+    job->dest_ready = 1;
+
+    cinfo->image_width = image->width;
+    cinfo->image_height = image->height;
+    cinfo->input_components = image->channels;
+    // RGBX: libjpeg-turbo skips the fourth byte, so RGBA images need no copy.
+    cinfo->in_color_space = image->channels == 4 ? JCS_EXT_RGBX : JCS_EXT_RGB;
+    jpeg_set_defaults(cinfo);  // YCbCr with 2x2 (4:2:0) chroma subsampling
+    jpeg_set_quality(cinfo, quality, TRUE);
+    // Two passes over the coefficients for image-specific Huffman tables:
+    // a few percent smaller files for little time.
+    cinfo->optimize_coding = TRUE;
+
+    jpeg_start_compress(cinfo, TRUE);
+    while (cinfo->next_scanline < cinfo->image_height) {
+        // libjpeg does not write to its input; its API just is not const.
+        JSAMPROW rows[1] = {(JSAMPROW)(image->pixels + (size_t)cinfo->next_scanline * image->stride)};
+        jpeg_write_scanlines(cinfo, rows, 1);
+    }
+    jpeg_finish_compress(cinfo);
+    return CI_OK;
+}
+
 ci_status ci_encode_jpeg(const ci_image *image, int quality,
                          uint8_t **out, size_t *out_size, ci_error *err) {
-    return ci_fail(err, CI_ERR_UNSUPPORTED, "JPEG encoding not implemented yet");
+    if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_jpeg: missing argument");
+    *out = NULL;
+    *out_size = 0;
+    if (!image || !image->pixels || image->width == 0 || image->height == 0 ||
+        (image->channels != 3 && image->channels != 4) ||
+        image->stride < (size_t)image->width * (size_t)image->channels)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_jpeg: invalid image");
+    if (quality < 1) quality = 1;
+    if (quality > 100) quality = 100;
+
+    encode_job job;
+    memset(&job.cinfo, 0, sizeof job.cinfo);
+    job.buffer = NULL;
+    job.buffer_size = 0;
+    job.dest_ready = 0;
+    ci_status status = encode_inner(&job, image, quality, err);
+    if (status != CI_OK && job.dest_ready) {
+        // jpeg_mem_dest grows its buffer by allocating a new one and freeing
+        // the old, but publishes the current one to job.buffer only in
+        // term_destination. After a failure job.buffer may thus point to
+        // freed memory; term_destination (which only publishes) tells us
+        // which buffer is live so that we free that one.
+        (*job.cinfo.dest->term_destination)(&job.cinfo);
+        free(job.buffer);
+        job.buffer = NULL;
+    }
+    jpeg_destroy_compress(&job.cinfo);
+    if (status == CI_OK) {
+        *out = job.buffer;
+        *out_size = job.buffer_size;
+    }
+    return status;
 }
