@@ -1,0 +1,540 @@
+import CollageImaging
+import Foundation
+import Testing
+
+/// JPEG decoding, EXIF orientation, shrink-on-load and JPEG encoding of the C
+/// engine, against the shared conformance data (`exif-orientation`, `jpeg`)
+/// and the project's own fixtures in `Tests/Fixtures/jpeg` (see its README).
+@Suite struct JPEGTests {
+
+    // MARK: - EXIF orientation samples
+
+    /// Landscape_0...8 and Portrait_0...8. `_0` carries an Orientation tag
+    /// whose value is 0 ("undefined"), which must be treated as 1.
+    static let orientationSamples: [String] =
+        ["Landscape", "Portrait"].flatMap { kind in (0...8).map { "\(kind)_\($0)" } }
+
+    @Test(arguments: orientationSamples)
+    func exifOrientationSample(_ sample: String) throws {
+        guard let folder = TestData.folder("exif-orientation") else {
+            Issue.record(Comment(rawValue: TestData.absentMessage("exif-orientation")))
+            return
+        }
+        let kind = String(sample.split(separator: "_")[0])
+        let tag = Int(sample.split(separator: "_")[1])!
+        let expectedOrientation = tag == 0 ? 1 : tag
+        let path = folder.appendingPathComponent("\(sample).jpg").path
+        let referencePath = folder.appendingPathComponent("\(kind)_1.jpg").path
+
+        // The upright picture: landscape 1800x1200, portrait 1200x1800.
+        let (uprightW, uprightH) = kind == "Landscape" ? (1800, 1200) : (1200, 1800)
+        let transposed = expectedOrientation >= 5
+
+        let info = try #require(JPEGTestSupport.probe(path))
+        #expect(info.format == CI_FORMAT_JPEG)
+        #expect(Int(info.orientation) == expectedOrientation)
+        #expect(Int(info.width) == (transposed ? uprightH : uprightW))
+        #expect(Int(info.height) == (transposed ? uprightW : uprightH))
+        #expect(Int(info.display_width) == uprightW)
+        #expect(Int(info.display_height) == uprightH)
+
+        let reference = try JPEGTestSupport.decodeOK(referencePath, orient: true)
+        let oriented = try JPEGTestSupport.decodeOK(path, orient: true)
+        #expect(oriented.width == uprightW && oriented.height == uprightH)
+        // Each sample is a separately encoded JPEG, so not bit-identical to
+        // _1: measured differences are 0.3-3.7 levels on average. Any wrong
+        // rotation or flip of these photos differs by 40 or more.
+        let difference = try #require(JPEGTestSupport.meanAbsoluteDifference(oriented, reference))
+        #expect(difference < 6, "\(sample) oriented differs from \(kind)_1 by \(difference)")
+
+        if expectedOrientation >= 2 {
+            // Proves the comparison above can fail: the stored pixels are not upright.
+            let raw = try JPEGTestSupport.decodeOK(path, orient: false)
+            if transposed {
+                #expect(raw.width == uprightH && raw.height == uprightW)
+            } else {
+                let rawDifference = try #require(JPEGTestSupport.meanAbsoluteDifference(raw, reference))
+                #expect(rawDifference > 20, "\(sample) without orientation differs by only \(rawDifference)")
+            }
+        }
+    }
+
+    @Test func littleEndianExifOrientation() throws {
+        let path = try JPEGTestSupport.fixture("exif-le-orientation6.jpg")
+        let info = try #require(JPEGTestSupport.probe(path))
+        #expect(info.orientation == 6)
+        #expect(info.width == 32 && info.height == 32)
+
+        // Stored quadrants red, green / blue, white; rotated 90° clockwise
+        // they read blue, red / white, green.
+        let upright = try JPEGTestSupport.decodeOK(path, orient: true)
+        JPEGTestSupport.expectQuadrants(upright, [(0, 0, 255), (255, 0, 0), (255, 255, 255), (0, 255, 0)])
+        let stored = try JPEGTestSupport.decodeOK(path, orient: false)
+        JPEGTestSupport.expectQuadrants(stored, [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)])
+    }
+
+    // MARK: - libjpeg conformance images
+
+    /// The three encodings of the same image in libjpeg's test suite.
+    @Test(arguments: ["testorig.jpg", "testimgint.jpg", "testimgari.jpg"])
+    func conformanceImageMatchesReference(_ name: String) throws {
+        guard let folder = TestData.folder("jpeg") else {
+            Issue.record(Comment(rawValue: TestData.absentMessage("jpeg")))
+            return
+        }
+        let reference = try JPEGTestSupport.readPPM(folder.appendingPathComponent("testorig.ppm"))
+        let path = folder.appendingPathComponent(name).path
+        let info = try #require(JPEGTestSupport.probe(path))
+        #expect(info.width == 227 && info.height == 149)
+
+        let image = try JPEGTestSupport.decodeOK(path, orient: true)
+        #expect(image.width == reference.width && image.height == reference.height)
+        // testorig.ppm is djpeg's own output for testorig.jpg; the
+        // progressive and arithmetic versions are re-encodings of it, and
+        // our decoder may differ from djpeg's settings by a level here and
+        // there. Measured: 53.9 dB (baseline), 47.6 dB (the others); a
+        // decode with a wrong colour conversion or channel order is below 20.
+        let psnr = try #require(JPEGTestSupport.psnr(image, reference))
+        #expect(psnr > 30, "\(name): PSNR \(psnr) dB against testorig.ppm")
+    }
+
+    @Test func refusesTwelveBitJPEG() throws {
+        guard let folder = TestData.folder("jpeg") else {
+            Issue.record(Comment(rawValue: TestData.absentMessage("jpeg")))
+            return
+        }
+        let path = folder.appendingPathComponent("monkey12.jpg").path
+
+        var info = ci_photo_info()
+        var error = ci_error()
+        #expect(ci_probe_file(path, &info, &error) == CI_ERR_UNSUPPORTED)
+        #expect(JPEGTestSupport.message(error) == "\(path): 12-bit JPEG is not supported (only 8-bit)")
+
+        let result = JPEGTestSupport.decode(path, orient: true)
+        #expect(result.status == CI_ERR_UNSUPPORTED)
+        #expect(result.message.contains("12-bit"))
+        #expect(result.message.hasPrefix(path))
+        #expect(result.image == nil)
+    }
+
+    // MARK: - Shrink-on-load
+
+    /// libjpeg's scaled size at n/8 is ceil(size * n / 8) per axis; for the
+    /// 227x149 testorig.jpg: 1/8 29x19, 2/8 57x38, 3/8 86x56, 4/8 114x75,
+    /// 5/8 142x94, 6/8 171x112, 7/8 199x131, 8/8 227x149.
+    @Test(arguments: [
+        (0, 0, 227, 149),      // 0x0: full size
+        (1, 1, 29, 19),        // smallest scale is enough
+        (57, 38, 57, 38),      // exactly 2/8
+        (58, 38, 86, 56),      // one pixel wider than 2/8 → 3/8
+        (57, 39, 86, 56),      // one pixel taller than 2/8 → 3/8
+        (100, 0, 114, 75),     // only the width asked for
+        (200, 149, 227, 149),  // height needs full size
+        (1000, 1000, 227, 149) // never upscaled
+    ])
+    func shrinkOnLoadPicksSmallestCoveringScale(_ minW: Int, _ minH: Int, _ expectedW: Int, _ expectedH: Int) throws {
+        guard let folder = TestData.folder("jpeg") else {
+            Issue.record(Comment(rawValue: TestData.absentMessage("jpeg")))
+            return
+        }
+        let path = folder.appendingPathComponent("testorig.jpg").path
+        let image = try JPEGTestSupport.decodeOK(path, orient: true, minWidth: minW, minHeight: minH)
+        #expect(image.width == expectedW && image.height == expectedH,
+                "min \(minW)x\(minH) gave \(image.width)x\(image.height), expected \(expectedW)x\(expectedH)")
+    }
+
+    @Test func shrinkOnLoadUsesOrientedCoordinates() throws {
+        guard let folder = TestData.folder("exif-orientation") else {
+            Issue.record(Comment(rawValue: TestData.absentMessage("exif-orientation")))
+            return
+        }
+        // Stored 1200x1800, displayed 1800x1200 (orientation 6). The oriented
+        // minimum 450x300 is exactly the 2/8 scale (stored 300x450). Reading
+        // the minimum as stored coordinates would need 3/8 (450x675).
+        let path = folder.appendingPathComponent("Landscape_6.jpg").path
+        let upright = try JPEGTestSupport.decodeOK(path, orient: true, minWidth: 450, minHeight: 300)
+        #expect(upright.width == 450 && upright.height == 300)
+        let stored = try JPEGTestSupport.decodeOK(path, orient: false, minWidth: 450, minHeight: 300)
+        #expect(stored.width == 300 && stored.height == 450)
+
+        // And the scaled, oriented picture is still the right way up.
+        let reference = try JPEGTestSupport.decodeOK(folder.appendingPathComponent("Landscape_1.jpg").path,
+                                                     orient: true, minWidth: 450, minHeight: 300)
+        let difference = try #require(JPEGTestSupport.meanAbsoluteDifference(upright, reference))
+        #expect(difference < 6)
+    }
+
+    // MARK: - Colour spaces and alpha
+
+    @Test func grayscaleDecodesToGreyRGB() throws {
+        let path = try JPEGTestSupport.fixture("gray.jpg")
+        let image = try JPEGTestSupport.decodeOK(path, orient: true)
+        #expect(image.channels == 3)
+        JPEGTestSupport.expectQuadrants(image, [(0, 0, 0), (85, 85, 85), (170, 170, 170), (255, 255, 255)])
+    }
+
+    @Test(arguments: ["cmyk-adobe.jpg", "ycck-adobe.jpg"])
+    func adobeCMYKDecodesToRGB(_ name: String) throws {
+        let path = try JPEGTestSupport.fixture(name)
+        let info = try #require(JPEGTestSupport.probe(path))
+        #expect(info.width == 32 && info.height == 32 && info.has_alpha == 0)
+        let image = try JPEGTestSupport.decodeOK(path, orient: true)
+        // Cyan, magenta, yellow ink and 50% black. Reading the Adobe
+        // (inverted) samples as plain CMYK would give the complements.
+        JPEGTestSupport.expectQuadrants(image, [(0, 255, 255), (255, 0, 255), (255, 255, 0), (127, 127, 127)])
+    }
+
+    @Test(arguments: ["gray.jpg", "cmyk-adobe.jpg", "exif-le-orientation6.jpg"])
+    func keepAlphaGivesOpaqueRGBA(_ name: String) throws {
+        let path = try JPEGTestSupport.fixture(name)
+        let rgb = try JPEGTestSupport.decodeOK(path, orient: true)
+        let rgba = try JPEGTestSupport.decodeOK(path, orient: true, keepAlpha: true)
+        // Stop here otherwise: the loop below indexes 4 bytes per pixel.
+        try #require(rgba.channels == 4 && rgb.channels == 3)
+        try #require(rgba.width == rgb.width && rgba.height == rgb.height)
+        var opaque = true
+        var sameColours = true
+        for i in 0..<(rgb.width * rgb.height) {
+            if rgba.pixels[i * 4 + 3] != 255 { opaque = false }
+            for c in 0..<3 where rgba.pixels[i * 4 + c] != rgb.pixels[i * 3 + c] { sameColours = false }
+        }
+        #expect(opaque, "alpha must be 255 everywhere")
+        #expect(sameColours, "RGBA must carry the same colours as RGB")
+    }
+
+    // MARK: - Encoding
+
+    @Test func encodeThenDecodeRoundTrip() throws {
+        // A smooth gradient (JPEG's easy case) with a row stride wider than
+        // the pixels, in RGB and in RGBX (the fourth byte must be ignored).
+        for channels in [3, 4] {
+            let width = 97, height = 61, stride = width * channels + 5
+            var pixels = [UInt8](repeating: 0xAB, count: stride * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let at = y * stride + x * channels
+                    pixels[at] = UInt8(x * 2)
+                    pixels[at + 1] = UInt8(y * 4)
+                    pixels[at + 2] = UInt8(128 + (x + y) / 4)
+                    if channels == 4 { pixels[at + 3] = 7 }
+                }
+            }
+            let source = JPEGTestSupport.Picture(
+                width: width, height: height, channels: 3,
+                pixels: (0..<height).flatMap { y in
+                    (0..<width).flatMap { x in pixels[(y * stride + x * channels)...].prefix(3) }
+                })
+
+            let encoded = try #require(JPEGTestSupport.encode(pixels, width, height, stride, channels, quality: 90))
+            #expect(encoded.count > 100)
+            #expect(Array(encoded.prefix(2)) == [0xFF, 0xD8], "a JPEG starts with SOI")
+            #expect(Array(encoded.suffix(2)) == [0xFF, 0xD9], "a JPEG ends with EOI")
+
+            let decoded = try JPEGTestSupport.decodeMemoryOK(encoded, name: "roundtrip.jpg")
+            #expect(decoded.width == width && decoded.height == height && decoded.channels == 3)
+            // Measured 0.8 levels at quality 90; 4:2:0 on a smooth gradient loses little.
+            let difference = try #require(JPEGTestSupport.meanAbsoluteDifference(decoded, source))
+            #expect(difference < 2.5, "round trip (\(channels) channels) differs by \(difference)")
+        }
+    }
+
+    @Test func encodeClampsQuality() throws {
+        let width = 40, height = 24
+        let pixels = (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let q1 = try #require(JPEGTestSupport.encode(pixels, width, height, width * 3, 3, quality: 1))
+        let q0 = try #require(JPEGTestSupport.encode(pixels, width, height, width * 3, 3, quality: -20))
+        let q100 = try #require(JPEGTestSupport.encode(pixels, width, height, width * 3, 3, quality: 100))
+        let q1000 = try #require(JPEGTestSupport.encode(pixels, width, height, width * 3, 3, quality: 1000))
+        #expect(q0 == q1, "quality below 1 must act as 1")
+        #expect(q1000 == q100, "quality above 100 must act as 100")
+        #expect(q100.count > q1.count)
+    }
+
+    @Test func encodeRefusesInvalidImage() {
+        var image = ci_image()  // no pixels
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var error = ci_error()
+        #expect(ci_encode_jpeg(&image, 90, &out, &size, &error) == CI_ERR_INVALID_ARGUMENT)
+        #expect(out == nil)
+    }
+
+    // MARK: - Broken files
+
+    @Test func truncatedJPEGIsCorrupt() throws {
+        guard let folder = TestData.folder("jpeg") else {
+            Issue.record(Comment(rawValue: TestData.absentMessage("jpeg")))
+            return
+        }
+        let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent("testorig.jpg")))
+
+        let half = JPEGTestSupport.decodeMemory(Array(bytes.prefix(bytes.count / 2)), name: "cut.jpg")
+        #expect(half.status == CI_ERR_CORRUPT)
+        #expect(half.message == "cut.jpg: file is truncated")
+        #expect(half.image == nil)
+
+        // Every cut, from just past the signature to one byte short of the
+        // end (which loses the EOI marker, after all the pixels).
+        var wrong: [String] = []
+        for length in 3..<bytes.count {
+            let result = JPEGTestSupport.decodeMemory(Array(bytes.prefix(length)), name: "cut.jpg")
+            if result.status != CI_ERR_CORRUPT || !result.message.hasPrefix("cut.jpg: ")
+                || result.message.contains("\n") {
+                wrong.append("\(length) bytes: status \(result.status.rawValue), \(result.message)")
+            }
+        }
+        let wrongCount = wrong.count
+        #expect(wrongCount == 0, "cuts not reported as corrupt, first ones: \(wrong.prefix(5))")
+    }
+
+    @Test func garbageAfterSOIIsAnErrorNotACrash() {
+        // A fixed pseudo-random sequence, so a failure can be replayed.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        var inputs: [[UInt8]] = [
+            [0xFF, 0xD8, 0xFF],                                    // SOI and nothing
+            [0xFF, 0xD8, 0xFF, 0xD9],                              // SOI, EOI: no image
+            [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0, count: 500),
+            [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0xFF, count: 500),
+        ]
+        for length in stride(from: 1, to: 4000, by: 37) {
+            inputs.append([0xFF, 0xD8, 0xFF] + (0..<length).map { _ in next() })
+        }
+        var wrong: [String] = []
+        for (index, input) in inputs.enumerated() {
+            let result = JPEGTestSupport.decodeMemory(input, name: "garbage.jpg")
+            if result.status == CI_OK || !result.message.hasPrefix("garbage.jpg: ") {
+                wrong.append("input \(index): status \(result.status.rawValue) \(result.message)")
+            }
+            // The probe reads the same header code from a file.
+            let url = FileManager.default.temporaryDirectory
+                .appendingPathComponent("collage-garbage-\(ProcessInfo.processInfo.processIdentifier)-\(index).jpg")
+            guard FileManager.default.createFile(atPath: url.path, contents: Data(input)) else {
+                Issue.record("cannot write \(url.path)")
+                continue
+            }
+            defer { try? FileManager.default.removeItem(at: url) }
+            var info = ci_photo_info()
+            var error = ci_error()
+            if ci_probe_file(url.path, &info, &error) == CI_OK {
+                wrong.append("input \(index): probe accepted it")
+            }
+        }
+        let wrongCount = wrong.count
+        #expect(wrongCount == 0, "first ones: \(wrong.prefix(5))")
+    }
+}
+
+/// Helpers for JPEGTests; private to this file so that other test files may
+/// use the same names.
+private enum JPEGTestSupport {
+    struct Picture: Equatable, CustomStringConvertible {
+        var width: Int
+        var height: Int
+        var channels: Int
+        var pixels: [UInt8]  // rows packed without padding
+
+        /// Short, so that a failed expectation does not print every pixel.
+        var description: String { "\(width)x\(height)x\(channels) picture" }
+
+        func rgb(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+            let at = (y * width + x) * channels
+            return (Int(pixels[at]), Int(pixels[at + 1]), Int(pixels[at + 2]))
+        }
+    }
+
+    struct DecodeResult {
+        var status: ci_status
+        var message: String
+        var image: Picture?
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func message(_ error: ci_error) -> String {
+        withUnsafeBytes(of: error.message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    }
+
+    static func fixture(_ name: String) throws -> String {
+        let path = TestData.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg/\(name)").path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw Failure(description: "project fixture \(path) is missing")
+        }
+        return path
+    }
+
+    static func options(orient: Bool, minWidth: Int = 0, minHeight: Int = 0, keepAlpha: Bool = false) -> ci_decode_options {
+        var options = ci_decode_options()
+        options.apply_orientation = orient ? 1 : 0
+        options.min_width = UInt32(minWidth)
+        options.min_height = UInt32(minHeight)
+        options.keep_alpha = keepAlpha ? 1 : 0
+        return options
+    }
+
+    /// Copies the engine's image into a Picture and frees it.
+    private static func take(_ image: inout ci_image) -> Picture {
+        let width = Int(image.width), height = Int(image.height), channels = Int(image.channels)
+        var pixels = [UInt8]()
+        pixels.reserveCapacity(width * height * channels)
+        for y in 0..<height {
+            let row = UnsafeBufferPointer(start: image.pixels + y * image.stride, count: width * channels)
+            pixels.append(contentsOf: row)
+        }
+        ci_image_free(&image)
+        return Picture(width: width, height: height, channels: channels, pixels: pixels)
+    }
+
+    static func probe(_ path: String) -> ci_photo_info? {
+        var info = ci_photo_info()
+        var error = ci_error()
+        let status = ci_probe_file(path, &info, &error)
+        if status != CI_OK {
+            Issue.record("probe \(path) failed: \(message(error))")
+            return nil
+        }
+        return info
+    }
+
+    static func decode(_ path: String, orient: Bool, minWidth: Int = 0, minHeight: Int = 0,
+                       keepAlpha: Bool = false) -> DecodeResult {
+        var opts = options(orient: orient, minWidth: minWidth, minHeight: minHeight, keepAlpha: keepAlpha)
+        var image = ci_image()
+        var error = ci_error()
+        let status = ci_decode_file(path, &opts, &image, &error)
+        if status != CI_OK {
+            #expect(image.pixels == nil, "a failed decode must leave no pixels")
+            return DecodeResult(status: status, message: message(error), image: nil)
+        }
+        return DecodeResult(status: status, message: "", image: take(&image))
+    }
+
+    static func decodeOK(_ path: String, orient: Bool, minWidth: Int = 0, minHeight: Int = 0,
+                         keepAlpha: Bool = false) throws -> Picture {
+        let result = decode(path, orient: orient, minWidth: minWidth, minHeight: minHeight, keepAlpha: keepAlpha)
+        guard let image = result.image else {
+            throw Failure(description: "decoding \(path) failed: \(result.message)")
+        }
+        return image
+    }
+
+    static func decodeMemory(_ bytes: [UInt8], name: String) -> DecodeResult {
+        var opts = options(orient: true)
+        var image = ci_image()
+        var error = ci_error()
+        let status = ci_decode_memory(bytes, bytes.count, name, &opts, &image, &error)
+        if status != CI_OK {
+            return DecodeResult(status: status, message: message(error), image: nil)
+        }
+        return DecodeResult(status: status, message: "", image: take(&image))
+    }
+
+    static func decodeMemoryOK(_ bytes: [UInt8], name: String) throws -> Picture {
+        let result = decodeMemory(bytes, name: name)
+        guard let image = result.image else { throw Failure(description: "decoding \(name) failed: \(result.message)") }
+        return image
+    }
+
+    static func encode(_ pixels: [UInt8], _ width: Int, _ height: Int, _ stride: Int, _ channels: Int,
+                       quality: Int32) -> [UInt8]? {
+        var pixels = pixels
+        return pixels.withUnsafeMutableBufferPointer { buffer -> [UInt8]? in
+            var image = ci_image(pixels: buffer.baseAddress, width: UInt32(width), height: UInt32(height),
+                                 stride: stride, channels: Int32(channels))
+            var out: UnsafeMutablePointer<UInt8>? = nil
+            var size = 0
+            var error = ci_error()
+            let status = ci_encode_jpeg(&image, quality, &out, &size, &error)
+            guard status == CI_OK, let out else {
+                Issue.record("encoding failed: \(message(error))")
+                return nil
+            }
+            defer { ci_buffer_free(out) }
+            return Array(UnsafeBufferPointer(start: out, count: size))
+        }
+    }
+
+    /// Mean absolute difference over the RGB channels; nil (and a recorded
+    /// issue) when the sizes differ.
+    static func meanAbsoluteDifference(_ a: Picture, _ b: Picture) -> Double? {
+        guard a.width == b.width, a.height == b.height else {
+            Issue.record("sizes differ: \(a.width)x\(a.height) vs \(b.width)x\(b.height)")
+            return nil
+        }
+        var total = 0
+        a.pixels.withUnsafeBufferPointer { pa in
+            b.pixels.withUnsafeBufferPointer { pb in
+                for i in 0..<(a.width * a.height) {
+                    for c in 0..<3 {
+                        total += abs(Int(pa[i * a.channels + c]) - Int(pb[i * b.channels + c]))
+                    }
+                }
+            }
+        }
+        return Double(total) / Double(a.width * a.height * 3)
+    }
+
+    static func psnr(_ a: Picture, _ b: Picture) -> Double? {
+        guard a.width == b.width, a.height == b.height else {
+            Issue.record("sizes differ: \(a.width)x\(a.height) vs \(b.width)x\(b.height)")
+            return nil
+        }
+        var squares = 0.0
+        for i in 0..<(a.width * a.height) {
+            for c in 0..<3 {
+                let d = Double(a.pixels[i * a.channels + c]) - Double(b.pixels[i * b.channels + c])
+                squares += d * d
+            }
+        }
+        let mse = squares / Double(a.width * a.height * 3)
+        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+    }
+
+    /// Checks the centre of each 16x16 quadrant of a 32x32 fixture (top-left,
+    /// top-right, bottom-left, bottom-right) within 3 levels: flat 8x8 blocks
+    /// at quality 95 decode within a level or two.
+    static func expectQuadrants(_ image: Picture, _ expected: [(Int, Int, Int)],
+                                sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(image.width == 32 && image.height == 32, sourceLocation: sourceLocation)
+        guard image.width == 32, image.height == 32 else { return }
+        let centres = [(8, 8), (24, 8), (8, 24), (24, 24)]
+        for (index, (x, y)) in centres.enumerated() {
+            let got = image.rgb(x, y)
+            let want = expected[index]
+            let close = abs(got.0 - want.0) <= 3 && abs(got.1 - want.1) <= 3 && abs(got.2 - want.2) <= 3
+            #expect(close, "quadrant \(index) at (\(x),\(y)) is \(got), expected \(want)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// A binary PPM (P6, maxval 255), as djpeg writes it.
+    static func readPPM(_ url: URL) throws -> Picture {
+        let bytes = try [UInt8](Data(contentsOf: url))
+        var at = 0
+        func token() throws -> String {
+            // Whitespace and '#' comments separate the header fields.
+            while at < bytes.count {
+                if bytes[at] == UInt8(ascii: "#") {
+                    while at < bytes.count, bytes[at] != 0x0A { at += 1 }
+                } else if [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) {
+                    at += 1
+                } else { break }
+            }
+            let start = at
+            while at < bytes.count, ![0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
+            guard at > start else { throw Failure(description: "\(url.path): truncated PPM header") }
+            return String(decoding: bytes[start..<at], as: UTF8.self)
+        }
+        guard try token() == "P6" else { throw Failure(description: "\(url.path): not a binary PPM") }
+        guard let width = Int(try token()), let height = Int(try token()), let maxval = Int(try token()),
+              maxval == 255 else { throw Failure(description: "\(url.path): unsupported PPM header") }
+        at += 1  // the single whitespace byte before the samples
+        let count = width * height * 3
+        guard bytes.count - at >= count else { throw Failure(description: "\(url.path): PPM data truncated") }
+        return Picture(width: width, height: height, channels: 3, pixels: Array(bytes[at..<(at + count)]))
+    }
+}
