@@ -53,6 +53,9 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
             if count >= max {
                 return "the collage is full: it holds at most \(max) photos"
             }
+            if count == 0 {
+                return "\(adding) photos are too many: a collage holds at most \(max)"
+            }
             return "a collage holds at most \(max) photos: it has \(count), adding \(adding) would make \(count + adding)"
         case .nothingToClear:
             return "nothing to clear: the collage is empty"

@@ -87,9 +87,15 @@ public protocol ImageEncoding: Sendable {
 public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// The most pixels one decoded photo may have (see `ci_limits`).
     public var maxDecodedPixels: UInt64
+    /// How many photos of one collage are decoded at once. All cores by
+    /// default; batch mode, which makes several collages at once, gives each
+    /// its share so the cores are not oversubscribed.
+    public var decodeThreads: Int
 
-    public init(maxDecodedPixels: UInt64 = UInt64(CI_DEFAULT_MAX_PIXELS)) {
+    public init(maxDecodedPixels: UInt64 = UInt64(CI_DEFAULT_MAX_PIXELS),
+                decodeThreads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.maxDecodedPixels = maxDecodedPixels
+        self.decodeThreads = max(1, decodeThreads)
     }
 
     public func inspect(_ photo: Photo) throws -> PhotoInfo {
@@ -105,7 +111,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     }
 
     /// Draws every photo into its grid cell. The photos are decoded in
-    /// parallel, one per core: each writes only its own cell of the canvas.
+    /// parallel on `decodeThreads` workers: each writes only its own cell of
+    /// the canvas, so the result does not depend on the order they finish.
     public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RGBImage {
         let layout = GridLayout(count: photos.count)
         let cells = layout.cells(canvasWidth: options.size.width, canvasHeight: options.size.height, gap: options.gap)
@@ -121,12 +128,15 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             var canvas = ci_image(
                 pixels: buffer.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
                 stride: image.width * 3, channels: 3)
-            DispatchQueue.concurrentPerform(iterations: photos.count) { index in
-                let cell = cells[index]
-                var error = ci_error()
-                let rect = ci_rect(x: Int32(cell.x), y: Int32(cell.y), width: UInt32(cell.width), height: UInt32(cell.height))
-                if ci_draw_photo(photos[index].path, &canvas, rect, background, &limits, &error) != CI_OK {
-                    failures.record(ImageEngineError(error), at: index)
+            let queue = WorkQueue(count: photos.count)
+            DispatchQueue.concurrentPerform(iterations: min(decodeThreads, photos.count)) { _ in
+                while let index = queue.take() {
+                    let cell = cells[index]
+                    var error = ci_error()
+                    let rect = ci_rect(x: Int32(cell.x), y: Int32(cell.y), width: UInt32(cell.width), height: UInt32(cell.height))
+                    if ci_draw_photo(photos[index].path, &canvas, rect, background, &limits, &error) != CI_OK {
+                        failures.record(ImageEngineError(error), at: index)
+                    }
                 }
             }
         }
@@ -152,6 +162,23 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             defer { ci_buffer_free(output) }
             return Array(UnsafeBufferPointer(start: output, count: size))
         }
+    }
+}
+
+/// Hands out the indices 0..<count to parallel workers, each once.
+private final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
     }
 }
 

@@ -46,6 +46,9 @@ public final class CollageViewModel {
 
     public var currentState: CollageState { stateSubject.value }
 
+    /// Why saving the current selection would be refused, or nil.
+    public var saveRefusal: CollageRefusal? { CollageRules.saveRefusal(count: currentState.count) }
+
     /// How many pick streams are still subscribed. A source that completes
     /// when its screen closes ends its subscription, so this stays flat across
     /// any number of open/close cycles.

@@ -21,5 +21,5 @@ struct CollageCommand: ParsableCommand {
               collage clear
             """,
         version: "0.1.0",
-        subcommands: [Add.self, Clear.self, Save.self, Status.self])
+        subcommands: [Add.self, Clear.self, Save.self, Status.self, Batch.self])
 }

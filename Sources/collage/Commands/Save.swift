@@ -19,31 +19,17 @@ struct Save: ParsableCommand {
             help: ArgumentHelp("Where to write (default: collage-YYYYMMDD-HHMMSS.jpg here).", valueName: "path"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Canvas size in pixels.", valueName: "WxH"),
-            transform: { try CanvasSize(parsing: $0) })
-    var size: CanvasSize = .default
-
-    @Option(help: ArgumentHelp("JPEG quality, 1-100.", valueName: "1-100"))
-    var quality: Int = CollageRenderOptions.defaultQuality
-
-    @Option(help: ArgumentHelp("Colour of empty cells, gaps and transparency: a name or #RRGGBB.", valueName: "color"),
-            transform: { try RGBColor(parsing: $0) })
-    var background: RGBColor = .white
-
-    @Option(help: ArgumentHelp("Space between cells, in pixels.", valueName: "px"))
-    var gap: Int = 0
+    @OptionGroup var render: RenderOptionGroup
 
     @Flag(help: "Replace the output file if it exists.")
     var force = false
 
     func validate() throws {
-        if !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, not \(quality)") }
-        if gap < 0 { throw ValidationError("--gap must not be negative") }
         if let output { _ = try ImageFormat(path: output) }
     }
 
     func run() throws {
-        let options = try CollageRenderOptions(size: size, background: background, gap: gap, quality: quality)
+        let options = try render.renderOptions()
         let destination = URL(fileURLWithPath: Photo(resolving: output ?? Self.defaultFileName()).path)
         let viewModel = try makeCollageViewModel()
         switch viewModel.save(to: destination, options: options, overwrite: force).waitForCompletion() {

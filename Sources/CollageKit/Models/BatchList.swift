@@ -1,0 +1,123 @@
+import Foundation
+
+/// One collage of a batch list: its position in the list (numbering the
+/// output file), the lines its photos came from, and the photos.
+public struct BatchGroup: Equatable, Sendable {
+    public let number: Int
+    public let firstLine: Int
+    public let lastLine: Int
+    public let photos: [Photo]
+
+    public var lineRange: String { firstLine == lastLine ? "line \(firstLine)" : "lines \(firstLine)-\(lastLine)" }
+}
+
+/// The batch list format, one line at a time:
+/// - one photo path per line, surrounding whitespace trimmed (CRLF accepted);
+/// - a blank line, or a run of them, ends a collage; the last needs none;
+/// - lines starting with `#` are comments;
+/// - relative paths are relative to `baseDirectory`.
+///
+/// It holds only the group being read, so a list of any length streams
+/// through in bounded memory.
+public struct BatchListParser {
+    public let baseDirectory: String
+    private var photos: [Photo] = []
+    private var firstLine = 0
+    private var lastLine = 0
+    private var groupsSoFar = 0
+
+    public init(baseDirectory: String) {
+        self.baseDirectory = baseDirectory
+    }
+
+    /// Feeds one line (without its "\n"); returns a group when this line ends one.
+    public mutating func consume(_ line: String, lineNumber: Int) -> BatchGroup? {
+        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return endGroup() }
+        if text.hasPrefix("#") { return nil }
+        if photos.isEmpty { firstLine = lineNumber }
+        lastLine = lineNumber
+        photos.append(Photo(resolving: text, against: baseDirectory))
+        return nil
+    }
+
+    /// The end of the list: returns the last group, if one is open.
+    public mutating func finish() -> BatchGroup? { endGroup() }
+
+    private mutating func endGroup() -> BatchGroup? {
+        guard !photos.isEmpty else { return nil }
+        groupsSoFar += 1
+        defer { photos = [] }
+        return BatchGroup(number: groupsSoFar, firstLine: firstLine, lastLine: lastLine, photos: photos)
+    }
+}
+
+/// The groups of a batch list read from a file descriptor, lazily: a
+/// Sequence that reads the next chunk only when the next group is asked for.
+public struct BatchListReader: Sequence, IteratorProtocol {
+    private var lines: LineReader
+    private var parser: BatchListParser
+    private var lineNumber = 0
+    private var finished = false
+
+    public init(fileDescriptor: Int32, baseDirectory: String) {
+        lines = LineReader(fileDescriptor: fileDescriptor)
+        parser = BatchListParser(baseDirectory: baseDirectory)
+    }
+
+    public mutating func next() -> BatchGroup? {
+        while !finished {
+            guard let line = lines.next() else {
+                finished = true
+                return parser.finish()
+            }
+            lineNumber += 1
+            if let group = parser.consume(line, lineNumber: lineNumber) { return group }
+        }
+        return nil
+    }
+
+    /// A read error, if reading stopped because of one.
+    public var readError: Int32? { lines.readError }
+}
+
+/// Lines from a file descriptor, read in 64 KiB chunks.
+struct LineReader: IteratorProtocol {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
+    private(set) var readError: Int32?
+
+    init(fileDescriptor: Int32) { fd = fileDescriptor }
+
+    mutating func next() -> String? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
+                return line
+            }
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                let line = String(decoding: buffer[start...], as: UTF8.self)
+                start = buffer.count
+                return line
+            }
+            // Drop what was consumed, then read more.
+            buffer.removeFirst(start)
+            start = 0
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                readError = errno
+                atEnd = true
+            } else if count == 0 {
+                atEnd = true
+            } else {
+                buffer.append(contentsOf: chunk[0..<count])
+            }
+        }
+    }
+}

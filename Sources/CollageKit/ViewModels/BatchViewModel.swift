@@ -1,0 +1,160 @@
+import Dispatch
+import Foundation
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// How a batch run makes its collages.
+public struct BatchOptions: Sendable {
+    public var outputDirectory: URL
+    public var format: ImageFormat
+    public var render: CollageRenderOptions
+    /// Collages made at once.
+    public var jobs: Int
+    public var overwrite: Bool
+    public var dryRun: Bool
+
+    public init(outputDirectory: URL, format: ImageFormat = .jpeg, render: CollageRenderOptions,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, overwrite: Bool = false, dryRun: Bool = false) {
+        self.outputDirectory = outputDirectory
+        self.format = format
+        self.render = render
+        self.jobs = max(1, jobs)
+        self.overwrite = overwrite
+        self.dryRun = dryRun
+    }
+
+    /// `DIR/collage-NNN.EXT`, numbered by the collage's position in the list,
+    /// so a skipped collage leaves its number unused and re-runs give the same names.
+    public func outputPath(for group: BatchGroup) -> String {
+        outputDirectory.appendingPathComponent(String(format: "collage-%03d.%@", group.number, format.fileExtension)).path
+    }
+}
+
+/// What became of one collage of the list.
+public struct BatchResult: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable {
+        /// Written (or, in a dry run, would be written).
+        case saved
+        case planned
+        /// Breaks a collage rule; not attempted.
+        case skipped(String)
+        /// Allowed, but writing failed (e.g. the file exists).
+        case failed(String)
+    }
+
+    public let group: BatchGroup
+    public let output: String
+    public let outcome: Outcome
+
+    public var succeeded: Bool {
+        switch outcome {
+        case .saved, .planned: return true
+        case .skipped, .failed: return false
+        }
+    }
+
+    /// One line for a person.
+    public var message: String {
+        let label = "collage \(group.number) (\(group.lineRange))"
+        switch outcome {
+        case .saved: return "\(label): saved \(output)"
+        case .planned: return "\(label): \(CollageRules.title(count: group.photos.count)) -> \(output)"
+        case let .skipped(reason): return "\(label): skipped: \(reason)"
+        case let .failed(reason): return "\(label): failed: \(reason)"
+        }
+    }
+}
+
+public struct BatchSummary: Equatable, Sendable {
+    public var saved = 0
+    public var failed = 0
+    public var total: Int { saved + failed }
+    public var allSucceeded: Bool { failed == 0 }
+}
+
+/// Batch mode's logic: every collage of a list goes through its own
+/// `CollageViewModel`, over a selection kept in memory, so the rules are the
+/// interactive ones and the interactive selection is never read or changed.
+public final class BatchViewModel {
+    private let options: BatchOptions
+    private let inspector: PhotoInspecting
+    private let renderer: CollageRendering
+    private let writer: PhotoWriting
+    private let resultsSubject = PassthroughSubject<BatchResult, Never>()
+    private let resultsLock = NSLock()
+    private var tally = BatchSummary()
+
+    /// One value per collage, as each finishes (in parallel runs, not
+    /// necessarily in list order), from the worker that finished it.
+    public var results: AnyPublisher<BatchResult, Never> { resultsSubject.eraseToAnyPublisher() }
+
+    /// Services default to the real engine, with each collage's decoding
+    /// given its share of the cores: `jobs` collages times their decode
+    /// threads stay within the machine.
+    public init(options: BatchOptions, inspector: PhotoInspecting? = nil, renderer: CollageRendering? = nil,
+                writer: PhotoWriting? = nil) {
+        self.options = options
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let engine = ImageEngine(decodeThreads: max(1, cores / options.jobs))
+        self.inspector = inspector ?? engine
+        self.renderer = renderer ?? engine
+        self.writer = writer ?? PhotoWriter(encoder: engine)
+    }
+
+    /// Makes every collage of `groups`, `options.jobs` at a time, pulling the
+    /// next group from the sequence only when a job is free (so a list
+    /// streams through in bounded memory). Blocks until all are done.
+    public func run<Groups: Sequence>(_ groups: Groups) -> BatchSummary where Groups.Element == BatchGroup {
+        let slots = DispatchSemaphore(value: options.jobs)
+        let running = DispatchGroup()
+        let workers = DispatchQueue(label: "collage.batch", qos: .userInitiated, attributes: .concurrent)
+        tally = BatchSummary()
+        for group in groups {
+            slots.wait()
+            running.enter()
+            workers.async { [self] in
+                let result = make(group)
+                resultsLock.lock()
+                if result.succeeded { tally.saved += 1 } else { tally.failed += 1 }
+                resultsSubject.send(result)
+                resultsLock.unlock()
+                slots.signal()
+                running.leave()
+            }
+        }
+        running.wait()
+        resultsLock.lock()
+        defer { resultsLock.unlock() }
+        return tally
+    }
+
+    /// One collage: the rules through a CollageViewModel, then its save.
+    func make(_ group: BatchGroup) -> BatchResult {
+        let output = options.outputPath(for: group)
+        func result(_ outcome: BatchResult.Outcome) -> BatchResult {
+            BatchResult(group: group, output: output, outcome: outcome)
+        }
+        let collage: CollageViewModel
+        do {
+            collage = try CollageViewModel(store: InMemorySelectionStore(), inspector: inspector,
+                                           renderer: renderer, writer: writer)
+        } catch {
+            return result(.failed("\(error)"))
+        }
+        let added = collage.add(group.photos)
+        guard added.isSuccess else { return result(.skipped(added.message)) }
+        if let refusal = collage.saveRefusal { return result(.skipped(refusal.description)) }
+        if !options.overwrite && FileManager.default.fileExists(atPath: output) {
+            return result(.failed(PhotoWriterError.exists(path: output).description))
+        }
+        if options.dryRun { return result(.planned) }
+        switch collage.save(to: URL(fileURLWithPath: output), options: options.render, overwrite: options.overwrite)
+            .waitForCompletion() {
+        case .success: return result(.saved)
+        case let .failure(error): return result(.failed("\(error)"))
+        }
+    }
+}

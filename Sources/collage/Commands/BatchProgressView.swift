@@ -1,0 +1,77 @@
+import CollageKit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Shows a batch run on stderr: on a terminal, a progress bar (done / total,
+/// rate, time left) with problems printed above it; off a terminal, one line
+/// per collage. A dry run prints its plan on stdout.
+final class BatchProgressView: @unchecked Sendable {
+    private let total: Int?
+    private let dryRun: Bool
+    private let onTerminal = isatty(STDERR_FILENO) != 0
+    private let started = Date()
+    private let lock = NSLock()
+    private var done = 0
+
+    init(total: Int?, dryRun: Bool) {
+        self.total = total
+        self.dryRun = dryRun
+        if onTerminal && !dryRun { draw() }
+    }
+
+    func show(_ result: BatchResult) {
+        lock.lock()
+        defer { lock.unlock() }
+        done += 1
+        if dryRun {
+            if result.succeeded { print(result.message) } else { write(result.message) }
+            return
+        }
+        if onTerminal {
+            if !result.succeeded { clearLine(); write(result.message) }
+            draw()
+        } else {
+            write(result.message)
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if onTerminal && !dryRun { clearLine() }
+    }
+
+    private func draw() {
+        let elapsed = Date().timeIntervalSince(started)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        var line: String
+        if let total, total > 0 {
+            let width = 30
+            let filled = min(width, done * width / total)
+            line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+            line += " \(done)/\(total)"
+            if rate > 0 && done < total {
+                line += String(format: "  %.1f/s  %@ left", rate, Self.duration(Double(total - done) / rate))
+            }
+        } else {
+            line = "\(done) done"
+        }
+        if rate > 0 && total == nil { line += String(format: "  %.1f/s", rate) }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
+    }
+
+    private func clearLine() {
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+
+    private func write(_ message: String) {
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.up))
+        return s >= 60 ? "\(s / 60)m\(String(format: "%02d", s % 60))s" : "\(s)s"
+    }
+}
