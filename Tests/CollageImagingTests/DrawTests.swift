@@ -216,29 +216,34 @@ struct DrawTests {
         #expect(canvas.guardBandDamage == 0)
     }
 
-    @Test("downscaling a 1-pixel checkerboard by 4 gives mid-grey (anti-aliased, not nearest neighbour)")
-    func checkerboardBecomesGrey() throws {
-        let n = 64
+    @Test("downscaling a 1-pixel checkerboard gives mid-grey (anti-aliased, not nearest neighbour)",
+          arguments: [(64, 16), (63, 21), (64, 13)])
+    func checkerboardBecomesGrey(sizes: (Int, Int)) throws {
+        // By 4 the sample points fall between pixels, so even an unwidened
+        // kernel averages; by 3 they fall on pixel centres, where a kernel
+        // that is not widened by 1/s picks single pixels (black or white);
+        // 64 -> 13 is a non-integer factor.
+        let (n, m) = sizes
         let pixels = Array((0..<n * n).map { i -> [UInt8] in
             let v: UInt8 = (i % n + i / n) % 2 == 0 ? 0 : 255
             return [v, v, v]
         }.joined())
         let folder = try PhotoFolder()
         let path = try folder.write("checker.png", pixels, width: n, height: n)
-        let canvas = Canvas(width: 16, height: 16, fill: initial)
-        let (status, message) = canvas.draw(path, x: 0, y: 0, width: 16, height: 16)
+        let canvas = Canvas(width: m, height: m, fill: initial)
+        let (status, message) = canvas.draw(path, x: 0, y: 0, width: UInt32(m), height: UInt32(m))
         try #require(status == CI_OK, "\(message)")
         var lowest = 255, highest = 0
-        for y in 0..<16 {
-            for x in 0..<16 {
+        for y in 0..<m {
+            for x in 0..<m {
                 for v in canvas.pixel(x, y) {
                     lowest = min(lowest, Int(v))
                     highest = max(highest, Int(v))
                 }
             }
         }
-        // 127.5 is the exact mean; Lanczos' edge taps leave the corners a
-        // couple of levels off (measured 125...130).
+        // 127.5 is the exact mean; near the borders the clamped edge taps
+        // leave a couple of levels of error (measured 125...130).
         #expect(lowest >= 124 && highest <= 131, "grey levels \(lowest)...\(highest), want 128 +- 4")
     }
 
@@ -382,5 +387,74 @@ struct DrawTests {
                     == CI_ERR_INVALID_ARGUMENT)
         #expect(canvas.draw(path, x: 0, y: 0, width: 0, height: 4).0 == CI_ERR_INVALID_ARGUMENT)
         #expect(canvas.pixel(0, 0) == [1, 2, 3])
+    }
+}
+
+// MARK: - With JPEG photos (the shared EXIF orientation samples)
+
+private let orientationFolder: URL? = TestData.folder("exif-orientation")
+private let orientationAbsent = Comment(rawValue: TestData.absentMessage("exif-orientation"))
+
+extension DrawTests {
+    @Suite("ci_draw_photo with JPEG")
+    struct JPEG {
+        private func path(_ name: String) -> String { orientationFolder!.appendingPathComponent(name).path }
+
+        @Test("the EXIF orientation sample data is present")
+        func dataIsPresent() {
+            if orientationFolder == nil { Issue.record(orientationAbsent) }
+        }
+
+        @Test("every orientation is drawn upright: the same picture as orientation 1",
+              .enabled(if: orientationFolder != nil, orientationAbsent), arguments: 2...8)
+        func uprightInCell(orientation: Int) throws {
+            for kind in ["Landscape", "Portrait"] {
+                let (w, h): (UInt32, UInt32) = kind == "Landscape" ? (90, 60) : (60, 90)
+                let reference = Canvas(width: Int(w), height: Int(h), fill: (0, 0, 0))
+                let (s1, m1) = reference.draw(path("\(kind)_1.jpg"), x: 0, y: 0, width: w, height: h)
+                try #require(s1 == CI_OK, "\(m1)")
+                let canvas = Canvas(width: Int(w), height: Int(h), fill: (0, 0, 0))
+                let (s2, m2) = canvas.draw(path("\(kind)_\(orientation).jpg"), x: 0, y: 0, width: w, height: h)
+                try #require(s2 == CI_OK, "\(m2)")
+                var total = 0
+                for y in 0..<Int(h) {
+                    for x in 0..<Int(w) {
+                        total += zip(canvas.pixel(x, y), reference.pixel(x, y)).map { abs(Int($0) - Int($1)) }.reduce(0, +)
+                    }
+                }
+                // The files are separate JPEG encodings of one picture, so not
+                // bit-identical; a wrong rotation or flip differs by tens.
+                let mean = Double(total) / Double(w * h * 3)
+                #expect(mean < 4, "\(kind)_\(orientation): mean difference \(mean) from \(kind)_1")
+            }
+        }
+
+        @Test("the shrink-on-load target is exact: a cell of 1/8 the size is the 1/8 DCT decode copied",
+              .enabled(if: orientationFolder != nil, orientationAbsent))
+        func shrinkOnLoadTargetIsExact() throws {
+            // Portrait_6 is stored 1800 x 1200 and shown 1200 x 1800; 1/8 is 150 x 225.
+            let file = path("Portrait_6.jpg")
+            let canvas = Canvas(width: 150, height: 225, fill: (0, 0, 0))
+            let (status, message) = canvas.draw(file, x: 0, y: 0, width: 150, height: 225)
+            try #require(status == CI_OK, "\(message)")
+
+            var options = ci_decode_options()
+            options.min_width = 150
+            options.min_height = 225
+            options.apply_orientation = 1
+            var image = ci_image()
+            var error = ci_error()
+            try #require(ci_decode_file(file, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+            defer { ci_image_free(&image) }
+            try #require(image.width == 150 && image.height == 225, "decoded \(image.width) x \(image.height)")
+            let decoded = PNGTestSupport.pixels(of: image)
+            var differing = 0
+            for y in 0..<225 {
+                for x in 0..<150 where canvas.pixel(x, y) != Array(decoded[(y * 150 + x) * 3..<(y * 150 + x) * 3 + 3]) {
+                    differing += 1
+                }
+            }
+            #expect(differing == 0, "\(differing) pixels differ from the 1/8 decode")
+        }
     }
 }
