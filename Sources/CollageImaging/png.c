@@ -34,6 +34,7 @@ typedef struct {
     const char *name;   // for messages
     ci_error *err;      // may be NULL
     ci_status status;   // the status an error callback reports
+    int over_limit;     // a warning said the IHDR exceeds png_set_user_limits
 } png_context;
 
 typedef struct {
@@ -53,7 +54,12 @@ static ci_status status_for_message(const char *message, ci_status fallback) {
 static void on_png_error(png_structp png, png_const_charp message) {
     png_context *context = png_get_error_ptr(png);
     const char *text = message && *message ? message : "unknown libpng error";
-    ci_fail(context->err, status_for_message(text, context->status), "%s: %s", context->name, text);
+    if (context->over_limit)  // the error itself only says "Invalid IHDR data"
+        ci_fail(context->err, CI_ERR_TOO_LARGE,
+                "%s: the width or height alone is over the pixel limit", context->name);
+    else
+        ci_fail(context->err, status_for_message(text, context->status), "%s: %s", context->name,
+                text);
     // png_longjmp, not longjmp(png_jmpbuf(png)): during png_create_*_struct
     // libpng points the jump at its own buffer.
     png_longjmp(png, 1);
@@ -61,9 +67,11 @@ static void on_png_error(png_structp png, png_const_charp message) {
 
 // Warnings (a bad ancillary-chunk CRC, an odd iCCP profile...) are what
 // libpng recovers from on its own: stay silent rather than print to stderr.
+// One matters: an IHDR over png_set_user_limits is reported as a warning
+// followed by a generic "Invalid IHDR data" error.
 static void on_png_warning(png_structp png, png_const_charp message) {
-    (void)png;
-    (void)message;
+    png_context *context = png_get_error_ptr(png);
+    if (message && strstr(message, "exceeds user limit")) context->over_limit = 1;
 }
 
 static void read_from_cursor(png_structp png, png_bytep destination, size_t length) {
@@ -110,7 +118,8 @@ static void reader_close(png_reader *reader) {
 
 // The dimension limits handed to libpng: its defaults (1,000,000) would refuse
 // a legitimately long strip, and nothing can be wider or taller than the pixel
-// limit anyway; the real width x height check is ci_image_alloc's.
+// limit anyway. This is a backstop that stops libpng inside png_read_info;
+// the real width x height check is ci_image_alloc's, made right after.
 static void set_user_limits(png_structp png, uint64_t max_pixels) {
     png_uint_32 side = max_pixels > PNG_UINT_31_MAX ? PNG_UINT_31_MAX : (png_uint_32)max_pixels;
     png_set_user_limits(png, side, side);
@@ -199,15 +208,22 @@ static ci_status decode_body(png_reader *reader, const ci_decode_options *option
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
     int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
 
+    // Alpha is decoded whenever there is any (to composite it ourselves), and
+    // added as opaque when the caller wants RGBA from an opaque file.
+    int decoded_channels = (has_alpha || options->keep_alpha) ? 4 : 3;
+
+    // The pixel limit is checked here, right after the header and before
+    // png_read_update_info, which allocates libpng's own row buffers.
+    ci_status status = ci_image_alloc(out, width, height, decoded_channels, &options->limits, name,
+                                      reader->context.err);
+    if (status != CI_OK) return status;
+
     // To 8-bit RGB(A): palette to RGB, grey below 8 bits to 8, tRNS to alpha,
     // 16 bits rounded to 8 (scale_16 gives round(v * 255 / 65535); strip_16
     // would truncate to v >> 8), grey to RGB. No png_set_gamma, no background.
     png_set_expand(png);
     png_set_scale_16(png);
     png_set_gray_to_rgb(png);
-    // Alpha is decoded whenever there is any (to composite it ourselves), and
-    // added as opaque when the caller wants RGBA from an opaque file.
-    int decoded_channels = (has_alpha || options->keep_alpha) ? 4 : 3;
     if (!has_alpha && options->keep_alpha) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
@@ -217,12 +233,6 @@ static ci_status decode_body(png_reader *reader, const ci_decode_options *option
         return ci_fail(reader->context.err, CI_ERR_UNSUPPORTED,
                        "%s: unexpected PNG layout after conversion (%d-bit, %d channels)", name,
                        png_get_bit_depth(png, info), png_get_channels(png, info));
-
-    // The pixel limit is checked here, before anything the size of the image
-    // is allocated.
-    ci_status status = ci_image_alloc(out, width, height, decoded_channels, &options->limits, name,
-                                      reader->context.err);
-    if (status != CI_OK) return status;
 
     reader->rows = malloc(sizeof(png_bytep) * height);
     if (!reader->rows)

@@ -188,6 +188,10 @@ ci_status ci_resample_cover(const ci_image *source, ci_image *canvas, ci_rect ce
     if (cell.width == 0 || cell.height == 0)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: empty cell %ux%u", name, cell.width,
                        cell.height);
+    // Tap indices are int32_t.
+    if (source->width > INT32_MAX || source->height > INT32_MAX)
+        return ci_fail(err, CI_ERR_TOO_LARGE, "%s: %ux%u is too large to resample", name,
+                       source->width, source->height);
 
     // The visible part of the cell, in cell coordinates: [x0, x1) x [y0, y1).
     int64_t x0 = cell.x < 0 ? -(int64_t)cell.x : 0;

@@ -271,6 +271,54 @@ struct PNGSuiteTests {
     }
 }
 
+/// A minimal PNG with the given header and a few bytes of image data, with
+/// valid CRCs, to reach the size checks with absurd dimensions.
+private func pngWithHeader(width: UInt32, height: UInt32) -> [UInt8] {
+    func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+    func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        return be32(UInt32(data.count)) + body + be32(crc32(body))
+    }
+    let ihdr = be32(width) + be32(height) + [8, 2, 0, 0, 0]  // 8-bit RGB
+    let idat: [UInt8] = [0x78, 0x01, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]  // zlib of one 0 byte
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", [])
+}
+
+extension PNGSuiteTests {
+    @Test("a header over the pixel limit is refused before anything is allocated for it",
+          arguments: [(UInt32(100_000), UInt32(100_000)), (0x7FFF_FFFF, 1), (1, 0x7FFF_FFFF)])
+    func absurdHeader(size: (UInt32, UInt32)) {
+        let bytes = pngWithHeader(width: size.0, height: size.1)
+        var info = ci_photo_info()
+        var error = ci_error()
+        #expect(probeBytes(bytes, &info, &error) == CI_OK, "the header itself is valid: \(PNGTestSupport.message(error))")
+        #expect(info.width == size.0 && info.height == size.1)
+        var options = ci_decode_options()
+        var image = ci_image()
+        let status = ci_decode_memory(bytes, bytes.count, "huge.png", &options, &image, &error)
+        #expect(status == CI_ERR_TOO_LARGE, "\(PNGTestSupport.message(error))")
+        #expect(PNGTestSupport.message(error).hasPrefix("huge.png: "))
+        #expect(image.pixels == nil)
+    }
+}
+
+/// ci_probe_file needs a path; probing bytes goes through a temporary file.
+private func probeBytes(_ bytes: [UInt8], _ info: inout ci_photo_info, _ error: inout ci_error) -> ci_status {
+    guard let folder = try? PNGTestSupport.temporaryFolder() else { return CI_ERR_OPEN }
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("huge.png")
+    guard (try? Data(bytes).write(to: file)) != nil else { return CI_ERR_OPEN }
+    return ci_probe_file(file.path, &info, &error)
+}
+
 extension PNGSuiteTests {
     @Suite("PNG encoder")
     struct Encoder {
