@@ -2,15 +2,14 @@
 //
 // Decoding: every colour type and bit depth, Adam-7 interlacing, palette and
 // low-bit grey expanded, tRNS turned into alpha, 16-bit samples *rounded* to 8
-// (png_set_scale_16, not the truncating png_set_strip_16). Gamma chunks (gAMA,
-// cHRM, sRGB, iCCP) are deliberately not applied: the samples are passed
-// through as stored, like every browser does for untagged output, and the
-// collage is written without colour metadata.
+// (png_set_scale_16, not the truncating png_set_strip_16). Gamma and colour
+// chunks (gAMA, cHRM, sRGB, iCCP) are deliberately not applied
+// (no png_set_gamma, no png_set_background): the samples are passed through
+// as stored, as JPEG samples are, and the collage is written without colour
+// metadata.
 //
-// Orientation: PNG has no orientation of its own; an eXIf chunk is ignored
-// (the info always says orientation 1 and apply_orientation has no effect).
-// Almost no software writes eXIf, and those that do usually also store the
-// pixels upright, so honouring it would rotate more photos wrongly than rightly.
+// Orientation is NOT applied to PNGs: an eXIf chunk is ignored, the probe
+// always reports orientation 1, and apply_orientation has no effect here.
 //
 // Errors: libpng reports through our error callback, which records "NAME:
 // reason" in a per-call context (no globals) and longjmps back. The setjmp
@@ -32,7 +31,7 @@
 
 typedef struct {
     const char *name;   // for messages
-    ci_error *err;      // may be NULL
+    ci_error *err;      // where the message goes (the callers pass a local one)
     ci_status status;   // the status an error callback reports
     int over_limit;     // a warning said the IHDR exceeds png_set_user_limits
 } png_context;
