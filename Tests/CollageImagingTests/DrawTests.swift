@@ -402,7 +402,7 @@ extension DrawTests {
 
         @Test("the EXIF orientation sample data is present")
         func dataIsPresent() {
-            if orientationFolder == nil { Issue.record(orientationAbsent) }
+            if orientationFolder == nil { TestData.reportAbsent("exif-orientation") }
         }
 
         @Test("every orientation is drawn upright: the same picture as orientation 1",

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Where the shared conformance data lives: `../shared/testdata/` beside the
 /// repository (or `COLLAGE_TESTDATA`). Tests that need it say plainly when it
@@ -21,6 +22,24 @@ enum TestData {
             return nil
         }
         return url
+    }
+
+    /// On CI (or with COLLAGE_REQUIRE_TESTDATA=1) missing data is a failure,
+    /// so conformance can never silently stop being tested there; elsewhere
+    /// (a clone without `../shared/`) the tests say so and are skipped.
+    static var isRequired: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["CI"] != nil || environment["COLLAGE_REQUIRE_TESTDATA"] == "1"
+    }
+
+    /// Says that `name` is absent: an issue where the data is required, a
+    /// plain line on stderr otherwise.
+    static func reportAbsent(_ name: String) {
+        if isRequired {
+            Issue.record(Comment(rawValue: absentMessage(name)))
+        } else {
+            FileHandle.standardError.write(Data("note: \(absentMessage(name))\n".utf8))
+        }
     }
 
     static func absentMessage(_ name: String) -> String {
