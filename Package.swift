@@ -25,6 +25,10 @@ let package = Package(
         .systemLibrary(
             name: "CEXIF", path: "Sources/CEXIF", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
+        // libchafa draws pictures in terminals (its .pc file needs libglib2.0-dev).
+        .systemLibrary(
+            name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
 
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
@@ -45,15 +49,28 @@ let package = Package(
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ]),
 
+        // The terminal views: raw terminal I/O, keys, screen frames, pictures
+        // through libchafa, and the two screens of `collage pick`.
+        .target(
+            name: "CollageTerminal",
+            dependencies: ["CollageKit", "CChafa"]),
+
         // The views: command-line commands.
         .executableTarget(
             name: "collage",
             dependencies: [
                 "CollageKit",
+                "CollageTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "CollageImagingTests", dependencies: ["CollageImaging"]),
+        .testTarget(
+            name: "CollageTerminalTests",
+            dependencies: [
+                "CollageTerminal", "CollageKit",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ]),
         .testTarget(
             name: "CollageKitTests",
             dependencies: [

@@ -9,6 +9,8 @@ declare -A packages=(
   [libjpeg]=libjpeg-dev
   [libpng]=libpng-dev
   [libexif]=libexif-dev
+  [chafa]=libchafa-dev
+  [glib-2.0]=libglib2.0-dev
 )
 
 missing=()

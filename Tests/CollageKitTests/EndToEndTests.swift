@@ -43,6 +43,7 @@ struct CLI {
     @discardableResult
     func run(_ arguments: String...) throws -> Output { try run(arguments) }
 
+    @discardableResult
     func run(_ arguments: [String]) throws -> Output {
         let process = Process()
         process.executableURL = Self.binary

@@ -1,0 +1,13 @@
+import Testing
+@testable import CollageTerminal
+
+@Suite struct ScreenBufferTests {
+    @Test func textIsClippedToTheScreenAndMarkedWhenCut() {
+        var screen = ScreenBuffer(columns: 10, rows: 2)
+        screen.put("hello", column: 0, row: 0)
+        screen.put("a long file name.jpg", column: 2, row: 1, maxWidth: 6)
+        #expect(screen.text == "hello\n  a lon…")
+        screen.put("outside", column: 0, row: 5)
+        #expect(screen.text(row: 0) == "hello     ")
+    }
+}
