@@ -18,8 +18,6 @@ ci_status ci_fail(ci_error *err, ci_status status, const char *format, ...)
 // FIFOs and devices without blocking, and empty or oversized files.
 ci_status ci_read_file(const char *path, uint8_t **data, size_t *size, ci_error *err);
 
-// The format by its first bytes (magic numbers), never by the file name.
-ci_format ci_sniff_format(const uint8_t *data, size_t size);
 
 // The effective pixel limit of `limits` (NULL or 0 means the default).
 uint64_t ci_max_pixels(const ci_limits *limits);

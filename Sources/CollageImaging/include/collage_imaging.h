@@ -94,6 +94,10 @@ typedef struct {
     ci_limits limits;
 } ci_decode_options;
 
+// The format by the first bytes of a file (magic numbers), never by its
+// name. Eight bytes are enough to tell.
+ci_format ci_sniff_format(const uint8_t *data, size_t size);
+
 // Reads the header of `path` and fills `info`. Judges the format by content,
 // never by the name. Refuses what cannot be decoded later (e.g. 12-bit JPEG).
 ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err);
