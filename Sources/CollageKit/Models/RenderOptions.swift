@@ -106,6 +106,10 @@ public struct CollageRenderOptions: Equatable, Sendable {
 
     public static let defaultQuality = 90
 
+    /// 1920x1080, white, no gap, quality 90. (The defaults pass every check,
+    /// so this cannot fail.)
+    public static let defaults: CollageRenderOptions = try! CollageRenderOptions()
+
     public init(size: CanvasSize = .default, background: RGBColor = .white, gap: Int = 0,
                 quality: Int = CollageRenderOptions.defaultQuality) throws {
         guard (1...100).contains(quality) else {

@@ -146,6 +146,34 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         return image
     }
 
+    /// One photo, upright, at least large enough to fill a `width` x `height`
+    /// box keeping its aspect ratio (JPEGs shrink on load), transparency
+    /// composited over `background`: for previews.
+    public func decode(_ photo: Photo, fitting width: Int, height: Int, background: RGBColor = .white) throws -> RGBImage {
+        let info = try inspect(photo)
+        let scale = min(Double(width) / Double(info.displayWidth), Double(height) / Double(info.displayHeight))
+        var options = ci_decode_options()
+        options.min_width = UInt32(max(1, min(info.displayWidth, Int((Double(info.displayWidth) * scale).rounded(.up)))))
+        options.min_height = UInt32(max(1, min(info.displayHeight, Int((Double(info.displayHeight) * scale).rounded(.up)))))
+        options.apply_orientation = 1
+        options.keep_alpha = 0
+        options.background = ci_color(r: background.red, g: background.green, b: background.blue)
+        options.limits = ci_limits(max_pixels: maxDecodedPixels)
+        var decoded = ci_image()
+        var error = ci_error()
+        guard ci_decode_file(photo.path, &options, &decoded, &error) == CI_OK else { throw ImageEngineError(error) }
+        defer { ci_image_free(&decoded) }
+        var image = RGBImage(width: Int(decoded.width), height: Int(decoded.height), filledWith: background)
+        let rowBytes = image.width * 3
+        image.pixels.withUnsafeMutableBytes { target in
+            for row in 0..<image.height {
+                let source = decoded.pixels + row * decoded.stride
+                (target.baseAddress! + row * rowBytes).copyMemory(from: source, byteCount: rowBytes)
+            }
+        }
+        return image
+    }
+
     public func encode(_ image: RGBImage, as format: ImageFormat, quality: Int) throws -> [UInt8] {
         var pixels = image.pixels
         return try pixels.withUnsafeMutableBufferPointer { buffer in

@@ -25,6 +25,8 @@ public final class CollageViewModel {
     private let renderer: CollageRendering
     private let writer: PhotoWriting
     private let workQueue: DispatchQueue
+    /// Live subscriptions of the whole screen stack (see ResourceCounter).
+    public let resources: ResourceCounter
 
     private let stateSubject: CurrentValueSubject<CollageState, Never>
     private let eventsSubject = PassthroughSubject<CollageEvent, Never>()
@@ -62,8 +64,10 @@ public final class CollageViewModel {
                 inspector: PhotoInspecting = ImageEngine(),
                 renderer: CollageRendering = ImageEngine(),
                 writer: PhotoWriting = PhotoWriter(),
-                workQueue: DispatchQueue = .global(qos: .userInitiated)) throws {
+                workQueue: DispatchQueue = .global(qos: .userInitiated),
+                resources: ResourceCounter = ResourceCounter()) throws {
         self.store = store
+        self.resources = resources
         self.inspector = inspector
         self.renderer = renderer
         self.writer = writer
@@ -92,7 +96,7 @@ public final class CollageViewModel {
         // A source may complete while `sink` runs; only keep live ones.
         if !completedAlready {
             subscriptionsLock.lock()
-            pickSubscriptions[id] = subscription
+            pickSubscriptions[id] = resources.track(subscription)
             subscriptionsLock.unlock()
         }
     }

@@ -30,7 +30,7 @@ struct Save: ParsableCommand {
 
     func run() throws {
         let options = try render.renderOptions()
-        let destination = URL(fileURLWithPath: Photo(resolving: output ?? Self.defaultFileName()).path)
+        let destination = URL(fileURLWithPath: Photo(resolving: output ?? defaultCollageFileName()).path)
         let viewModel = try makeCollageViewModel()
         switch viewModel.save(to: destination, options: options, overwrite: force).waitForCompletion() {
         case .success:
@@ -39,12 +39,5 @@ struct Save: ParsableCommand {
             Console.error("\(error)")
             throw ExitCode.failure
         }
-    }
-
-    static func defaultFileName(now: Date = Date()) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return "collage-\(formatter.string(from: now)).jpg"
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// Moves between the two screens of `collage pick`. Screens ask (their view
+/// models publish routes); the coordinator alone carries it out: it creates
+/// the photos screen, binds its picks to the collage, and tears it down when
+/// it closes. Views never navigate.
+public final class AppCoordinator {
+    public enum Scene: Equatable, Sendable {
+        case collage
+        case photos
+    }
+
+    public let collage: CollageViewModel
+    public let collageScreen: CollageScreenViewModel
+    public private(set) var photosScreen: PhotosViewModel?
+
+    private let browser: DirectoryBrowsing
+    private let previews: PreviewProviding?
+    private let deliver: Deliver
+    private let sceneSubject = CurrentValueSubject<Scene, Never>(.collage)
+    private let quitSubject = PassthroughSubject<Void, Never>()
+    private var routeSubscription: AnyCancellable?
+    private var photosClosedSubscription: AnyCancellable?
+    private var photosDirectory: String
+
+    public var scene: AnyPublisher<Scene, Never> { sceneSubject.removeDuplicates().eraseToAnyPublisher() }
+    public var currentScene: Scene { sceneSubject.value }
+    /// Fires when the person quits.
+    public var quit: AnyPublisher<Void, Never> { quitSubject.eraseToAnyPublisher() }
+    /// Live subscriptions across every screen (COLLAGE_TRACE_RESOURCES).
+    public var resources: Int { collage.resources.count }
+
+    public init(collage: CollageViewModel, browser: DirectoryBrowsing = FileSystemBrowser(),
+                previews: PreviewProviding? = nil,
+                startDirectory: String = FileManager.default.currentDirectoryPath,
+                deliver: @escaping Deliver = deliverOnMain) {
+        self.collage = collage
+        self.browser = browser
+        self.previews = previews
+        self.deliver = deliver
+        photosDirectory = startDirectory
+        collageScreen = CollageScreenViewModel(collage: collage, previews: previews,
+                                               workingDirectory: startDirectory, deliver: deliver)
+        routeSubscription = collage.resources.track(collageScreen.routes.sink { [weak self] route in
+            switch route {
+            case .photos: self?.openPhotos(at: nil)
+            case .quit: self?.quitSubject.send(())
+            }
+        })
+    }
+
+    /// Opens the photos screen on `directory` (for `collage pick DIR`).
+    public func openPhotos(at directory: String?) {
+        guard photosScreen == nil else { return }
+        if let directory { photosDirectory = directory }
+        let screen = PhotosViewModel(
+            directory: photosDirectory,
+            collageState: collage.state,
+            collageEvents: collage.events,
+            browser: browser,
+            previews: previews,
+            resources: collage.resources,
+            deliver: deliver)
+        collage.bind(picks: screen.selectedPhotos)
+        photosClosedSubscription = collage.resources.track(screen.closed.sink { [weak self] in
+            self?.photosClosed()
+        })
+        photosScreen = screen
+        sceneSubject.send(.photos)
+    }
+
+    /// Keys go to the screen in front; Ctrl-C quits from anywhere.
+    public func handle(_ key: Key) {
+        if key == .control("c") {
+            quitSubject.send(())
+            return
+        }
+        switch sceneSubject.value {
+        case .collage: collageScreen.handle(key)
+        case .photos: photosScreen?.handle(key)
+        }
+    }
+
+    private func photosClosed() {
+        if let screen = photosScreen { photosDirectory = screen.currentState.directory }
+        photosScreen = nil
+        photosClosedSubscription = nil
+        sceneSubject.send(.collage)
+        // Another shell may have changed the selection meanwhile.
+        collage.reload()
+    }
+}

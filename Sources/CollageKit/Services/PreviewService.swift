@@ -1,0 +1,131 @@
+import Dispatch
+import Foundation
+
+/// Hands a result back to the thread that draws the interface (the main
+/// queue in the app; the calling thread in tests).
+public typealias Deliver = (@escaping () -> Void) -> Void
+
+public let deliverOnMain: Deliver = { work in DispatchQueue.main.async(execute: work) }
+
+/// A preview on its way; cancelling it drops the result (and the work, if it
+/// has not started).
+public final class PreviewTicket {
+    private let onCancel: () -> Void
+    public init(onCancel: @escaping () -> Void = {}) { self.onCancel = onCancel }
+    public func cancel() { onCancel() }
+}
+
+/// Pictures of photos and collages for the terminal.
+public protocol PreviewProviding: AnyObject {
+    func photoPreview(_ photo: Photo, columns: Int, rows: Int,
+                      completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket
+    func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
+                        completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket
+}
+
+/// Makes previews off the interface thread, from shrink-on-load decodes,
+/// and keeps the most recent ones, so moving back over a photo is instant.
+///
+/// One serial queue does the work: scrolling quickly through a folder queues
+/// requests that are cancelled before they start, so only the photo the
+/// highlight rests on is decoded.
+public final class PreviewService: PreviewProviding {
+    private let engine: ImageEngine
+    private let renderer: PictureRendering
+    private let deliver: Deliver
+    private let queue = DispatchQueue(label: "collage.previews", qos: .userInitiated)
+    private let cache: PictureCache
+
+    /// The collage's proportions in previews: the default canvas's.
+    public var collageAspect = Double(CanvasSize.default.width) / Double(CanvasSize.default.height)
+
+    public init(renderer: PictureRendering, engine: ImageEngine = ImageEngine(),
+                deliver: @escaping Deliver = deliverOnMain, cacheLimit: Int = 64) {
+        self.renderer = renderer
+        self.engine = engine
+        self.deliver = deliver
+        cache = PictureCache(limit: cacheLimit)
+    }
+
+    public func photoPreview(_ photo: Photo, columns: Int, rows: Int,
+                             completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+        let key = "photo\u{0}\(photo.path)\u{0}\(columns)x\(rows)"
+        return schedule(key: key, completion: completion) { [engine, renderer] in
+            let box = renderer.pixelSize(columns: columns, rows: rows)
+            let image = try engine.decode(photo, fitting: box.width, height: box.height)
+            return renderer.render(image, columns: columns, rows: rows)
+        }
+    }
+
+    public func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
+                               completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+        let key = "collage\u{0}" + photos.map(\.path).joined(separator: "\u{0}") + "\u{0}\(columns)x\(rows)"
+        let aspect = collageAspect
+        return schedule(key: key, completion: completion) { [engine, renderer] in
+            let box = renderer.pixelSize(columns: columns, rows: rows)
+            let width = max(1, min(box.width, Int((Double(box.height) * aspect).rounded())))
+            let height = max(1, min(box.height, Int((Double(box.width) / aspect).rounded())))
+            let size = try CanvasSize(width: width, height: height)
+            let image = try engine.render(photos, options: CollageRenderOptions(size: size))
+            return renderer.render(image, columns: columns, rows: rows)
+        }
+    }
+
+    private func schedule(key: String, completion: @escaping (Result<TerminalPicture, Error>) -> Void,
+                          make: @escaping () throws -> TerminalPicture) -> PreviewTicket {
+        if let cached = cache[key] {
+            completion(.success(cached))
+            return PreviewTicket()
+        }
+        let state = TicketState()
+        let work = DispatchWorkItem { [cache, deliver] in
+            guard !state.isCancelled else { return }
+            let result = Result { try make() }
+            if case let .success(picture) = result { cache[key] = picture }
+            deliver {
+                if !state.isCancelled { completion(result) }
+            }
+        }
+        queue.async(execute: work)
+        return PreviewTicket {
+            state.cancel()
+            work.cancel()
+        }
+    }
+}
+
+private final class TicketState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+    func cancel() { lock.lock(); cancelled = true; lock.unlock() }
+}
+
+/// The most recently used pictures, at most `limit`.
+private final class PictureCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private let limit: Int
+    private var pictures: [String: TerminalPicture] = [:]
+    private var order: [String] = []
+
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    subscript(key: String) -> TerminalPicture? {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            guard let picture = pictures[key] else { return nil }
+            order.removeAll { $0 == key }
+            order.append(key)
+            return picture
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            pictures[key] = newValue
+            order.removeAll { $0 == key }
+            if newValue != nil { order.append(key) }
+            while order.count > limit { pictures[order.removeFirst()] = nil }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// Counts live subscriptions, like RxSwift's `Resources.total` in the
+/// original app: a number that must come back to where it was after a screen
+/// opens and closes, or something leaks. Shown with COLLAGE_TRACE_RESOURCES=1.
+public final class ResourceCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var live = 0
+
+    public init() {}
+
+    public var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return live
+    }
+
+    /// Wraps a subscription so that it counts until it is cancelled or released.
+    public func track(_ subscription: AnyCancellable) -> AnyCancellable {
+        adjust(+1)
+        return AnyCancellable { [self] in
+            subscription.cancel()
+            adjust(-1)
+        }
+    }
+
+    private func adjust(_ delta: Int) {
+        lock.lock()
+        live += delta
+        lock.unlock()
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// An action of the collage screen, with its key.
+public struct ScreenAction: Equatable, Sendable {
+    public let key: Character
+    public let label: String
+    public let isEnabled: Bool
+}
+
+/// Everything the collage screen shows.
+public struct CollageScreenState: Equatable, Sendable {
+    public var title: String
+    public var photos: [Photo]
+    /// add, clear, save, quit: disabled ones are shown dimmed.
+    public var actions: [ScreenAction]
+    public var message: String?
+    /// The file name being typed for a save; nil when not saving.
+    public var prompt: String?
+    public var isSaving = false
+    public var preview: PreviewState = .none
+}
+
+/// Where the collage screen wants to go; the coordinator takes it there.
+public enum CollageScreenRoute: Equatable, Sendable {
+    case photos
+    case quit
+}
+
+/// The collage screen (the original app's main screen) over the collage view
+/// model: it maps keys to the view model's actions and shows what the rules
+/// allow. It decides nothing itself: enabled actions come from CollageState,
+/// refusals from CollageRules.
+public final class CollageScreenViewModel {
+    public let collage: CollageViewModel
+    private let previews: PreviewProviding?
+    private let deliver: Deliver
+    private let workingDirectory: String
+    private let renderOptions: CollageRenderOptions
+    private let now: () -> Date
+    private let stateSubject: CurrentValueSubject<CollageScreenState, Never>
+    private let routeSubject = PassthroughSubject<CollageScreenRoute, Never>()
+    private var subscriptions: [AnyCancellable] = []
+    private var previewTicket: PreviewTicket?
+    private var previewSize = (columns: 0, rows: 0)
+    private var saving: AnyCancellable?
+
+    public var state: AnyPublisher<CollageScreenState, Never> { stateSubject.removeDuplicates().eraseToAnyPublisher() }
+    public var currentState: CollageScreenState { stateSubject.value }
+    public var routes: AnyPublisher<CollageScreenRoute, Never> { routeSubject.eraseToAnyPublisher() }
+
+    public init(collage: CollageViewModel, previews: PreviewProviding? = nil,
+                workingDirectory: String = FileManager.default.currentDirectoryPath,
+                renderOptions: CollageRenderOptions = .defaults,
+                deliver: @escaping Deliver = deliverOnMain, now: @escaping () -> Date = Date.init) {
+        self.collage = collage
+        self.previews = previews
+        self.deliver = deliver
+        self.workingDirectory = workingDirectory
+        self.renderOptions = renderOptions
+        self.now = now
+        stateSubject = CurrentValueSubject(Self.screenState(for: collage.currentState))
+        subscriptions.append(collage.resources.track(collage.state.sink { [weak self] state in
+            self?.selectionChanged(state)
+        }))
+        subscriptions.append(collage.resources.track(collage.events.sink { [weak self] event in
+            if case .added = event { return }  // the photos screen shows those
+            self?.update { $0.message = event.message }
+        }))
+    }
+
+    /// The preview pane's size in character cells.
+    public func setPreviewSize(columns: Int, rows: Int) {
+        guard previewSize != (columns, rows) else { return }
+        previewSize = (columns, rows)
+        requestPreview()
+    }
+
+    public func handle(_ key: Key) {
+        if currentState.prompt != nil {
+            handlePrompt(key)
+            return
+        }
+        let count = collage.currentState.count
+        switch key {
+        case .character("a"):
+            if let refusal = CollageRules.addRefusal(count: count, adding: 1) {
+                update { $0.message = refusal.description }
+            } else {
+                update { $0.message = nil }
+                routeSubject.send(.photos)
+            }
+        case .character("c"):
+            collage.clear()
+        case .character("s"):
+            if let refusal = collage.saveRefusal {
+                update { $0.message = refusal.description }
+            } else if !currentState.isSaving {
+                update {
+                    $0.prompt = defaultCollageFileName(now: now())
+                    $0.message = "Save as (Enter saves, Esc cancels, Ctrl-U clears):"
+                }
+            }
+        case .character("q"), .escape:
+            routeSubject.send(.quit)
+        default:
+            break
+        }
+    }
+
+    /// Re-reads the stored selection (another shell may have changed it).
+    public func reload() { collage.reload() }
+
+    // MARK: Saving
+
+    private func handlePrompt(_ key: Key) {
+        switch key {
+        case let .character(character): update { $0.prompt?.append(character) }
+        case .backspace: update { _ = $0.prompt?.popLast() }
+        case .control("u"): update { $0.prompt = "" }
+        case .escape: update { $0.prompt = nil; $0.message = "Save cancelled" }
+        case .enter: save()
+        default: break
+        }
+    }
+
+    private func save() {
+        guard let name = currentState.prompt?.trimmingCharacters(in: .whitespaces), !name.isEmpty else {
+            update { $0.message = "Type a file name to save to" }
+            return
+        }
+        let destination = URL(fileURLWithPath: Photo(resolving: name, against: workingDirectory).path)
+        update { $0.isSaving = true; $0.message = "Saving \(destination.path)…" }
+        saving = collage.save(to: destination, options: renderOptions, overwrite: false)
+            .sink(receiveCompletion: { [weak self, deliver] completion in
+                deliver {
+                    guard let self else { return }
+                    self.saving = nil
+                    switch completion {
+                    case .finished:
+                        self.update { $0.isSaving = false; $0.prompt = nil; $0.message = "Saved \(destination.path)" }
+                    case let .failure(error):
+                        // The prompt stays open so the name can be changed.
+                        self.update { $0.isSaving = false; $0.message = "\(error)" }
+                    }
+                }
+            }, receiveValue: { _ in })
+    }
+
+    // MARK: State
+
+    private func selectionChanged(_ collageState: CollageState) {
+        let previous = currentState
+        var next = Self.screenState(for: collageState)
+        next.message = previous.message
+        next.prompt = previous.prompt
+        next.isSaving = previous.isSaving
+        next.preview = previous.photos == next.photos ? previous.preview : .none
+        stateSubject.send(next)
+        if previous.photos != next.photos { requestPreview() }
+    }
+
+    private func requestPreview() {
+        previewTicket?.cancel()
+        let photos = currentState.photos
+        guard let previews, !photos.isEmpty, previewSize.columns > 0, previewSize.rows > 0 else {
+            update { $0.preview = .none }
+            return
+        }
+        update { $0.preview = .loading }
+        previewTicket = previews.collagePreview(photos, columns: previewSize.columns, rows: previewSize.rows) {
+            [weak self] result in
+            guard let self, self.currentState.photos == photos else { return }
+            switch result {
+            case let .success(picture): self.update { $0.preview = .picture(picture) }
+            case let .failure(error): self.update { $0.preview = .failed("\(error)") }
+            }
+        }
+    }
+
+    private func update(_ change: (inout CollageScreenState) -> Void) {
+        var state = stateSubject.value
+        change(&state)
+        if state != stateSubject.value { stateSubject.send(state) }
+    }
+
+    static func screenState(for collage: CollageState) -> CollageScreenState {
+        CollageScreenState(
+            title: collage.title,
+            photos: collage.photos,
+            actions: [
+                ScreenAction(key: "a", label: "add", isEnabled: collage.canAdd),
+                ScreenAction(key: "c", label: "clear", isEnabled: collage.canClear),
+                ScreenAction(key: "s", label: "save", isEnabled: collage.canSave),
+                ScreenAction(key: "q", label: "quit", isEnabled: true),
+            ])
+    }
+}

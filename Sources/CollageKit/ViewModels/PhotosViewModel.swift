@@ -1,0 +1,340 @@
+import Dispatch
+import Foundation
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// What a preview pane shows.
+public enum PreviewState: Equatable, Sendable {
+    case none
+    case loading
+    case picture(TerminalPicture)
+    case failed(String)
+}
+
+/// Everything the photos screen shows.
+public struct PhotosScreenState: Equatable, Sendable {
+    /// The collage's title, kept visible while picking.
+    public var collageTitle = CollageRules.title(count: 0)
+    public var canAdd = true
+    public var directory: String
+    /// Folders first, then photos, each in natural order, after the filter
+    /// and the hidden-files setting.
+    public var entries: [DirectoryEntry] = []
+    public var highlighted: Int?
+    /// The filter being typed; nil when no filter is active.
+    public var filter: String?
+    public var showHidden = false
+    /// Files are still being judged by content.
+    public var isScanning = false
+    public var message: String?
+    public var preview: PreviewState = .none
+
+    public var highlightedEntry: DirectoryEntry? { highlighted.map { entries[$0] } }
+}
+
+/// The photos screen (the original app's photo library), over a folder.
+///
+/// It exposes the photos the person picks as `selectedPhotos`, fed by a
+/// private subject, and completes that stream when the screen closes, which
+/// ends every subscription to it. Whether a pick is accepted is the collage
+/// view model's decision; this screen only shows what it said.
+public final class PhotosViewModel {
+    private let browser: DirectoryBrowsing
+    private let previews: PreviewProviding?
+    private let deliver: Deliver
+    private let scanQueue: DispatchQueue
+    private let picks = PassthroughSubject<[Photo], Never>()
+    private let stateSubject: CurrentValueSubject<PhotosScreenState, Never>
+    private let closedSubject = PassthroughSubject<Void, Never>()
+    private var subscriptions: [AnyCancellable] = []
+
+    private var folders: [DirectoryEntry] = []
+    private var photos: [DirectoryEntry] = []
+    private var scanGeneration = 0
+    private var previewTicket: PreviewTicket?
+    private var previewPath: String?
+    private var previewSize = (columns: 0, rows: 0)
+    private var pageSize = 10
+    private(set) public var isClosed = false
+
+    /// The photos picked, one pick at a time. Completes when the screen closes.
+    public var selectedPhotos: AnyPublisher<[Photo], Never> { picks.eraseToAnyPublisher() }
+    public var state: AnyPublisher<PhotosScreenState, Never> { stateSubject.removeDuplicates().eraseToAnyPublisher() }
+    public var currentState: PhotosScreenState { stateSubject.value }
+    /// Fires once, when the person leaves the screen.
+    public var closed: AnyPublisher<Void, Never> { closedSubject.eraseToAnyPublisher() }
+
+    public init(directory: String,
+                collageState: AnyPublisher<CollageState, Never>,
+                collageEvents: AnyPublisher<CollageEvent, Never>,
+                browser: DirectoryBrowsing = FileSystemBrowser(),
+                previews: PreviewProviding? = nil,
+                resources: ResourceCounter = ResourceCounter(),
+                deliver: @escaping Deliver = deliverOnMain,
+                scanQueue: DispatchQueue = DispatchQueue(label: "collage.photos.scan", qos: .userInitiated)) {
+        self.browser = browser
+        self.previews = previews
+        self.deliver = deliver
+        self.scanQueue = scanQueue
+        stateSubject = CurrentValueSubject(PhotosScreenState(directory: directory))
+        subscriptions.append(resources.track(collageState.sink { [weak self] collage in
+            self?.update { $0.collageTitle = collage.title; $0.canAdd = collage.canAdd }
+        }))
+        subscriptions.append(resources.track(collageEvents.sink { [weak self] event in
+            self?.show(event)
+        }))
+        open(directory, highlighting: nil)
+    }
+
+    // MARK: Inputs
+
+    /// How many list rows the view shows (PgUp/PgDn move by that much).
+    public func setPageSize(_ rows: Int) { pageSize = max(1, rows) }
+
+    /// The preview pane's size in character cells.
+    public func setPreviewSize(columns: Int, rows: Int) {
+        guard previewSize != (columns, rows) else { return }
+        previewSize = (columns, rows)
+        previewPath = nil
+        updatePreview()
+    }
+
+    public func handle(_ key: Key) {
+        guard !isClosed else { return }
+        if currentState.filter != nil {
+            handleWhileFiltering(key)
+        } else {
+            handleBrowsing(key)
+        }
+    }
+
+    /// Leaves the screen: completes `selectedPhotos`, stops every scan and
+    /// preview, and ends this screen's subscriptions.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        scanGeneration += 1
+        previewTicket?.cancel()
+        previewTicket = nil
+        picks.send(completion: .finished)
+        subscriptions.forEach { $0.cancel() }
+        subscriptions.removeAll()
+        closedSubject.send(())
+        closedSubject.send(completion: .finished)
+    }
+
+    // MARK: Keys
+
+    private func handleBrowsing(_ key: Key) {
+        switch key {
+        case .up, .character("k"): move(by: -1)
+        case .down, .character("j"): move(by: 1)
+        case .pageUp: move(by: -pageSize)
+        case .pageDown: move(by: pageSize)
+        case .home: move(to: 0)
+        case .end: move(to: currentState.entries.count - 1)
+        case .enter: activate(addingPhotos: true)
+        case .right: activate(addingPhotos: false)
+        case .character(" "): addHighlightedPhoto()
+        case .left, .backspace: openParent()
+        case .character("/"): update { $0.filter = ""; $0.message = nil }
+        case .character("."):
+            update { $0.showHidden.toggle() }
+            refresh()
+        case .character("q"), .escape: close()
+        default: break
+        }
+    }
+
+    private func handleWhileFiltering(_ key: Key) {
+        switch key {
+        case let .character(character):
+            update { $0.filter?.append(character) }
+            refresh()
+        case .backspace:
+            if currentState.filter?.isEmpty == true {
+                update { $0.filter = nil }
+            } else {
+                update { _ = $0.filter?.popLast() }
+            }
+            refresh()
+        case .control("u"):
+            update { $0.filter = "" }
+            refresh()
+        case .escape:
+            update { $0.filter = nil }
+            refresh()
+        case .up: move(by: -1)
+        case .down: move(by: 1)
+        case .pageUp: move(by: -pageSize)
+        case .pageDown: move(by: pageSize)
+        case .home: move(to: 0)
+        case .end: move(to: currentState.entries.count - 1)
+        case .enter: activate(addingPhotos: true)
+        case .right: activate(addingPhotos: false)
+        case .left: openParent()
+        default: break
+        }
+    }
+
+    private func move(by delta: Int) {
+        guard let current = currentState.highlighted else { return move(to: 0) }
+        move(to: current + delta)
+    }
+
+    private func move(to index: Int) {
+        let count = currentState.entries.count
+        guard count > 0 else { return }
+        update { $0.highlighted = min(max(0, index), count - 1) }
+        updatePreview()
+    }
+
+    private func activate(addingPhotos: Bool) {
+        guard let entry = currentState.highlightedEntry else { return }
+        switch entry.kind {
+        case .folder: open(entry.path, highlighting: nil)
+        case .photo: if addingPhotos { addHighlightedPhoto() }
+        }
+    }
+
+    private func addHighlightedPhoto() {
+        guard let entry = currentState.highlightedEntry, entry.kind == .photo else { return }
+        picks.send([Photo(path: entry.path)])
+    }
+
+    private func openParent() {
+        let directory = currentState.directory
+        let parent = (directory as NSString).deletingLastPathComponent
+        guard !parent.isEmpty, parent != directory else { return }
+        open(parent, highlighting: directory)
+    }
+
+    // MARK: Folders
+
+    /// Reads `directory` now (a readdir is quick even for 10,000 entries),
+    /// then judges its files by content in the background, in chunks, so the
+    /// list fills in while the person can already move and type. If the
+    /// folder cannot be read, the screen stays where it was and says why.
+    private func open(_ directory: String, highlighting path: String?) {
+        let listing: DirectoryListing
+        do {
+            listing = try browser.list(directory)
+        } catch {
+            update { $0.message = "\(error)" }
+            return
+        }
+        scanGeneration += 1
+        let generation = scanGeneration
+        folders = listing.folders
+        photos = []
+        update {
+            $0.directory = directory
+            $0.filter = nil
+            $0.message = nil
+            $0.highlighted = nil
+            $0.isScanning = !listing.files.isEmpty
+        }
+        refresh(highlighting: path)
+
+        guard !listing.files.isEmpty else { return }
+        let browser = self.browser
+        let deliver = self.deliver
+        scanQueue.async { [weak self] in
+            let files = listing.files.sorted { naturalOrder(($0 as NSString).lastPathComponent, ($1 as NSString).lastPathComponent) }
+            var start = 0
+            while start < files.count {
+                let end = min(files.count, start + 256)
+                let found = files[start..<end].filter { browser.isPhoto($0) }.map {
+                    DirectoryEntry(name: ($0 as NSString).lastPathComponent, path: $0, kind: .photo)
+                }
+                let last = end == files.count
+                var stillWanted = true
+                let group = DispatchGroup()
+                group.enter()
+                deliver {
+                    defer { group.leave() }
+                    guard let self, self.scanGeneration == generation else {
+                        stillWanted = false
+                        return
+                    }
+                    self.photos.append(contentsOf: found)
+                    if last { self.update { $0.isScanning = false } }
+                    self.refresh()
+                }
+                // Wait for the interface to take this chunk: it tells us whether
+                // the folder is still open, and keeps the queue from running ahead.
+                group.wait()
+                if !stillWanted { return }
+                start = end
+            }
+        }
+    }
+
+    /// Recomputes the visible entries, keeping the highlight on the same entry.
+    private func refresh(highlighting path: String? = nil) {
+        let state = currentState
+        let keep = path ?? state.highlightedEntry?.path
+        var visible = folders + photos
+        if !state.showHidden { visible.removeAll { $0.isHidden } }
+        if let filter = state.filter, !filter.isEmpty {
+            let needle = filter.lowercased()
+            visible.removeAll { !$0.name.lowercased().contains(needle) }
+        }
+        var highlighted: Int?
+        if let keep, let index = visible.firstIndex(where: { $0.path == keep }) {
+            highlighted = index
+        } else if !visible.isEmpty {
+            highlighted = min(state.highlighted ?? 0, visible.count - 1)
+        }
+        update {
+            $0.entries = visible
+            $0.highlighted = highlighted
+        }
+        updatePreview()
+    }
+
+    // MARK: Preview and messages
+
+    private func updatePreview() {
+        guard let entry = currentState.highlightedEntry, entry.kind == .photo,
+              let previews, previewSize.columns > 0, previewSize.rows > 0 else {
+            previewTicket?.cancel()
+            previewPath = nil
+            if currentState.preview != .none { update { $0.preview = .none } }
+            return
+        }
+        guard entry.path != previewPath else { return }
+        previewTicket?.cancel()
+        previewPath = entry.path
+        update { $0.preview = .loading }
+        previewTicket = previews.photoPreview(Photo(path: entry.path), columns: previewSize.columns, rows: previewSize.rows) {
+            [weak self] result in
+            guard let self, self.previewPath == entry.path else { return }
+            switch result {
+            case let .success(picture): self.update { $0.preview = .picture(picture) }
+            case let .failure(error): self.update { $0.preview = .failed("\(error)") }
+            }
+        }
+    }
+
+    private func show(_ event: CollageEvent) {
+        let message: String
+        switch event {
+        case let .added(added):
+            let names = added.map(\.fileName).joined(separator: ", ")
+            message = "Added \(names)"
+        default:
+            message = event.message
+        }
+        update { $0.message = message }
+    }
+
+    private func update(_ change: (inout PhotosScreenState) -> Void) {
+        var state = stateSubject.value
+        change(&state)
+        if state != stateSubject.value { stateSubject.send(state) }
+    }
+}
