@@ -18,5 +18,17 @@ demo: build
 test: deps
 	$(SWIFT) test
 
+# Reliability (docs/reliability.md): libFuzzer harnesses in Fuzz/, each run for
+# FUZZ_SECONDS; the test suite under ASan + LSan + UBSan in .build/sanitized.
+FUZZ_SECONDS ?= 60
+
+.PHONY: fuzz test-sanitized
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh all
+
+test-sanitized: deps
+	scripts/test-sanitized.sh
+
 clean:
 	rm -rf .build demo-output

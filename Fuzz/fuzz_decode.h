@@ -1,0 +1,164 @@
+// fuzz_decode.h — the body shared by the JPEG and PNG harnesses.
+//
+// Every input goes through what `collage` does with a photo file:
+//  1. the probe (ci_jpeg_probe / ci_png_probe);
+//  2. a full-size decode through ci_decode_memory, RGB over a background,
+//     oriented;
+//  3. a shrink-on-load decode to a small target, RGBA, not oriented;
+//  4. ci_draw_photo on the same bytes as a file (a memfd, by its /proc path),
+//     into a cell that overhangs a small canvas.
+// Besides what ASan/UBSan catch, each step checks the engine's promises and
+// traps when one is broken: a status in range, a one-line message naming the
+// file, an image whose size agrees with the probe and whose every byte is
+// readable, an info struct zeroed on failure.
+//
+// The pixel limit is lowered to 1 megapixel so that a header claiming a
+// large image is refused quickly instead of being decoded at full size (the
+// limit itself is what is being tested); the JPEG coefficient-memory cap does
+// not go below the default's, so that path is exercised at its real size.
+#ifndef FUZZ_DECODE_H
+#define FUZZ_DECODE_H
+
+#define _GNU_SOURCE
+#include "collage_imaging.h"
+#include "internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define FUZZ_NAME "fuzz-input"
+#define FUZZ_MAX_PIXELS ((uint64_t)1 << 20)
+
+#define CHECK(condition)                                                        \
+    do {                                                                        \
+        if (!(condition)) {                                                     \
+            fprintf(stderr, "fuzz: broken promise: %s (%s:%d)\n", #condition,   \
+                    __FILE__, __LINE__);                                        \
+            abort();                                                            \
+        }                                                                       \
+    } while (0)
+
+static void check_error(ci_status status, const ci_error *err, const char *name) {
+    CHECK(status >= CI_OK && status <= CI_ERR_ENCODE);
+    if (status == CI_OK) return;
+    CHECK(err->status == status);
+    size_t length = strnlen(err->message, sizeof err->message);
+    CHECK(length < sizeof err->message);             // NUL-terminated
+    CHECK(length > 0);
+    CHECK(strchr(err->message, '\n') == NULL);        // one line
+    CHECK(strstr(err->message, name) != NULL);        // names the file
+}
+
+// Reads every byte of the image, so ASan proves the buffer is as large as
+// the image claims; returns a checksum so the reads are not optimised away.
+static unsigned touch_image(const ci_image *image, int channels) {
+    CHECK(image->pixels != NULL);
+    CHECK(image->width > 0 && image->height > 0);
+    CHECK(image->channels == channels);
+    CHECK(image->stride >= (size_t)image->width * (size_t)channels);
+    CHECK((uint64_t)image->width * image->height <= FUZZ_MAX_PIXELS);
+    unsigned sum = 0;
+    for (uint32_t y = 0; y < image->height; y++) {
+        const uint8_t *row = image->pixels + (size_t)y * image->stride;
+        for (size_t x = 0; x < (size_t)image->width * (size_t)channels; x++) sum += row[x];
+    }
+    return sum;
+}
+
+static int memfd = -1;
+static char memfd_path[64];
+
+static void fuzz_decode_one(const uint8_t *data, size_t size, ci_format expected) {
+    volatile unsigned sink = 0;
+    ci_error err;
+    memset(&err, 0, sizeof err);
+
+    // 1. Probe.
+    ci_photo_info info;
+    ci_status probed = expected == CI_FORMAT_JPEG ? ci_jpeg_probe(data, size, FUZZ_NAME, &info, &err)
+                                                  : ci_png_probe(data, size, FUZZ_NAME, &info, &err);
+    check_error(probed, &err, FUZZ_NAME);
+    if (probed == CI_OK) {
+        CHECK(info.format == expected);
+        CHECK(info.orientation >= 1 && info.orientation <= 8);
+        uint32_t dw, dh;
+        ci_oriented_size(info.orientation, info.width, info.height, &dw, &dh);
+        CHECK(info.display_width == dw && info.display_height == dh);
+    } else {
+        static const ci_photo_info zero;
+        CHECK(memcmp(&info, &zero, sizeof info) == 0);
+    }
+
+    // 2. Full size, RGB over a background taken from the data, oriented.
+    ci_decode_options options;
+    memset(&options, 0, sizeof options);
+    options.apply_orientation = 1;
+    options.background = (ci_color){size ? data[size / 2] : 0, (uint8_t)size, 0x80};
+    options.limits.max_pixels = FUZZ_MAX_PIXELS;
+    ci_image image;
+    ci_status decoded = ci_decode_memory(data, size, FUZZ_NAME, &options, &image, &err);
+    check_error(decoded, &err, FUZZ_NAME);
+    if (decoded == CI_OK) {
+        CHECK(probed == CI_OK);  // what decodes must also probe
+        sink += touch_image(&image, 3);
+        CHECK(image.width == info.display_width && image.height == info.display_height);
+        ci_image_free(&image);
+        CHECK(image.pixels == NULL);
+    } else {
+        CHECK(image.pixels == NULL);
+    }
+
+    // 3. Shrink-on-load to a small target, RGBA, as stored.
+    options.apply_orientation = 0;
+    options.keep_alpha = 1;
+    options.min_width = 1 + size % 61;
+    options.min_height = 1 + size % 37;
+    decoded = ci_decode_memory(data, size, FUZZ_NAME, &options, &image, &err);
+    check_error(decoded, &err, FUZZ_NAME);
+    if (decoded == CI_OK) {
+        CHECK(probed == CI_OK);
+        sink += touch_image(&image, 4);
+        CHECK(image.width <= info.width && image.height <= info.height);
+        if (expected == CI_FORMAT_PNG) {
+            CHECK(image.width == info.width && image.height == info.height);
+        } else {
+            // The decoded size still covers the target (in stored axes).
+            uint32_t need_w = options.min_width, need_h = options.min_height;
+            if (info.orientation >= 5) { need_w = options.min_height; need_h = options.min_width; }
+            CHECK(image.width >= (need_w < info.width ? need_w : info.width));
+            CHECK(image.height >= (need_h < info.height ? need_h : info.height));
+        }
+        ci_image_free(&image);
+    }
+
+    // 4. ci_draw_photo on the bytes as a file, into a cell that overhangs the canvas.
+    if (memfd < 0) {
+        memfd = memfd_create("fuzz-photo", MFD_CLOEXEC);
+        CHECK(memfd >= 0);
+        snprintf(memfd_path, sizeof memfd_path, "/proc/self/fd/%d", memfd);
+    }
+    CHECK(ftruncate(memfd, 0) == 0);
+    size_t written = 0;
+    while (written < size) {
+        ssize_t n = pwrite(memfd, data + written, size - written, (off_t)written);
+        CHECK(n > 0);
+        written += (size_t)n;
+    }
+    enum { CANVAS_W = 48, CANVAS_H = 40 };
+    uint8_t pixels[CANVAS_W * CANVAS_H * 3];
+    memset(pixels, 0x11, sizeof pixels);
+    ci_image canvas = {pixels, CANVAS_W, CANVAS_H, CANVAS_W * 3, 3};
+    ci_rect cell = {(int32_t)(size % 7) - 3, 5, 17 + (uint32_t)(size % 40), 13 + (uint32_t)(size % 31)};
+    ci_limits limits = {FUZZ_MAX_PIXELS};
+    ci_status drawn = ci_draw_photo(memfd_path, &canvas, cell, options.background, &limits, &err);
+    check_error(drawn, &err, memfd_path);
+    if (drawn == CI_OK) CHECK(probed == CI_OK);
+    sink += pixels[0];
+    (void)sink;
+}
+
+#endif

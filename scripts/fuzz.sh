@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# Builds and runs the libFuzzer harnesses in Fuzz/ (see Fuzz/README.md).
+#
+#   scripts/fuzz.sh [build|run|all] [TARGET...]     default: all, every target
+#
+# Targets: jpeg png exif batchlist.
+# Environment:
+#   FUZZ_SECONDS   how long each target runs (default 60)
+#   FUZZ_OUT       corpora, crashers and logs (default fuzz-out/, git-ignored)
+#   FUZZ_SYSTEM_LIBS=1  link the C harnesses against the installed libjpeg,
+#                  libpng and libexif instead of instrumented builds of the
+#                  same Debian sources (faster to set up, far less coverage)
+#   TESTDATA       conformance data for seeds (default ../shared/testdata)
+#   CLANG, SWIFTC  compilers (default: the Swift toolchain's, which has libFuzzer)
+#
+# Each target runs with `nice -n 19`, one job and one worker, so a fuzzer
+# never takes more than one core from builds and benchmarks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+seconds=${FUZZ_SECONDS:-60}
+out=${FUZZ_OUT:-$root/fuzz-out}
+testdata=${TESTDATA:-$root/../shared/testdata}
+toolchain_bin=$(dirname "$(readlink -f "$(command -v swift)")")
+clang=${CLANG:-$toolchain_bin/clang}
+swiftc=${SWIFTC:-$toolchain_bin/swiftc}
+build=$root/.build/fuzz
+deps=$build/deps
+all_targets=(jpeg png exif batchlist)
+
+mode=all
+case "${1:-}" in build|run|all) mode=$1; shift ;; esac
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all_targets[@]}")
+
+say() { echo "fuzz: $*" >&2; }
+
+# ---------------------------------------------------------------------------
+# Instrumented libjpeg-turbo, libpng and libexif from the Debian sources of the
+# installed versions: coverage feedback and ASan/UBSan inside the decoders
+# make the fuzzer reach far deeper into our engine's use of them.
+
+sanitize_flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fsanitize=fuzzer-no-link -g -O1"
+
+fetch_source() {  # $1 = Debian source package; prints the unpacked folder
+  local package=$1 src=$build/src
+  mkdir -p "$src"
+  local existing
+  existing=$(find "$src" -maxdepth 1 -type d -name "${package%1.6}*" -print -quit)
+  if [ -z "$existing" ]; then
+    (cd "$src" && apt-get source --download-only "$package" >/dev/null 2>&1 \
+       && for dsc in "$package"_*.dsc; do dpkg-source -x --no-check "$dsc" >/dev/null; done) || return 1
+    existing=$(find "$src" -maxdepth 1 -type d -name "${package%1.6}*" -print -quit)
+  fi
+  [ -n "$existing" ] && echo "$existing"
+}
+
+build_deps() {
+  if [ -f "$deps/.done" ]; then return 0; fi
+  local jpeg png exif
+  if ! jpeg=$(fetch_source libjpeg-turbo) || ! png=$(fetch_source libpng1.6) || ! exif=$(fetch_source libexif); then
+    say "cannot fetch the Debian sources (apt-get source needs a deb-src entry): using the installed libraries"
+    return 1
+  fi
+  command -v cmake >/dev/null || { say "cmake is needed to build libjpeg-turbo: apt-get install cmake"; return 1; }
+  say "building instrumented libjpeg-turbo, libpng and libexif in $deps (once)"
+  rm -rf "$deps" && mkdir -p "$deps"
+  (
+    set -e
+    export CC=$clang CFLAGS="$sanitize_flags"
+    # SIMD off: the assembly is not instrumented and would hide the C paths.
+    cmake -S "$jpeg" -B "$build/jpeg-build" -DCMAKE_INSTALL_PREFIX="$deps" -DENABLE_SHARED=0 \
+      -DWITH_SIMD=0 -DWITH_TURBOJPEG=0 -DCMAKE_BUILD_TYPE=None -DCMAKE_INSTALL_LIBDIR="$deps/lib" >/dev/null
+    cmake --build "$build/jpeg-build" -j2 >/dev/null && cmake --install "$build/jpeg-build" >/dev/null
+    (cd "$png" && ./configure --prefix="$deps" --disable-shared --enable-static --disable-hardware-optimizations \
+       >/dev/null && make -j2 clean >/dev/null && make -j2 install >/dev/null)
+    # Debian's libexif source has no generated configure; its C files need
+    # only a four-line config.h, so compile them directly.
+    mkdir -p "$build/exif-build" "$deps/include/libexif"
+    printf '%s\n' '#define GETTEXT_PACKAGE "libexif-12"' '#define LOCALEDIR "/usr/share/locale"' \
+      '#define HAVE_LOCALTIME_R 1' >"$build/exif-build/config.h"
+    (cd "$build/exif-build" && rm -f ./*.o &&
+       for c in "$exif"/libexif/*.c "$exif"/libexif/*/*.c; do
+         $clang $CFLAGS -I. -I"$exif" -I"$exif/libexif" -c "$c" -o "$(basename "${c%.c}").o"
+       done && ar rcs "$deps/lib/libexif.a" ./*.o)
+    cp "$exif"/libexif/*.h "$deps/include/libexif/"
+  ) || { say "building the instrumented libraries failed: using the installed ones"; rm -rf "$deps"; return 1; }
+  touch "$deps/.done"
+}
+
+# ---------------------------------------------------------------------------
+# Harnesses
+
+build_harnesses() {
+  mkdir -p "$build/bin"
+  local engine=("$root"/Sources/CollageImaging/*.c)
+  local includes=(-I"$root/Sources/CollageImaging/include" -I"$root/Sources/CollageImaging")
+  local libs
+  if [ "${FUZZ_SYSTEM_LIBS:-0}" != 1 ] && build_deps; then
+    includes+=(-I"$deps/include")
+    libs=("$deps/lib/libjpeg.a" "$deps/lib/libpng16.a" "$deps/lib/libexif.a" -lz -lm)
+  else
+    libs=($(pkg-config --libs libjpeg libpng libexif) -lm)
+  fi
+  local cflags=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -Wall)
+  for target in jpeg png exif; do
+    say "building fuzz-$target"
+    "$clang" "${cflags[@]}" "${includes[@]}" -o "$build/bin/fuzz-$target" \
+      "$root/Fuzz/fuzz_$target.c" "${engine[@]}" "${libs[@]}"
+  done
+  "$clang" -O1 -o "$build/bin/extract-app1" "$root/Fuzz/extract_app1.c"
+
+  # The batch list parser is Swift: compiled with swiftc's own libFuzzer
+  # support, with the two model files it is made of (see Fuzz/README.md).
+  say "building fuzz-batchlist"
+  "$swiftc" -sanitize=fuzzer,address -parse-as-library -g -Onone -module-name CollageKit \
+    -o "$build/bin/fuzz-batchlist" \
+    "$root/Fuzz/FuzzBatchList.swift" \
+    "$root/Sources/CollageKit/Models/BatchList.swift" "$root/Sources/CollageKit/Models/Photo.swift"
+}
+
+# ---------------------------------------------------------------------------
+# Seeds: read from where they are (never copied into the repository); the
+# EXIF seeds are the APP1 payloads cut out of every seed JPEG.
+
+seed_dirs() {  # $1 = target; prints the seed folders that exist
+  local dirs=()
+  case $1 in
+    jpeg) dirs=("$root/SampleImages" "$root/Tests/Fixtures/jpeg" "$testdata/jpeg" "$testdata/exif-orientation") ;;
+    png) dirs=("$root/SampleImages" "$testdata/pngsuite/png") ;;
+    exif) dirs=("$out/seeds/exif") ;;
+    batchlist) dirs=("$root/Fuzz/seeds/batchlist") ;;
+  esac
+  [ -d "$root/Tests/Fixtures/crashers/$1" ] && dirs+=("$root/Tests/Fixtures/crashers/$1")
+  for d in "${dirs[@]}"; do [ -d "$d" ] && echo "$d"; done
+}
+
+make_exif_seeds() {
+  mkdir -p "$out/seeds/exif"
+  local n=0
+  for f in "$root"/SampleImages/*.jpg "$root"/Tests/Fixtures/jpeg/*.jpg "$testdata"/exif-orientation/*.jpg; do
+    [ -f "$f" ] || continue
+    "$build/bin/extract-app1" "$f" "$out/seeds/exif/$(basename "$f").app1" && n=$((n + 1)) || true
+  done
+  say "exif: $n APP1 payloads as seeds"
+}
+
+# Per target: the longest input tried, and the memory the harness may use.
+# The decoders' own bound (see docs/reliability.md) is about 2 GB, so libFuzzer's
+# limits sit above it: only a real excess is reported.
+run_target() {
+  local target=$1
+  local corpus=$out/corpus/$target artifacts=$out/artifacts/$target
+  mkdir -p "$corpus" "$artifacts" "$out/logs"
+  local max_len=131072 extra=()
+  case $target in
+    exif) max_len=65536 ;;
+    batchlist) max_len=200000 ;;
+  esac
+  [ "$target" = exif ] && make_exif_seeds
+  local seeds
+  mapfile -t seeds < <(seed_dirs "$target")
+  say "$target: ${seconds}s, seeds from ${seeds[*]:-nothing}"
+  # With -jobs, libFuzzer writes the fuzzing job's output to fuzz-0.log in the
+  # current folder: run from the target's log folder, and keep both logs.
+  local logs=$out/logs/$target
+  rm -rf "$logs" && mkdir -p "$logs"
+  local log=$logs/fuzz-0.log
+  set +e
+  (cd "$logs" && nice -n 19 "$build/bin/fuzz-$target" -max_total_time="$seconds" -jobs=1 -workers=1 \
+    -max_len="$max_len" -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" "${extra[@]}" \
+    "$corpus" "${seeds[@]}" >"$logs/driver.log" 2>&1)
+  local status=$?
+  set -e
+  # A crash in the job shows in its log; the driver's exit status is not enough.
+  if grep -qE '^==[0-9]+==ERROR|^SUMMARY: |runtime error:|broken promise|Test unit written' "$log"; then status=1; fi
+  grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" >&2 || true
+  if [ $status -ne 0 ]; then
+    say "$target: FAILED (exit $status): see $log and $artifacts/"
+    return 1
+  fi
+  say "$target: clean"
+}
+
+case $mode in
+  build) build_harnesses ;;
+  run) for t in "${targets[@]}"; do run_target "$t"; done ;;
+  all)
+    build_harnesses
+    failed=0
+    for t in "${targets[@]}"; do run_target "$t" || failed=1; done
+    exit $failed
+    ;;
+esac
