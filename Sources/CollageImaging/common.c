@@ -24,9 +24,9 @@ ci_status ci_fail(ci_error *err, ci_status status, const char *format, ...) {
     return status;
 }
 
-ci_status ci_read_file(const char *path, uint8_t **data, size_t *size, ci_error *err) {
-    *data = NULL;
-    *size = 0;
+ci_status ci_open_file(const char *path, int *fd_out, size_t *size_out, ci_error *err) {
+    *fd_out = -1;
+    *size_out = 0;
     // O_NONBLOCK: opening a FIFO for reading must not wait for a writer.
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(errno));
@@ -54,27 +54,48 @@ ci_status ci_read_file(const char *path, uint8_t **data, size_t *size, ci_error 
         return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is larger than %zu bytes", path,
                        (size_t)CI_MAX_FILE_BYTES);
     }
+    *fd_out = fd;
+    *size_out = (size_t)st.st_size;
+    return CI_OK;
+}
 
-    size_t capacity = (size_t)st.st_size;
+size_t ci_read_up_to(int fd, uint8_t *buffer, size_t capacity, int *error) {
+    size_t filled = 0;
+    *error = 0;
+    while (filled < capacity) {
+        ssize_t n = read(fd, buffer + filled, capacity - filled);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            *error = errno;
+            break;
+        }
+        if (n == 0) break;  // the end (or the file shrank while we read it)
+        filled += (size_t)n;
+    }
+    return filled;
+}
+
+ci_status ci_read_file(const char *path, uint8_t **data, size_t *size, ci_error *err) {
+    *data = NULL;
+    *size = 0;
+    int fd;
+    size_t capacity;
+    ci_status status = ci_open_file(path, &fd, &capacity, err);
+    if (status != CI_OK) return status;
+
     uint8_t *buffer = malloc(capacity);
     if (!buffer) {
         close(fd);
         return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory reading %zu bytes", path, capacity);
     }
-    size_t filled = 0;
-    while (filled < capacity) {
-        ssize_t n = read(fd, buffer + filled, capacity - filled);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            int e = errno;
-            free(buffer);
-            close(fd);
-            return ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(e));
-        }
-        if (n == 0) break;  // the file shrank while we read it: decode what is there
-        filled += (size_t)n;
-    }
+    int error;
+    size_t filled = ci_read_up_to(fd, buffer, capacity, &error);
     close(fd);
+    if (error) {
+        free(buffer);
+        return ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(error));
+    }
+    // A file that shrank while we read it: decode what is there.
     if (filled == 0) {
         free(buffer);
         return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: is empty", path);
@@ -95,10 +116,9 @@ uint64_t ci_max_pixels(const ci_limits *limits) {
     return (limits && limits->max_pixels) ? limits->max_pixels : CI_DEFAULT_MAX_PIXELS;
 }
 
-ci_status ci_image_alloc(ci_image *image, uint32_t width, uint32_t height, int channels,
-                         const ci_limits *limits, const char *name, ci_error *err) {
-    memset(image, 0, sizeof *image);
-    if (width == 0 || height == 0 || (channels != 3 && channels != 4))
+ci_status ci_check_pixels(uint32_t width, uint32_t height, const ci_limits *limits,
+                          const char *name, ci_error *err) {
+    if (width == 0 || height == 0)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: invalid image size %ux%u", name, width, height);
     uint64_t pixels = (uint64_t)width * height;
     uint64_t limit = ci_max_pixels(limits);
@@ -106,6 +126,16 @@ ci_status ci_image_alloc(ci_image *image, uint32_t width, uint32_t height, int c
         return ci_fail(err, CI_ERR_TOO_LARGE,
                        "%s: %ux%u is %.1f megapixels, over the limit of %.1f megapixels", name,
                        width, height, pixels / 1e6, limit / 1e6);
+    return CI_OK;
+}
+
+ci_status ci_image_alloc(ci_image *image, uint32_t width, uint32_t height, int channels,
+                         const ci_limits *limits, const char *name, ci_error *err) {
+    memset(image, 0, sizeof *image);
+    if (width == 0 || height == 0 || (channels != 3 && channels != 4))
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: invalid image size %ux%u", name, width, height);
+    ci_status status = ci_check_pixels(width, height, limits, name, err);
+    if (status != CI_OK) return status;
     uint64_t stride = (uint64_t)width * (uint64_t)channels;
     uint64_t bytes = stride * height;
     if (bytes > SIZE_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: image too large", name);

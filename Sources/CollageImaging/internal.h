@@ -5,6 +5,7 @@
 #include "collage_imaging.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 
 // The largest file we read into memory. Real photos are far smaller; the
 // limit keeps a hostile "file" (a huge sparse file) from exhausting memory.
@@ -18,9 +19,21 @@ ci_status ci_fail(ci_error *err, ci_status status, const char *format, ...)
 // FIFOs and devices without blocking, and empty or oversized files.
 ci_status ci_read_file(const char *path, uint8_t **data, size_t *size, ci_error *err);
 
+// ci_read_file's checks, leaving the file open for reading: *fd (close it)
+// and its size.
+ci_status ci_open_file(const char *path, int *fd, size_t *size, ci_error *err);
+
+// read() until `capacity` bytes or the end; retries EINTR. Returns the count;
+// *error is errno on a failed read, else 0.
+size_t ci_read_up_to(int fd, uint8_t *buffer, size_t capacity, int *error);
+
 
 // The effective pixel limit of `limits` (NULL or 0 means the default).
 uint64_t ci_max_pixels(const ci_limits *limits);
+
+// Refuses (CI_ERR_TOO_LARGE) a width x height image over the pixel limit.
+ci_status ci_check_pixels(uint32_t width, uint32_t height, const ci_limits *limits,
+                          const char *name, ci_error *err);
 
 // Allocates image->pixels for width x height x channels after checking the
 // size against the pixel limit and for overflow. `name` is for the message.
@@ -40,6 +53,18 @@ ci_status ci_jpeg_probe(const uint8_t *data, size_t size, const char *name,
 ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
                          const ci_decode_options *options, ci_image *out, ci_error *err);
 
+// From an open file: `buffer` (capacity bytes) already holds the first
+// `prefilled` bytes of the file and fd is positioned right after them; more
+// is read into the buffer as needed. The probe reads the header only.
+ci_status ci_jpeg_probe_fd(int fd, uint8_t *buffer, size_t capacity, size_t prefilled,
+                           const char *name, ci_photo_info *info, ci_error *err);
+// ci_draw_photo for a JPEG, streaming: decoded with shrink-on-load, only the
+// part the cell shows transformed, rows resampled into the cell as they
+// arrive. On failure the cell may be partly drawn.
+ci_status ci_jpeg_draw_fd(int fd, uint8_t *buffer, size_t capacity, size_t prefilled,
+                          const char *name, ci_image *canvas, ci_rect cell,
+                          const ci_limits *limits, ci_error *err);
+
 // --- EXIF (exif.c) ---
 // The orientation (1-8) in an APP1 "Exif\0\0" payload; 1 when absent/invalid.
 int ci_exif_orientation(const uint8_t *app1, size_t size);
@@ -58,11 +83,80 @@ ci_status ci_png_probe(const uint8_t *data, size_t size, const char *name,
 ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
                         const ci_decode_options *options, ci_image *out, ci_error *err);
 
+// --- Drawing (draw.c) ---
+// The shrink-on-load target for a photo shown display_w x display_h covering
+// `cell`: the photo scaled by the cover factor, rounded up, never more than
+// the photo itself.
+void ci_cover_min_size(uint32_t display_w, uint32_t display_h, ci_rect cell,
+                       uint32_t *min_w, uint32_t *min_h);
+
 // --- Resampling (resample.c) ---
 // Scales the RGB `source` to cover `cell` (factor max(cellW/w, cellH/h)),
 // centred, cropped, with an anti-aliased separable filter, and writes the part
 // of the cell inside `canvas`. Identity (copy) when source size == cell size.
 ci_status ci_resample_cover(const ci_image *source, ci_image *canvas, ci_rect cell,
                             const char *name, ci_error *err);
+
+// The taps of one axis (see resample.c).
+typedef struct {
+    int32_t *start;
+    int32_t *taps;
+    float *weight;
+    int max_taps;
+    int32_t lowest, highest;   // the source range all outputs together need
+} ci_axis_table;
+
+// Streaming cover scaling: what ci_resample_cover does, for a photo that
+// arrives one row at a time, top to bottom, in its *stored* orientation, and
+// is written upright (EXIF `orientation`) into the canvas. Only the rows and
+// columns the visible part of the cell reads are asked for, and only a ring
+// of a few rows is kept, so a decoder can feed it without ever holding the
+// whole photo. Scaling in stored coordinates and then turning each output
+// pixel gives the same picture as turning the photo first: the cover factor,
+// the centred crop and the (symmetric) filter are unchanged by flips and
+// transposition.
+//
+//   ci_cover_plan_init   tables; sets first_row..last_row, first_column, columns
+//   ci_cover_plan_start  where delivered rows begin (a decoder may crop wider)
+//   ci_cover_plan_slot   a buffer for the next row (when the plan owns the ring)
+//   ci_cover_plan_push   the next row; writes every output row it completes
+//   ci_cover_plan_free   always, also after a failure (safe on a zeroed plan)
+typedef struct {
+    // Set by ci_cover_plan_init.
+    int empty;                        // nothing of the cell is on the canvas
+    uint32_t first_row, last_row;     // source rows needed, inclusive
+    uint32_t first_column, columns;   // source columns needed
+    // Private.
+    int identity;                     // source size == cell size: copy
+    int channels;                     // bytes per pixel of pushed rows: 3 or 4 (4th ignored)
+    ci_axis_table across, down;       // stored x and y
+    uint32_t out_w, out_h;            // visible part of the cell, stored orientation
+    uint8_t *canvas_pixels;
+    ptrdiff_t origin, step_a, step_b; // canvas byte offset of stored-cell pixel (a, b)
+    const void **ring;                // ring_rows pointers to the latest rows (8-bit or float)
+    uint8_t *storage;                 // rows handed out by ci_cover_plan_slot
+    float *float_storage;             // the ring as floats (when `floats`)
+    int floats;
+    uint32_t ring_rows;
+    size_t row_bytes;
+    size_t skip_bytes;                // from a delivered row's start to first_column
+    float *row;                       // the vertical pass's output
+    const void **tap_rows;            // the rows one output row reads
+    float *weight4;                   // across's weights, each repeated 4 times
+    uint32_t pushed, next_out;
+} ci_cover_plan;
+
+ci_status ci_cover_plan_init(ci_cover_plan *plan, uint32_t width, uint32_t height, int channels,
+                             int orientation, ci_image *canvas, ci_rect cell, const char *name,
+                             ci_error *err);
+// Rows pushed from now on begin at source column `first_column` (at most
+// plan->first_column) and hold at least up to plan->first_column +
+// plan->columns. With `own_rows`, the plan allocates a ring of rows that
+// wide, which ci_cover_plan_slot hands out.
+ci_status ci_cover_plan_start(ci_cover_plan *plan, uint32_t first_column, uint32_t columns,
+                              int own_rows, const char *name, ci_error *err);
+uint8_t *ci_cover_plan_slot(ci_cover_plan *plan);
+void ci_cover_plan_push(ci_cover_plan *plan, const uint8_t *row);
+void ci_cover_plan_free(ci_cover_plan *plan);
 
 #endif

@@ -98,10 +98,9 @@ static ci_status decode_failure(const jpeg_failure *failure, const char *name, c
 // ---------------------------------------------------------------------------
 // Reading the header (shared by probe and decode)
 
-// Reads the header, keeping APP1 markers for EXIF. Returns the EXIF
-// orientation (1-8). Errors longjmp.
-static int read_header(j_decompress_ptr cinfo, const uint8_t *data, size_t size) {
-    jpeg_mem_src(cinfo, data, (unsigned long)size);
+// Reads the header from the source already attached to cinfo, keeping APP1
+// markers for EXIF. Returns the EXIF orientation (1-8). Errors longjmp.
+static int read_header_from_source(j_decompress_ptr cinfo) {
     // APP1 can hold EXIF or XMP; both are below 64 KiB by construction.
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(cinfo, TRUE);
@@ -112,6 +111,88 @@ static int read_header(j_decompress_ptr cinfo, const uint8_t *data, size_t size)
             return ci_exif_orientation(m->data, m->data_length);  // the first EXIF block wins
     }
     return 1;
+}
+
+// The same from memory.
+static int read_header(j_decompress_ptr cinfo, const uint8_t *data, size_t size) {
+    jpeg_mem_src(cinfo, data, (unsigned long)size);
+    return read_header_from_source(cinfo);
+}
+
+// ---------------------------------------------------------------------------
+// Reading from a file, a buffer at a time
+//
+// What libjpeg's own sources do, over a descriptor and a buffer the caller
+// owns. The buffer may start with bytes already read (the caller sniffed the
+// format from them). At the end of the file it warns (JWRN_JPEG_EOF, which
+// on_emit_message turns into "file is truncated", as with jpeg_mem_src) and
+// inserts a fake EOI marker.
+
+typedef struct {
+    struct jpeg_source_mgr pub;  // first, so libjpeg's pointer is also ours
+    int fd;
+    uint8_t *buffer;
+    size_t capacity;
+    int read_error;              // errno of a failed read, else 0
+} fd_source;
+
+static void fd_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+static void fd_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean fd_fill_input_buffer(j_decompress_ptr cinfo) {
+    fd_source *source = (fd_source *)cinfo->src;
+    int error;
+    size_t filled = ci_read_up_to(source->fd, source->buffer, source->capacity, &error);
+    if (error) {
+        source->read_error = error;
+        ERREXIT(cinfo, JERR_FILE_READ);
+    }
+    if (filled == 0) {
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        source->buffer[0] = (JOCTET)0xFF;
+        source->buffer[1] = (JOCTET)JPEG_EOI;
+        filled = 2;
+    }
+    source->pub.next_input_byte = source->buffer;
+    source->pub.bytes_in_buffer = filled;
+    return TRUE;
+}
+
+static void fd_skip_input_data(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *source = cinfo->src;
+    if (count <= 0) return;
+    while (count > (long)source->bytes_in_buffer) {
+        count -= (long)source->bytes_in_buffer;
+        (void)(*source->fill_input_buffer)(cinfo);
+    }
+    source->next_input_byte += count;
+    source->bytes_in_buffer -= (size_t)count;
+}
+
+// `buffer` (capacity bytes, at least 2) holds `prefilled` bytes already read
+// from the start of the file; fd is positioned right after them.
+static void fd_source_attach(j_decompress_ptr cinfo, fd_source *source, int fd, uint8_t *buffer,
+                             size_t capacity, size_t prefilled) {
+    memset(source, 0, sizeof *source);
+    source->fd = fd;
+    source->buffer = buffer;
+    source->capacity = capacity;
+    source->pub.init_source = fd_init_source;
+    source->pub.fill_input_buffer = fd_fill_input_buffer;
+    source->pub.skip_input_data = fd_skip_input_data;
+    source->pub.resync_to_restart = jpeg_resync_to_restart;
+    source->pub.term_source = fd_term_source;
+    source->pub.next_input_byte = buffer;
+    source->pub.bytes_in_buffer = prefilled;
+    cinfo->src = &source->pub;
+}
+
+// decode_failure, plus the read errors of a file source.
+static ci_status fd_failure(const jpeg_failure *failure, const fd_source *source,
+                            const char *name, ci_error *err) {
+    if (source->read_error)
+        return ci_fail(err, CI_ERR_OPEN, "%s: %s", name, strerror(source->read_error));
+    return decode_failure(failure, name, err);
 }
 
 // Colour spaces we can turn into RGB: libjpeg converts grey, YCbCr and RGB
@@ -163,6 +244,45 @@ ci_status ci_jpeg_probe(const uint8_t *data, size_t size, const char *name,
     memset(&job.cinfo, 0, sizeof job.cinfo);
     memset(info, 0, sizeof *info);
     ci_status status = probe_inner(&job, data, size, name, info, err);
+    jpeg_destroy_decompress(&job.cinfo);
+    if (status != CI_OK) memset(info, 0, sizeof *info);
+    return status;
+}
+
+typedef struct {
+    struct jpeg_decompress_struct cinfo;
+    jpeg_failure failure;
+    fd_source source;
+} probe_fd_job;
+
+static ci_status probe_fd_inner(probe_fd_job *job, int fd, uint8_t *buffer, size_t capacity,
+                                size_t prefilled, const char *name, ci_photo_info *info,
+                                ci_error *err) {
+    job->cinfo.err = failure_init(&job->failure);
+    if (setjmp(job->failure.jump)) return fd_failure(&job->failure, &job->source, name, err);
+
+    jpeg_create_decompress(&job->cinfo);
+    fd_source_attach(&job->cinfo, &job->source, fd, buffer, capacity, prefilled);
+    int orientation = read_header_from_source(&job->cinfo);
+    if (!colour_space_supported(job->cinfo.jpeg_color_space))
+        return unsupported_colour(&job->cinfo, name, err);
+
+    info->format = CI_FORMAT_JPEG;
+    info->width = job->cinfo.image_width;
+    info->height = job->cinfo.image_height;
+    info->orientation = orientation;
+    ci_oriented_size(orientation, info->width, info->height, &info->display_width,
+                     &info->display_height);
+    info->has_alpha = 0;
+    return CI_OK;
+}
+
+ci_status ci_jpeg_probe_fd(int fd, uint8_t *buffer, size_t capacity, size_t prefilled,
+                           const char *name, ci_photo_info *info, ci_error *err) {
+    probe_fd_job job;
+    memset(&job.cinfo, 0, sizeof job.cinfo);
+    memset(info, 0, sizeof *info);
+    ci_status status = probe_fd_inner(&job, fd, buffer, capacity, prefilled, name, info, err);
     jpeg_destroy_decompress(&job.cinfo);
     if (status != CI_OK) memset(info, 0, sizeof *info);
     return status;
@@ -317,6 +437,124 @@ ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
         *out = job.image;
     else
         ci_image_free(&job.image);
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// Draw: decode straight into a cell of the canvas
+//
+// The decoder's rows go one at a time into the streaming resampler
+// (ci_cover_plan), which keeps a ring of the few rows its filter reads and
+// writes the cell's rows as they complete: the photo is never held whole.
+// libjpeg only transforms what the cell shows: jpeg_crop_scanline limits the
+// IDCT and colour conversion to the columns the filter reads (plus a margin,
+// so the crop's edge never changes a pixel the filter uses), and
+// jpeg_skip_scanlines the rows above and below them. Skipped rows are still
+// entropy-decoded, and the last row is read, so a truncated file is refused
+// wherever the cut lies, as a full decode would.
+
+typedef struct {
+    struct jpeg_decompress_struct cinfo;
+    jpeg_failure failure;
+    fd_source source;
+    ci_cover_plan plan;
+} draw_job;
+
+// The crop margin, in output pixels: more than fancy upsampling reaches
+// (one chroma sample, two pixels at 2x2 subsampling) at any scale.
+#define CROP_MARGIN 16
+
+static ci_status draw_inner(draw_job *job, int fd, uint8_t *buffer, size_t capacity,
+                            size_t prefilled, const char *name, ci_image *canvas, ci_rect cell,
+                            const ci_limits *limits, ci_error *err) {
+    j_decompress_ptr cinfo = &job->cinfo;
+    cinfo->err = failure_init(&job->failure);
+    if (setjmp(job->failure.jump)) return fd_failure(&job->failure, &job->source, name, err);
+
+    jpeg_create_decompress(cinfo);
+    cinfo->mem->max_memory_to_use = decode_memory_cap(limits);
+    fd_source_attach(cinfo, &job->source, fd, buffer, capacity, prefilled);
+    int orientation = read_header_from_source(cinfo);
+    if (!colour_space_supported(cinfo->jpeg_color_space)) return unsupported_colour(cinfo, name, err);
+    const int is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    // RGBX: 4 bytes per pixel, which the resampler handles as one vector.
+    cinfo->out_color_space = is_cmyk ? JCS_CMYK : JCS_EXT_RGBX;
+
+    // The cell entirely off the canvas: the header has been checked (so a
+    // broken file is still reported), but there is nothing to decode for.
+    int64_t right = (int64_t)cell.x + cell.width, bottom = (int64_t)cell.y + cell.height;
+    if (right <= 0 || bottom <= 0 || cell.x >= (int64_t)canvas->width ||
+        cell.y >= (int64_t)canvas->height)
+        return CI_OK;
+
+    // The shrink-on-load target, in stored coordinates.
+    uint32_t display_w, display_h, need_w, need_h;
+    ci_oriented_size(orientation, cinfo->image_width, cinfo->image_height, &display_w, &display_h);
+    ci_cover_min_size(display_w, display_h, cell, &need_w, &need_h);
+    if (orientation >= 5) {
+        uint32_t t = need_w;
+        need_w = need_h;
+        need_h = t;
+    }
+    choose_scale(cinfo, need_w, need_h);
+    ci_status status = ci_check_pixels(cinfo->output_width, cinfo->output_height, limits, name, err);
+    if (status != CI_OK) return status;
+    status = ci_cover_plan_init(&job->plan, cinfo->output_width, cinfo->output_height, 4,
+                                orientation, canvas, cell, name, err);
+    if (status != CI_OK || job->plan.empty) return status;
+
+    jpeg_start_decompress(cinfo);
+    JDIMENSION first = job->plan.first_column, width = job->plan.columns;
+    JDIMENSION full = cinfo->output_width;
+    first = first > CROP_MARGIN ? first - CROP_MARGIN : 0;
+    width = job->plan.first_column + job->plan.columns + CROP_MARGIN - first;
+    if (first + width > full) width = full - first;
+    if (width < full)
+        jpeg_crop_scanline(cinfo, &first, &width);  // may move `first` left, to a block edge
+    else
+        first = 0, width = full;
+    status = ci_cover_plan_start(&job->plan, first, width, 1, name, err);
+    if (status != CI_OK) return status;
+
+    // CMYK goes through one libjpeg-owned row (freed with the decompressor).
+    JSAMPARRAY cmyk_row = NULL;
+    if (is_cmyk)
+        cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, width * 4, 1);
+
+    if (job->plan.first_row > 0) jpeg_skip_scanlines(cinfo, job->plan.first_row);
+    while (cinfo->output_scanline < cinfo->output_height) {
+        JDIMENSION y = cinfo->output_scanline;
+        if (y > job->plan.last_row && cinfo->output_height - y > 1) {
+            // Below the cell: entropy-decode up to the last row only.
+            jpeg_skip_scanlines(cinfo, cinfo->output_height - y - 1);
+            continue;
+        }
+        uint8_t *slot = ci_cover_plan_slot(&job->plan);
+        if (is_cmyk) {
+            if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
+            cmyk_row_to_rgb(cmyk_row[0], slot, width, 4, cinfo->saw_Adobe_marker);
+        } else {
+            JSAMPROW rows[1] = {slot};
+            if (jpeg_read_scanlines(cinfo, rows, 1) != 1) break;
+        }
+        if (y <= job->plan.last_row) ci_cover_plan_push(&job->plan, slot);
+    }
+    if (cinfo->output_scanline < cinfo->output_height)
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", name);
+    jpeg_finish_decompress(cinfo);
+    return CI_OK;
+}
+
+ci_status ci_jpeg_draw_fd(int fd, uint8_t *buffer, size_t capacity, size_t prefilled,
+                          const char *name, ci_image *canvas, ci_rect cell,
+                          const ci_limits *limits, ci_error *err) {
+    draw_job job;
+    memset(&job.cinfo, 0, sizeof job.cinfo);
+    memset(&job.plan, 0, sizeof job.plan);
+    ci_status status = draw_inner(&job, fd, buffer, capacity, prefilled, name, canvas, cell,
+                                  limits, err);
+    jpeg_destroy_decompress(&job.cinfo);
+    ci_cover_plan_free(&job.plan);
     return status;
 }
 

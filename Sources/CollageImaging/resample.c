@@ -36,6 +36,21 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+// The inner loops are plain C that the compiler vectorises. On x86-64 they
+// are also compiled for AVX2 and FMA (8 lanes, fused multiply-add), picked at
+// load time on the machines that have them; elsewhere the baseline build runs.
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__)
+#define CI_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef CI_VECTOR_CLONES
+#define CI_VECTOR_CLONES
+#endif
 
 #define LANCZOS_LOBES 3.0
 static const double pi = 3.14159265358979323846;
@@ -51,16 +66,10 @@ static double lanczos3(double x) {
     return sinc(x) * sinc(x / LANCZOS_LOBES);
 }
 
-// The taps of one axis for output positions [first_out, first_out + count):
-// output o reads source samples start[o] .. start[o] + taps[o] - 1 with
-// weights weight[o * max_taps + k].
-typedef struct {
-    int32_t *start;
-    int32_t *taps;
-    float *weight;
-    int max_taps;
-    int32_t lowest, highest;   // the source range all outputs together need
-} axis_table;
+// The taps of one axis (ci_axis_table, internal.h) for output positions
+// [first_out, first_out + count): output o reads source samples start[o] ..
+// start[o] + taps[o] - 1 with weights weight[o * max_taps + k].
+typedef ci_axis_table axis_table;
 
 static void axis_free(axis_table *table) {
     free(table->start);
@@ -81,6 +90,7 @@ static int axis_build(axis_table *table, uint32_t size, uint64_t cell_size, doub
     if (span > (double)size + 1.0) span = (double)size + 1.0;  // clamping never yields more
     int max_taps = (int)span;
     if (max_taps < 1) max_taps = 1;
+    max_taps += max_taps & 1;  // even: horizontal_pass4 takes taps two at a time
     table->max_taps = max_taps;
     table->start = malloc(sizeof(int32_t) * count);
     table->taps = malloc(sizeof(int32_t) * count);
@@ -147,31 +157,384 @@ static inline uint8_t to_byte(float v) {
     return (uint8_t)(v + 0.5f);
 }
 
-// row[k] = sum over taps t of weight[t] * source_row_t[k], k < length.
+// row[k] = sum over taps t of weight[t] * rows[t][k], k < length.
 // Each loop is a contiguous multiply-add over whole rows, so it vectorises;
 // taps are taken four at a time so the float row is loaded and stored once
 // per four source rows (the pass is bound by memory traffic, not arithmetic).
-static void vertical_pass(float *restrict row, size_t length, const uint8_t *restrict base,
-                          size_t stride, int32_t start, int32_t taps, const float *restrict weight) {
-    const uint8_t *restrict s0 = base + (size_t)start * stride;
+CI_VECTOR_CLONES
+static void vertical_pass(float *restrict row, size_t length, const uint8_t *const *rows,
+                          int32_t taps, const float *restrict weight) {
+    const uint8_t *restrict s0 = rows[0];
     float w0 = weight[0];
     for (size_t k = 0; k < length; k++) row[k] = w0 * (float)s0[k];
     int32_t t = 1;
     for (; t + 4 <= taps; t += 4) {
-        const uint8_t *restrict a = base + (size_t)(start + t) * stride;
-        const uint8_t *restrict b = a + stride;
-        const uint8_t *restrict c = b + stride;
-        const uint8_t *restrict d = c + stride;
+        const uint8_t *restrict a = rows[t];
+        const uint8_t *restrict b = rows[t + 1];
+        const uint8_t *restrict c = rows[t + 2];
+        const uint8_t *restrict d = rows[t + 3];
         float wa = weight[t], wb = weight[t + 1], wc = weight[t + 2], wd = weight[t + 3];
         for (size_t k = 0; k < length; k++)
             row[k] += wa * (float)a[k] + wb * (float)b[k] + wc * (float)c[k] + wd * (float)d[k];
     }
     for (; t < taps; t++) {
-        const uint8_t *restrict src = base + (size_t)(start + t) * stride;
+        const uint8_t *restrict src = rows[t];
         float w = weight[t];
         for (size_t k = 0; k < length; k++) row[k] += w * (float)src[k];
     }
 }
+
+// The same over rows already converted to float (see ci_cover_plan_push).
+CI_VECTOR_CLONES
+static void vertical_pass_float(float *restrict row, size_t length, const float *const *rows,
+                                int32_t taps, const float *restrict weight) {
+    const float *restrict s0 = rows[0];
+    float w0 = weight[0];
+    for (size_t k = 0; k < length; k++) row[k] = w0 * s0[k];
+    int32_t t = 1;
+    for (; t + 4 <= taps; t += 4) {
+        const float *restrict a = rows[t];
+        const float *restrict b = rows[t + 1];
+        const float *restrict c = rows[t + 2];
+        const float *restrict d = rows[t + 3];
+        float wa = weight[t], wb = weight[t + 1], wc = weight[t + 2], wd = weight[t + 3];
+        for (size_t k = 0; k < length; k++)
+            row[k] += wa * a[k] + wb * b[k] + wc * c[k] + wd * d[k];
+    }
+    for (; t < taps; t++) {
+        const float *restrict src = rows[t];
+        float w = weight[t];
+        for (size_t k = 0; k < length; k++) row[k] += w * src[k];
+    }
+}
+
+CI_VECTOR_CLONES
+static void to_floats(float *restrict out, const uint8_t *restrict in, size_t length) {
+    for (size_t k = 0; k < length; k++) out[k] = (float)in[k];
+}
+
+// The horizontal pass over one vertically filtered row of 3 floats per
+// pixel, written through the orientation walk (step bytes between pixels).
+static void horizontal_pass3(const float *row, const axis_table *across, uint32_t count,
+                             uint8_t *out, ptrdiff_t step) {
+    for (uint32_t x = 0; x < count; x++, out += step) {
+        const float *restrict src = row + (size_t)(across->start[x] - across->lowest) * 3;
+        const float *restrict weight = across->weight + (size_t)x * across->max_taps;
+        int32_t taps = across->taps[x];
+        float r = 0.0f, g = 0.0f, b = 0.0f;
+        for (int32_t t = 0; t < taps; t++) {
+            float wt = weight[t];
+            r += wt * src[3 * t];
+            g += wt * src[3 * t + 1];
+            b += wt * src[3 * t + 2];
+        }
+        out[0] = to_byte(r);
+        out[1] = to_byte(g);
+        out[2] = to_byte(b);
+    }
+}
+
+// The same for 4 floats per pixel (the 4th is ignored). Consecutive taps
+// read consecutive pixels, so one 8-lane vector holds two taps' pixels and
+// `weight4` (each weight repeated 4 times) the matching weights: a tap pair
+// is one multiply-add (a fused one in the AVX2 build). The weight table is
+// zero-padded to max_taps (even) and the row has a spare zero pixel at its
+// end, so an odd tap count may read one tap further.
+typedef float float4 __attribute__((vector_size(16)));
+typedef float float8 __attribute__((vector_size(32)));
+
+
+// Rounds, clamps and stores the first three lanes as to_byte does.
+static inline void store_rgb(uint8_t *out, float4 v) {
+#if defined(__SSE2__)
+    __m128 t = _mm_add_ps((__m128)v, _mm_set1_ps(0.5f));
+    t = _mm_max_ps(t, _mm_setzero_ps());  // NaN gives the second operand: 0
+    t = _mm_min_ps(t, _mm_set1_ps(255.0f));
+    __m128i i = _mm_cvttps_epi32(t);
+    out[0] = (uint8_t)_mm_cvtsi128_si32(i);
+    out[1] = (uint8_t)_mm_cvtsi128_si32(_mm_srli_si128(i, 4));
+    out[2] = (uint8_t)_mm_cvtsi128_si32(_mm_srli_si128(i, 8));
+#else
+    out[0] = to_byte(v[0]);
+    out[1] = to_byte(v[1]);
+    out[2] = to_byte(v[2]);
+#endif
+}
+
+CI_VECTOR_CLONES
+static void horizontal_pass4(const float *row, const axis_table *across, const float *weight4,
+                             uint32_t count, uint8_t *out, ptrdiff_t step) {
+    const int32_t *start = across->start, *taps = across->taps;
+    const size_t stride = (size_t)across->max_taps * 4;
+    for (uint32_t x = 0; x < count; x++, out += step) {
+        const float *src = row + (size_t)(start[x] - across->lowest) * 4;
+        const float *weight = weight4 + (size_t)x * stride;
+        float8 sum = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        for (int32_t t = 0; t < taps[x]; t += 2) {
+            // memcpy, not a function returning float8: that would change the
+            // calling convention between the baseline and AVX builds.
+            float8 pixels, weights;
+            memcpy(&pixels, src + 4 * t, sizeof pixels);
+            memcpy(&weights, weight + 4 * t, sizeof weights);
+            sum += pixels * weights;
+        }
+        float4 low = {sum[0], sum[1], sum[2], sum[3]}, high = {sum[4], sum[5], sum[6], sum[7]};
+        store_rgb(out, low + high);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Orientation of the output
+
+// Where pixel (a, b) of a stored-orientation cell sw x sh lands in the upright
+// cell, for EXIF orientation 1-8 (the inverse of orient.c's walks).
+static void stored_to_upright(int orientation, int64_t sw, int64_t sh, int64_t a, int64_t b,
+                              int64_t *x, int64_t *y) {
+    switch (orientation) {
+    case 2: *x = sw - 1 - a; *y = b; break;
+    case 3: *x = sw - 1 - a; *y = sh - 1 - b; break;
+    case 4: *x = a; *y = sh - 1 - b; break;
+    case 5: *x = b; *y = a; break;
+    case 6: *x = sh - 1 - b; *y = a; break;
+    case 7: *x = sh - 1 - b; *y = sw - 1 - a; break;
+    case 8: *x = b; *y = sw - 1 - a; break;
+    default: *x = a; *y = b; break;
+    }
+}
+
+// And back: the stored-cell pixel that lands on upright pixel (x, y).
+static void upright_to_stored(int orientation, int64_t sw, int64_t sh, int64_t x, int64_t y,
+                              int64_t *a, int64_t *b) {
+    switch (orientation) {
+    case 2: *a = sw - 1 - x; *b = y; break;
+    case 3: *a = sw - 1 - x; *b = sh - 1 - y; break;
+    case 4: *a = x; *b = sh - 1 - y; break;
+    case 5: *a = y; *b = x; break;
+    case 6: *a = y; *b = sh - 1 - x; break;
+    case 7: *a = sw - 1 - y; *b = sh - 1 - x; break;
+    case 8: *a = sw - 1 - y; *b = x; break;
+    default: *a = x; *b = y; break;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The plan
+
+void ci_cover_plan_free(ci_cover_plan *plan) {
+    if (!plan) return;
+    axis_free(&plan->across);
+    axis_free(&plan->down);
+    free(plan->ring);
+    free(plan->storage);
+    free(plan->float_storage);
+    free(plan->row);
+    free(plan->tap_rows);
+    free(plan->weight4);
+    memset(plan, 0, sizeof *plan);
+}
+
+ci_status ci_cover_plan_init(ci_cover_plan *plan, uint32_t w, uint32_t h, int channels,
+                             int orientation, ci_image *canvas, ci_rect cell, const char *name,
+                             ci_error *err) {
+    memset(plan, 0, sizeof *plan);
+    if (!name) name = "(image)";
+    if (!canvas || !canvas->pixels || canvas->channels != 3 || canvas->width == 0 ||
+        canvas->height == 0 || canvas->stride < (size_t)canvas->width * 3)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: invalid canvas", name);
+    if (channels != 3 && channels != 4)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT,
+                       "%s: resampling needs RGB images (source has %d channels)", name, channels);
+    if (w == 0 || h == 0) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: invalid image geometry", name);
+    if (cell.width == 0 || cell.height == 0)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: empty cell %ux%u", name, cell.width,
+                       cell.height);
+    // Tap indices are int32_t.
+    if (w > INT32_MAX || h > INT32_MAX)
+        return ci_fail(err, CI_ERR_TOO_LARGE, "%s: %ux%u is too large to resample", name, w, h);
+    if (orientation < 1 || orientation > 8) orientation = 1;
+    plan->channels = channels;
+
+    // The visible part of the cell, in upright cell coordinates: [x0, x1) x [y0, y1).
+    int64_t x0 = cell.x < 0 ? -(int64_t)cell.x : 0;
+    int64_t y0 = cell.y < 0 ? -(int64_t)cell.y : 0;
+    int64_t x1 = (int64_t)canvas->width - cell.x;
+    int64_t y1 = (int64_t)canvas->height - cell.y;
+    if (x1 > (int64_t)cell.width) x1 = cell.width;
+    if (y1 > (int64_t)cell.height) y1 = cell.height;
+    if (x0 >= x1 || y0 >= y1) {  // nothing of the cell is on the canvas
+        plan->empty = 1;
+        return CI_OK;
+    }
+
+    // The cell in stored orientation, and the visible part of it.
+    int transposed = orientation >= 5;
+    uint32_t sw = transposed ? cell.height : cell.width;
+    uint32_t sh = transposed ? cell.width : cell.height;
+    int64_t ca, cb, da, db;
+    upright_to_stored(orientation, sw, sh, x0, y0, &ca, &cb);
+    upright_to_stored(orientation, sw, sh, x1 - 1, y1 - 1, &da, &db);
+    int64_t a0 = ca < da ? ca : da, a1 = (ca < da ? da : ca) + 1;
+    int64_t b0 = cb < db ? cb : db, b1 = (cb < db ? db : cb) + 1;
+    plan->out_w = (uint32_t)(a1 - a0);
+    plan->out_h = (uint32_t)(b1 - b0);
+
+    // Canvas byte offsets of stored-cell pixels (a0, b0), (a0 + 1, b0), (a0, b0 + 1).
+    int64_t x, y;
+    stored_to_upright(orientation, sw, sh, a0, b0, &x, &y);
+    ptrdiff_t stride = (ptrdiff_t)canvas->stride;
+    ptrdiff_t origin = (ptrdiff_t)(cell.y + y) * stride + (ptrdiff_t)(cell.x + x) * 3;
+    stored_to_upright(orientation, sw, sh, a0 + 1, b0, &x, &y);
+    ptrdiff_t along_a = (ptrdiff_t)(cell.y + y) * stride + (ptrdiff_t)(cell.x + x) * 3 - origin;
+    stored_to_upright(orientation, sw, sh, a0, b0 + 1, &x, &y);
+    ptrdiff_t along_b = (ptrdiff_t)(cell.y + y) * stride + (ptrdiff_t)(cell.x + x) * 3 - origin;
+    plan->canvas_pixels = canvas->pixels;
+    plan->origin = origin;
+    plan->step_a = along_a;
+    plan->step_b = along_b;
+
+    if (w == sw && h == sh) {
+        // Same size: the mapping is the identity, copy the visible part.
+        plan->identity = 1;
+        plan->first_row = (uint32_t)b0;
+        plan->last_row = (uint32_t)(b1 - 1);
+        plan->first_column = (uint32_t)a0;
+        plan->columns = plan->out_w;
+        return CI_OK;
+    }
+
+    // 1 / s, taken from the axis that decides s so that axis maps exactly:
+    // s = sw / w when sw * h >= sh * w (exact in 64 bits).
+    double inverse = (uint64_t)sw * h >= (uint64_t)sh * w ? (double)w / (double)sw
+                                                            : (double)h / (double)sh;
+    if (!axis_build(&plan->across, w, sw, inverse, a0, plan->out_w) ||
+        !axis_build(&plan->down, h, sh, inverse, b0, plan->out_h)) {
+        ci_cover_plan_free(plan);
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory for resampling", name);
+    }
+    plan->first_row = (uint32_t)plan->down.lowest;
+    plan->last_row = (uint32_t)plan->down.highest;
+    plan->first_column = (uint32_t)plan->across.lowest;
+    plan->columns = (uint32_t)(plan->across.highest - plan->across.lowest + 1);
+
+    // The rows to keep: output row y is written once every row up to the
+    // last one any output row <= y reads has arrived, and it still needs its
+    // first row then.
+    int32_t reach = 0, ring = 1;
+    for (uint32_t o = 0; o < plan->out_h; o++) {
+        int32_t last = plan->down.start[o] + plan->down.taps[o] - 1;
+        if (last > reach) reach = last;
+        if (reach - plan->down.start[o] + 1 > ring) ring = reach - plan->down.start[o] + 1;
+    }
+    plan->ring_rows = (uint32_t)ring;
+    return CI_OK;
+}
+
+// The float ring is used when it takes at most this much; beyond (extreme
+// reductions of huge images), rows stay 8-bit and are converted per tap.
+#define FLOAT_RING_BUDGET ((size_t)16 << 20)
+
+ci_status ci_cover_plan_start(ci_cover_plan *plan, uint32_t first_column, uint32_t columns,
+                              int own_rows, const char *name, ci_error *err) {
+    if (!name) name = "(image)";
+    if (plan->empty) return CI_OK;
+    if (first_column > plan->first_column ||
+        (uint64_t)first_column + columns < (uint64_t)plan->first_column + plan->columns)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: rows do not hold the needed columns", name);
+    plan->skip_bytes = (size_t)(plan->first_column - first_column) * (size_t)plan->channels;
+    plan->row_bytes = (size_t)columns * (size_t)plan->channels;
+    size_t length = (size_t)plan->columns * (size_t)plan->channels;  // samples the filter reads
+    if (plan->identity) plan->ring_rows = 1;
+    // Each source row is read by several output rows: converting it to float
+    // once, as it arrives, beats converting it once per tap.
+    plan->floats = !plan->identity && length <= FLOAT_RING_BUDGET / sizeof(float) / plan->ring_rows;
+    plan->ring = calloc(plan->ring_rows, sizeof *plan->ring);
+    if (own_rows) {
+        size_t rows = plan->floats ? 1 : plan->ring_rows;  // floats: the 8-bit row is converted at once
+        if (plan->row_bytes > SIZE_MAX / rows)
+            return ci_fail(err, CI_ERR_TOO_LARGE, "%s: too large to resample", name);
+        plan->storage = malloc(plan->row_bytes * rows);
+    }
+    if (plan->floats) plan->float_storage = malloc(sizeof(float) * length * plan->ring_rows);
+    if (!plan->identity) {
+        // One spare pixel, zero, for horizontal_pass4's odd tap counts.
+        plan->row = calloc(length + 4, sizeof(float));
+        if (plan->channels == 4) {
+            size_t weights = (size_t)plan->out_w * (size_t)plan->across.max_taps;
+            plan->weight4 = malloc(sizeof(float) * 4 * weights);
+            if (plan->weight4)
+                for (size_t i = 0; i < weights; i++)
+                    for (int c = 0; c < 4; c++) plan->weight4[4 * i + c] = plan->across.weight[i];
+        }
+        plan->tap_rows = malloc(sizeof *plan->tap_rows * (size_t)plan->down.max_taps);
+    }
+    if (!plan->ring || (own_rows && !plan->storage) || (plan->floats && !plan->float_storage) ||
+        (!plan->identity && (!plan->row || !plan->tap_rows || (plan->channels == 4 && !plan->weight4))))
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory for resampling", name);
+    return CI_OK;
+}
+
+uint8_t *ci_cover_plan_slot(ci_cover_plan *plan) {
+    if (!plan->storage) return NULL;
+    if (plan->floats) return plan->storage;
+    return plan->storage + (size_t)(plan->pushed % plan->ring_rows) * plan->row_bytes;
+}
+
+// Writes output row `o` (stored-cell coordinates, relative to the visible part).
+static void emit_row(ci_cover_plan *plan, uint32_t o) {
+    const axis_table *down = &plan->down;
+    const void **rows = plan->tap_rows;
+    int32_t count = down->taps[o];
+    for (int32_t t = 0; t < count; t++) {
+        uint32_t source = (uint32_t)(down->start[o] + t);
+        rows[t] = plan->ring[(source - plan->first_row) % plan->ring_rows];
+    }
+    size_t length = (size_t)plan->columns * (size_t)plan->channels;
+    const float *weight = down->weight + (size_t)o * down->max_taps;
+    if (plan->floats)
+        vertical_pass_float(plan->row, length, (const float *const *)rows, count, weight);
+    else
+        vertical_pass(plan->row, length, (const uint8_t *const *)rows, count, weight);
+    uint8_t *out = plan->canvas_pixels + plan->origin + (ptrdiff_t)o * plan->step_b;
+    if (plan->channels == 4)
+        horizontal_pass4(plan->row, &plan->across, plan->weight4, plan->out_w, out, plan->step_a);
+    else
+        horizontal_pass3(plan->row, &plan->across, plan->out_w, out, plan->step_a);
+}
+
+void ci_cover_plan_push(ci_cover_plan *plan, const uint8_t *row) {
+    if (plan->empty || !plan->ring) return;
+    uint32_t source = plan->first_row + plan->pushed;
+    if (source > plan->last_row) return;
+    row += plan->skip_bytes;
+    plan->pushed++;
+    if (plan->identity) {
+        uint8_t *out = plan->canvas_pixels + plan->origin + (ptrdiff_t)(source - plan->first_row) * plan->step_b;
+        for (uint32_t a = 0; a < plan->out_w; a++, out += plan->step_a, row += plan->channels) {
+            out[0] = row[0];
+            out[1] = row[1];
+            out[2] = row[2];
+        }
+        return;
+    }
+    uint32_t slot = (source - plan->first_row) % plan->ring_rows;
+    if (plan->floats) {
+        size_t length = (size_t)plan->columns * (size_t)plan->channels;
+        float *converted = plan->float_storage + (size_t)slot * length;
+        to_floats(converted, row, length);
+        plan->ring[slot] = converted;
+    } else {
+        plan->ring[slot] = row;
+    }
+    const axis_table *down = &plan->down;
+    while (plan->next_out < plan->out_h &&
+           (uint32_t)(down->start[plan->next_out] + down->taps[plan->next_out] - 1) <= source) {
+        emit_row(plan, plan->next_out);
+        plan->next_out++;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// A whole image in memory
 
 ci_status ci_resample_cover(const ci_image *source, ci_image *canvas, ci_rect cell,
                             const char *name, ci_error *err) {
@@ -185,86 +548,15 @@ ci_status ci_resample_cover(const ci_image *source, ci_image *canvas, ci_rect ce
     if (source->width == 0 || source->height == 0 || source->stride < (size_t)source->width * 3 ||
         canvas->width == 0 || canvas->height == 0 || canvas->stride < (size_t)canvas->width * 3)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: invalid image geometry", name);
-    if (cell.width == 0 || cell.height == 0)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: empty cell %ux%u", name, cell.width,
-                       cell.height);
-    // Tap indices are int32_t.
-    if (source->width > INT32_MAX || source->height > INT32_MAX)
-        return ci_fail(err, CI_ERR_TOO_LARGE, "%s: %ux%u is too large to resample", name,
-                       source->width, source->height);
 
-    // The visible part of the cell, in cell coordinates: [x0, x1) x [y0, y1).
-    int64_t x0 = cell.x < 0 ? -(int64_t)cell.x : 0;
-    int64_t y0 = cell.y < 0 ? -(int64_t)cell.y : 0;
-    int64_t x1 = (int64_t)canvas->width - cell.x;
-    int64_t y1 = (int64_t)canvas->height - cell.y;
-    if (x1 > (int64_t)cell.width) x1 = cell.width;
-    if (y1 > (int64_t)cell.height) y1 = cell.height;
-    if (x0 >= x1 || y0 >= y1) return CI_OK;  // nothing of the cell is on the canvas
-    uint32_t out_w = (uint32_t)(x1 - x0), out_h = (uint32_t)(y1 - y0);
-    uint8_t *out_origin = canvas->pixels + (size_t)(cell.y + y0) * canvas->stride +
-                          (size_t)(cell.x + x0) * 3;
-
-    uint32_t w = source->width, h = source->height;
-    if (w == cell.width && h == cell.height) {
-        // Same size: the mapping is the identity, copy the visible part.
-        for (uint32_t y = 0; y < out_h; y++)
-            memcpy(out_origin + (size_t)y * canvas->stride,
-                   source->pixels + (size_t)(y0 + y) * source->stride + (size_t)x0 * 3,
-                   (size_t)out_w * 3);
-        return CI_OK;
+    ci_cover_plan plan;
+    ci_status status = ci_cover_plan_init(&plan, source->width, source->height, 3, 1, canvas, cell,
+                                          name, err);
+    if (status == CI_OK && !plan.empty) {
+        status = ci_cover_plan_start(&plan, 0, source->width, 0, name, err);
+        for (uint32_t y = plan.first_row; status == CI_OK && y <= plan.last_row; y++)
+            ci_cover_plan_push(&plan, source->pixels + (size_t)y * source->stride);
     }
-
-    // 1 / s, taken from the axis that decides s so that axis maps exactly:
-    // s = cellW / w when cellW * h >= cellH * w (exact in 64 bits).
-    double inverse = (uint64_t)cell.width * h >= (uint64_t)cell.height * w
-                         ? (double)w / (double)cell.width
-                         : (double)h / (double)cell.height;
-
-    axis_table across, down;
-    if (!axis_build(&across, w, cell.width, inverse, x0, out_w))
-        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory for resampling", name);
-    if (!axis_build(&down, h, cell.height, inverse, y0, out_h)) {
-        axis_free(&across);
-        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory for resampling", name);
-    }
-
-    // The intermediate row holds only the source columns the visible output
-    // reads: [across.lowest, across.highest].
-    size_t columns = (size_t)(across.highest - across.lowest + 1);
-    size_t length = columns * 3;
-    float *row = malloc(sizeof(float) * length);
-    if (!row) {
-        axis_free(&across);
-        axis_free(&down);
-        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory for resampling", name);
-    }
-    const uint8_t *column_base = source->pixels + (size_t)across.lowest * 3;
-    int max_taps = across.max_taps;
-
-    for (uint32_t y = 0; y < out_h; y++) {
-        vertical_pass(row, length, column_base, source->stride, down.start[y], down.taps[y],
-                      down.weight + (size_t)y * down.max_taps);
-        uint8_t *out = out_origin + (size_t)y * canvas->stride;
-        for (uint32_t x = 0; x < out_w; x++) {
-            const float *restrict src = row + (size_t)(across.start[x] - across.lowest) * 3;
-            const float *restrict weight = across.weight + (size_t)x * max_taps;
-            int32_t taps = across.taps[x];
-            float r = 0.0f, g = 0.0f, b = 0.0f;
-            for (int32_t t = 0; t < taps; t++) {
-                float wt = weight[t];
-                r += wt * src[3 * t];
-                g += wt * src[3 * t + 1];
-                b += wt * src[3 * t + 2];
-            }
-            out[3 * x] = to_byte(r);
-            out[3 * x + 1] = to_byte(g);
-            out[3 * x + 2] = to_byte(b);
-        }
-    }
-
-    free(row);
-    axis_free(&across);
-    axis_free(&down);
-    return CI_OK;
+    ci_cover_plan_free(&plan);
+    return status;
 }
