@@ -165,24 +165,61 @@ void ci_oriented_size(int orientation, uint32_t width, uint32_t height,
     *out_height = transposed ? width : height;
 }
 
-static ci_status probe_memory(const uint8_t *data, size_t size, const char *name,
-                              ci_photo_info *info, ci_error *err) {
-    memset(info, 0, sizeof *info);
-    switch (ci_sniff_format(data, size)) {
-    case CI_FORMAT_JPEG: return ci_jpeg_probe(data, size, name, info, err);
-    case CI_FORMAT_PNG: return ci_png_probe(data, size, name, info, err);
-    default: return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a JPEG or PNG file", name);
-    }
-}
+// How much of a file the probe reads first: headers (EXIF included) fit.
+#define PROBE_BYTES 65536
 
 ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
     if (!path || !info) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_probe_file: missing argument");
-    uint8_t *data;
-    size_t size;
-    ci_status status = ci_read_file(path, &data, &size, err);
+    memset(info, 0, sizeof *info);
+    // The header only, not the whole file: a JPEG's is read as libjpeg asks
+    // for it, a PNG's from the first PROBE_BYTES (and from the whole file
+    // only when that is not enough to decide).
+    int fd;
+    size_t file_size;
+    ci_status status = ci_open_file(path, &fd, &file_size, err);
     if (status != CI_OK) return status;
-    status = probe_memory(data, size, path, info, err);
-    free(data);
+    size_t capacity = file_size < PROBE_BYTES ? (file_size < 16 ? 16 : file_size) : PROBE_BYTES;
+    uint8_t *buffer = malloc(capacity);
+    if (!buffer) {
+        close(fd);
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory reading the file", path);
+    }
+    int error;
+    size_t filled = ci_read_up_to(fd, buffer, capacity, &error);
+    if (error || filled == 0) {
+        free(buffer);
+        close(fd);
+        return error ? ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(error))
+                     : ci_fail(err, CI_ERR_NOT_IMAGE, "%s: is empty", path);
+    }
+    switch (ci_sniff_format(buffer, filled)) {
+    case CI_FORMAT_JPEG:
+        status = ci_jpeg_probe_fd(fd, buffer, capacity, filled, path, info, err);
+        break;
+    case CI_FORMAT_PNG:
+        status = ci_png_probe(buffer, filled, path, info, err);
+        if (status != CI_OK && filled == capacity && file_size > capacity) {
+            // The chunks before the image data run past what was read (or the
+            // file is broken): decide on the whole file.
+            uint8_t *whole = realloc(buffer, file_size);
+            if (!whole) {
+                status = ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory reading %zu bytes", path,
+                                 file_size);
+                break;
+            }
+            buffer = whole;
+            filled += ci_read_up_to(fd, buffer + filled, file_size - filled, &error);
+            status = error ? ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(error))
+                           : ci_png_probe(buffer, filled, path, info, err);
+        }
+        break;
+    default:
+        status = ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a JPEG or PNG file", path);
+        break;
+    }
+    free(buffer);
+    close(fd);
+    if (status != CI_OK) memset(info, 0, sizeof *info);
     return status;
 }
 
