@@ -175,11 +175,12 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     }
 
     public func encode(_ image: RGBImage, as format: ImageFormat, quality: Int) throws -> [UInt8] {
-        var pixels = image.pixels
-        return try pixels.withUnsafeMutableBufferPointer { buffer in
+        // The encoders only read the pixels, so borrow them: a mutable buffer
+        // of a shared array would be a copy (6 MB for 1920x1080).
+        return try image.pixels.withUnsafeBufferPointer { buffer in
             var source = ci_image(
-                pixels: buffer.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
-                stride: image.width * 3, channels: 3)
+                pixels: UnsafeMutablePointer(mutating: buffer.baseAddress), width: UInt32(image.width),
+                height: UInt32(image.height), stride: image.width * 3, channels: 3)
             var output: UnsafeMutablePointer<UInt8>?
             var size = 0
             var error = ci_error()
