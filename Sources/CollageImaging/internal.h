@@ -143,6 +143,7 @@ typedef struct {
     float *row;                       // the vertical pass's output
     const void **tap_rows;            // the rows one output row reads
     float *weight4;                   // across's weights, each repeated 4 times
+    int pairs;                        // tap pairs horizontal_pass4 takes per pixel
     uint32_t pushed, next_out;
 } ci_cover_plan;
 

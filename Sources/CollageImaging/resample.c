@@ -237,12 +237,13 @@ static void horizontal_pass3(const float *row, const axis_table *across, uint32_
 // The same for 4 floats per pixel (the 4th is ignored). Consecutive taps
 // read consecutive pixels, so one 8-lane vector holds two taps' pixels and
 // `weight4` (each weight repeated 4 times) the matching weights: a tap pair
-// is one multiply-add (a fused one in the AVX2 build). The weight table is
-// zero-padded to max_taps (even) and the row has a spare zero pixel at its
-// end, so an odd tap count may read one tap further.
+// is one multiply-add (a fused one in the AVX2 build). Every output pixel
+// takes the same number of tap pairs, `pairs` (the most any pixel of the row
+// needs, rounded up): the weight table is zero past each pixel's taps and the
+// row has 2 * pairs spare zero pixels at its end, so the extra taps add
+// nothing, and a fixed count lets the loop be unrolled without a remainder.
 typedef float float4 __attribute__((vector_size(16)));
 typedef float float8 __attribute__((vector_size(32)));
-
 
 // Rounds, clamps and stores the first three lanes as to_byte does.
 static inline void store_rgb(uint8_t *out, float4 v) {
@@ -261,25 +262,44 @@ static inline void store_rgb(uint8_t *out, float4 v) {
 #endif
 }
 
+// One output pixel from `pairs` tap pairs. memcpy, not a function returning
+// float8: that would change the calling convention between the baseline and
+// AVX builds.
+static inline __attribute__((always_inline)) void pixel_from_pairs(const float *src, const float *weight,
+                                                                   int pairs, uint8_t *out) {
+    float8 sum = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    for (int p = 0; p < pairs; p++) {
+        float8 pixels, weights;
+        memcpy(&pixels, src + 8 * p, sizeof pixels);
+        memcpy(&weights, weight + 8 * p, sizeof weights);
+        sum += pixels * weights;
+    }
+    float4 low = {sum[0], sum[1], sum[2], sum[3]}, high = {sum[4], sum[5], sum[6], sum[7]};
+    store_rgb(out, low + high);
+}
+
+#define HORIZONTAL_ROW(pairs)                                                                 \
+    for (uint32_t x = 0; x < count; x++, out += step)                                        \
+        pixel_from_pairs(row + (size_t)(start[x] - lowest) * 4, weight4 + (size_t)x * stride, \
+                         pairs, out)
+
 CI_VECTOR_CLONES
 static void horizontal_pass4(const float *row, const axis_table *across, const float *weight4,
-                             uint32_t count, uint8_t *out, ptrdiff_t step) {
-    const int32_t *start = across->start, *taps = across->taps;
+                             int pairs, uint32_t count, uint8_t *out, ptrdiff_t step) {
+    const int32_t *start = across->start;
+    const int32_t lowest = across->lowest;
     const size_t stride = (size_t)across->max_taps * 4;
-    for (uint32_t x = 0; x < count; x++, out += step) {
-        const float *src = row + (size_t)(start[x] - across->lowest) * 4;
-        const float *weight = weight4 + (size_t)x * stride;
-        float8 sum = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-        for (int32_t t = 0; t < taps[x]; t += 2) {
-            // memcpy, not a function returning float8: that would change the
-            // calling convention between the baseline and AVX builds.
-            float8 pixels, weights;
-            memcpy(&pixels, src + 4 * t, sizeof pixels);
-            memcpy(&weights, weight + 4 * t, sizeof weights);
-            sum += pixels * weights;
-        }
-        float4 low = {sum[0], sum[1], sum[2], sum[3]}, high = {sum[4], sum[5], sum[6], sum[7]};
-        store_rgb(out, low + high);
+    // The common counts as constants, so that each loop is fully unrolled.
+    switch (pairs) {
+    case 1: HORIZONTAL_ROW(1); break;
+    case 2: HORIZONTAL_ROW(2); break;
+    case 3: HORIZONTAL_ROW(3); break;
+    case 4: HORIZONTAL_ROW(4); break;
+    case 5: HORIZONTAL_ROW(5); break;
+    case 6: HORIZONTAL_ROW(6); break;
+    case 7: HORIZONTAL_ROW(7); break;
+    case 8: HORIZONTAL_ROW(8); break;
+    default: HORIZONTAL_ROW(pairs); break;
     }
 }
 
@@ -456,8 +476,14 @@ ci_status ci_cover_plan_start(ci_cover_plan *plan, uint32_t first_column, uint32
     }
     if (plan->floats) plan->float_storage = malloc(sizeof(float) * length * plan->ring_rows);
     if (!plan->identity) {
-        // One spare pixel, zero, for horizontal_pass4's odd tap counts.
-        plan->row = calloc(length + 4, sizeof(float));
+        // horizontal_pass4 reads 2 * pairs taps for every pixel: the most
+        // any pixel has, rounded up to a pair (never more than max_taps,
+        // which is even), and up to that many zero pixels past the row.
+        int32_t most = 1;
+        for (uint32_t x = 0; x < plan->out_w; x++)
+            if (plan->across.taps[x] > most) most = plan->across.taps[x];
+        plan->pairs = (most + 1) / 2;
+        plan->row = calloc(length + (size_t)plan->across.max_taps * 4, sizeof(float));
         if (plan->channels == 4) {
             size_t weights = (size_t)plan->out_w * (size_t)plan->across.max_taps;
             plan->weight4 = malloc(sizeof(float) * 4 * weights);
@@ -496,7 +522,8 @@ static void emit_row(ci_cover_plan *plan, uint32_t o) {
         vertical_pass(plan->row, length, (const uint8_t *const *)rows, count, weight);
     uint8_t *out = plan->canvas_pixels + plan->origin + (ptrdiff_t)o * plan->step_b;
     if (plan->channels == 4)
-        horizontal_pass4(plan->row, &plan->across, plan->weight4, plan->out_w, out, plan->step_a);
+        horizontal_pass4(plan->row, &plan->across, plan->weight4, plan->pairs, plan->out_w, out,
+                         plan->step_a);
     else
         horizontal_pass3(plan->row, &plan->across, plan->out_w, out, plan->step_a);
 }
