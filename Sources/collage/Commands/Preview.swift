@@ -1,0 +1,87 @@
+import ArgumentParser
+import CollageKit
+import CollageTerminal
+import Foundation
+
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw the current collage in the terminal, once.",
+        discussion: """
+            Prints the collage you are building as a picture on standard output,
+            without the interactive screens: for scripts and quick looks. It is
+            drawn with the default canvas proportion (16:9), as wide as the
+            terminal (80 columns when standard output is not a terminal).
+
+            Pictures are Unicode symbols in 24-bit colour, or sixel, kitty or
+            iTerm2 graphics when the terminal supports them; --graphics forces a
+            mode. 'auto' uses symbols when standard output is not a terminal and
+            inside tmux or screen. With NO_COLOR set, symbols carry no colours.
+            """)
+
+    @Option(help: ArgumentHelp("How to draw: auto, symbols, sixel, kitty or iterm2.", valueName: "mode"),
+            transform: { try GraphicsMode(parsing: $0) })
+    var graphics: GraphicsMode = .auto
+
+    @Option(help: ArgumentHelp("Width in columns (default: the terminal's, or 80).", valueName: "cols"))
+    var width: Int?
+
+    @Option(help: ArgumentHelp("Height in rows (default: what the width needs, within the terminal).", valueName: "rows"))
+    var height: Int?
+
+    /// Far beyond any screen; keeps a typo from rendering a gigapixel canvas.
+    static let maximumCells = 1000
+
+    func validate() throws {
+        for (name, value) in [("--width", width), ("--height", height)] {
+            if let value, !(1...Self.maximumCells).contains(value) {
+                throw ValidationError("\(name) must be 1 to \(Self.maximumCells), not \(value)")
+            }
+        }
+    }
+
+    func run() throws {
+        let state = try makeCollageViewModel().currentState
+        guard !state.photos.isEmpty else {
+            Console.error("the collage is empty")
+            throw ExitCode.failure
+        }
+
+        let environment = ProcessInfo.processInfo.environment
+        let terminal = isatty(STDOUT_FILENO) == 1 ? SystemTerminal.size(of: STDOUT_FILENO) : nil
+        // Graphics protocols written into a pipe or a file are rarely wanted:
+        // 'auto' means symbols there.
+        let kind = graphics == .auto && terminal == nil
+            ? .symbols
+            : GraphicsDetection.pictureKind(for: graphics, environment: environment)
+        let renderer = ChafaPictureRenderer(
+            kind: kind, noColor: ANSIScreenWriter.noColorRequested(in: environment), terminal: terminal)
+
+        let canvas = CanvasSize.default
+        let columns = width ?? terminal?.columns ?? 80
+        // The rows a 16:9 picture needs at this width, given the cells' shape;
+        // by default no more than the terminal shows, keeping a line for the prompt.
+        let needed = Int((Double(columns * renderer.cellWidth) * Double(canvas.height)
+                          / Double(canvas.width) / Double(renderer.cellHeight)).rounded(.up))
+        var rows = height ?? max(1, needed)
+        if height == nil, let terminal { rows = max(1, min(rows, terminal.rows - 1)) }
+
+        // Render the collage at the pixel size the picture can show, in the
+        // canvas's proportion, so the terminal picture has the saved file's layout.
+        let room = renderer.pixelSize(columns: columns, rows: rows)
+        let scale = min(Double(room.width) / Double(canvas.width), Double(room.height) / Double(canvas.height))
+        let size = try CanvasSize(
+            width: min(canvas.width, max(1, Int((Double(canvas.width) * scale).rounded()))),
+            height: min(canvas.height, max(1, Int((Double(canvas.height) * scale).rounded()))))
+        let image: RGBImage
+        do {
+            image = try ImageEngine().render(state.photos, options: CollageRenderOptions(size: size))
+        } catch {
+            Console.error("\(error)")
+            throw ExitCode.failure
+        }
+
+        let picture = renderer.render(image, columns: columns, rows: rows)
+        let output = picture.kind == .symbols ? picture.lines.joined(separator: "\n") : picture.lines.joined()
+        FileHandle.standardOutput.write(Data((output + "\n").utf8))
+    }
+}
