@@ -127,6 +127,11 @@ ci_status ci_encode_jpeg(const ci_image *image, int quality,
                          uint8_t **out, size_t *out_size, ci_error *err);
 ci_status ci_encode_png(const ci_image *image,
                         uint8_t **out, size_t *out_size, ci_error *err);
+// ci_encode_jpeg on up to `threads` threads (1 or 2). An image at least 256
+// rows tall is encoded as two halves joined by a restart marker (so they can
+// be encoded at once); the bytes are the same whatever `threads` is.
+ci_status ci_encode_jpeg_threads(const ci_image *image, int quality, int threads,
+                                 uint8_t **out, size_t *out_size, ci_error *err);
 void ci_buffer_free(uint8_t *buffer);
 
 #ifdef __cplusplus

@@ -87,9 +87,10 @@ public protocol ImageEncoding: Sendable {
 public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// The most pixels one decoded photo may have (see `ci_limits`).
     public var maxDecodedPixels: UInt64
-    /// How many photos of one collage are decoded at once. All cores by
-    /// default; batch mode, which makes several collages at once, gives each
-    /// its share so the cores are not oversubscribed.
+    /// How many photos of one collage are decoded at once (and whether its
+    /// JPEG's two halves are encoded at once). All cores by default; batch
+    /// mode, which makes several collages at once, gives each its share so
+    /// the cores are not oversubscribed.
     public var decodeThreads: Int
 
     public init(maxDecodedPixels: UInt64 = UInt64(CI_DEFAULT_MAX_PIXELS),
@@ -185,7 +186,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             var size = 0
             var error = ci_error()
             let status = format == .jpeg
-                ? ci_encode_jpeg(&source, Int32(quality), &output, &size, &error)
+                ? ci_encode_jpeg_threads(&source, Int32(quality), Int32(decodeThreads), &output, &size, &error)
                 : ci_encode_png(&source, &output, &size, &error)
             guard status == CI_OK, let output else { throw ImageEngineError(error) }
             defer { ci_buffer_free(output) }
