@@ -8,6 +8,7 @@ import OpenCombine
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "add",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Add photos to the collage.",
         discussion: """
             Every file must be a readable JPEG or PNG (judged by its content, not
@@ -43,6 +44,7 @@ struct Add: ParsableCommand {
 
 struct Clear: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "clear",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Remove every photo from the collage (refused when it is empty).")
 
     func run() throws {

@@ -12,6 +12,7 @@ import Glibc
 
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "batch",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Make many collages from a list of photos.",
         discussion: """
             LIST is a text file, or - for standard input: one photo path per line;

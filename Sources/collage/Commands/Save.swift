@@ -4,6 +4,7 @@ import Foundation
 
 struct Save: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "save",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Render the collage to a JPEG or PNG file, then empty the selection.",
         discussion: """
             Needs a non-zero, even number of photos. The format follows the

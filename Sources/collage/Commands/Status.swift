@@ -4,6 +4,7 @@ import Foundation
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Show the collage: its title, its photos and which actions are allowed.")
 
     @Flag(help: "Print one JSON object: title, count, photos, canAdd, canClear, canSave.")
