@@ -30,5 +30,13 @@ fuzz: deps
 test-sanitized: deps
 	scripts/test-sanitized.sh
 
+# Performance (docs/performance.md): collage against vips, ImageMagick and
+# Pillow on the W6 and Batch workloads; builds release, installs the other
+# tools from Debian, makes the photos, prints medians. Not part of `make test`.
+.PHONY: bench
+
+bench: deps
+	scripts/bench/bench.sh
+
 clean:
 	rm -rf .build demo-output

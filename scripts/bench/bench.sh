@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# `make bench`: collage against vips, ImageMagick and Pillow (issue 5).
+#
+#  1. builds collage in release mode, statically linked against the Swift
+#     runtime (--static-swift-stdlib), in its own build folder
+#     (.build/bench/swift, so it never waits on or disturbs a debug build);
+#     with BENCH_DYNAMIC=1 also a dynamically linked one (what a plain
+#     `swift build -c release` makes), in .build/bench/swift-dynamic;
+#  2. installs what is missing from Debian's packages (apt-get as root or
+#     through sudo; otherwise it says what to install and stops);
+#  3. makes the W6 photos once (deterministic, .build/bench/w6/);
+#  4. runs scripts/bench/run.py: alternating runs, medians, PSNR.
+#
+# The results go to stdout and .build/bench/results.md. Environment:
+#   BENCH_RUNS (11), BENCH_BATCH_RUNS (5), BENCH_ONLY (see run.py),
+#   BENCH_DYNAMIC=1, BENCH_COLLAGE_EXTRA ("label=binary;..." more collage
+#   builds to time, e.g. an older commit's), SWIFT (swift).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+work=$root/.build/bench
+swift=${SWIFT:-swift}
+
+# --- contenders and tools, from Debian ---------------------------------------
+declare -A needs=(
+  [/usr/bin/vips]=libvips-tools
+  [/usr/bin/convert]=imagemagick
+  [/usr/bin/montage]=imagemagick
+  [/usr/bin/djpeg]=libjpeg-turbo-progs
+  [/usr/bin/time]=time
+  [/usr/bin/python3]=python3
+)
+missing=()
+for tool in "${!needs[@]}"; do
+  [ -x "$tool" ] || missing+=("${needs[$tool]}")
+done
+if [ -x /usr/bin/python3 ]; then
+  /usr/bin/python3 -c 'import PIL' 2>/dev/null || missing+=(python3-pil)
+  /usr/bin/python3 -c 'import numpy' 2>/dev/null || missing+=(python3-numpy)
+else
+  missing+=(python3-pil python3-numpy)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
+  echo "bench: needs these Debian packages: ${missing[*]}" >&2
+  if [ "$(id -u)" -eq 0 ]; then
+    runner=()
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    runner=(sudo)
+  else
+    echo "Install them with: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- collage, release --------------------------------------------------------
+scripts/install-deps.sh
+echo "bench: building collage (release, --static-swift-stdlib)..." >&2
+"$swift" build -c release --product collage --static-swift-stdlib --build-path "$work/swift" >&2
+collage=$("$swift" build -c release --product collage --static-swift-stdlib --build-path "$work/swift" --show-bin-path)/collage
+if [ "${BENCH_DYNAMIC:-0}" = 1 ]; then
+  echo "bench: building collage (release, dynamically linked)..." >&2
+  "$swift" build -c release --product collage --build-path "$work/swift-dynamic" >&2
+  export BENCH_COLLAGE_EXTRA="collage (dynamically linked)=$("$swift" build -c release --product collage --build-path "$work/swift-dynamic" --show-bin-path)/collage${BENCH_COLLAGE_EXTRA:+;$BENCH_COLLAGE_EXTRA}"
+fi
+
+# --- the photos --------------------------------------------------------------
+/usr/bin/python3 scripts/bench/make_workload.py "$work/w6" 6
+
+# --- the machine -------------------------------------------------------------
+{
+  echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(free -g | awk '/Mem:/ {print $2}') GiB"
+  echo "OS: $(. /etc/os-release; echo "$PRETTY_NAME"), kernel $(uname -r)"
+  echo "Tools: collage $("$collage" --version), $(/usr/bin/vips --version), $(/usr/bin/convert -version | head -1 | cut -d' ' -f2-3), Pillow $(/usr/bin/python3 -c 'import PIL; print(PIL.__version__)'), libjpeg-turbo $(dpkg-query -W -f='${Version}' libjpeg62-turbo 2>/dev/null || echo '?')"
+  echo "Photos: $(ls "$work"/w6/photo-*.jpg | wc -l) x $(/usr/bin/python3 -c 'import sys; from PIL import Image; print("%dx%d" % Image.open(sys.argv[1]).size)' "$work/w6/photo-1.jpg"), $(du -ch "$work"/w6/photo-*.jpg | tail -1 | cut -f1) in all"
+} | tee "$work/machine.txt" >&2
+
+/usr/bin/python3 scripts/bench/run.py "$collage" "$work/w6" "$work" "$work/results.md"
