@@ -14,6 +14,10 @@ declare -A packages=(
 )
 
 missing=()
+# tmux drives the picker's end-to-end tests.
+if ! command -v tmux >/dev/null 2>&1; then
+  missing+=(tmux)
+fi
 if ! command -v pkg-config >/dev/null 2>&1; then
   missing+=(pkg-config)
 fi

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CollageKit
+import Foundation
 
 struct CollageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,12 +15,25 @@ struct CollageCommand: ParsableCommand {
             Layout: 1-2 photos sit side by side; 3-6 fill a grid of 2 rows. Each
             photo covers its cell, centred, and the overflow is cropped.
 
+            Run `collage` alone on a terminal for the interactive collage screen,
+            or `collage pick` to browse folders for photos.
+
             Examples:
+              collage pick ~/Pictures
               collage add beach.jpg dog.png
               collage status
               collage save -o holiday.jpg --size 3000x2000 --gap 8
               collage clear
             """,
         version: "0.1.0",
-        subcommands: [Add.self, Clear.self, Save.self, Status.self, Batch.self])
+        subcommands: [Add.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self, Preview.self])
+
+    /// With no subcommand: the collage screen on a terminal, the help otherwise.
+    func run() throws {
+        guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
+            print(Self.helpMessage())
+            return
+        }
+        try runTerminalUI(photosAt: nil, graphics: .auto)
+    }
 }

@@ -1,0 +1,50 @@
+import CollageKit
+
+/// Draws the collage screen: the title, the photos, the collage as a
+/// picture, a message and the actions. A pure function of the state.
+public enum CollageScreenView {
+    public static func render(_ state: CollageScreenState, columns: Int, rows: Int, resources: Int? = nil) -> ScreenBuffer {
+        var screen = ScreenBuffer(columns: columns, rows: rows)
+        let layout = ScreenLayout(columns: columns, rows: rows)
+        guard !layout.isTooSmall else {
+            screen.putTooSmall()
+            return screen
+        }
+        screen.put(state.title, column: 1, row: 0, style: Palette.title)
+        if let resources {
+            let text = "resources: \(resources)"
+            screen.put(text, column: columns - text.count - 1, row: 0, style: Palette.dim)
+        }
+
+        if state.photos.isEmpty {
+            screen.put("No photos yet: press a to add some.", column: 1, row: layout.bodyTop, style: Palette.dim,
+                       maxWidth: layout.listWidth)
+        }
+        for (index, photo) in state.photos.enumerated() where index < layout.bodyHeight {
+            screen.put("\(index + 1). \(photo.fileName)", column: 1, row: layout.bodyTop + index, maxWidth: layout.listWidth)
+        }
+        screen.putPreview(state.preview, column: layout.pictureColumn, row: layout.bodyTop,
+                          columns: layout.pictureColumns, rows: layout.pictureRows, empty: "")
+
+        if let prompt = state.prompt {
+            let label = "Save as: "
+            screen.put(label, column: 1, row: layout.messageRow, style: Palette.key)
+            screen.put(prompt + "▏", column: 1 + label.count, row: layout.messageRow, maxWidth: columns - label.count - 2)
+            screen.put(state.isSaving ? "Saving…" : "Enter save   Esc cancel   Ctrl-U clear",
+                       column: 1, row: layout.keysRow, style: Palette.dim)
+        } else {
+            if let message = state.message {
+                screen.put(message, column: 1, row: layout.messageRow, style: Palette.message, maxWidth: columns - 2)
+            }
+            screen.putActions(state.actions, row: layout.keysRow)
+        }
+        return screen
+    }
+
+    /// The cells the collage picture may use on a screen of this size.
+    public static func pictureSize(columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+        let layout = ScreenLayout(columns: columns, rows: rows)
+        if layout.isTooSmall { return (columns: 0, rows: 0) }
+        return (columns: layout.pictureColumns, rows: layout.pictureRows)
+    }
+}

@@ -1,0 +1,63 @@
+import CollageKit
+
+/// Where things go on a screen of a given size. Both screens share it: a
+/// title row, a body split into a list (left) and a picture (right), a
+/// message row and a key row.
+struct ScreenLayout: Equatable {
+    let columns: Int
+    let rows: Int
+
+    static let minimumColumns = 40
+    static let minimumRows = 10
+
+    var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
+
+    /// The body: between the title (and a subtitle) and the two bottom rows.
+    var bodyTop: Int { 2 }
+    var bodyHeight: Int { max(0, rows - bodyTop - 3) }
+    var listWidth: Int { max(20, min(48, columns * 2 / 5)) }
+    var pictureColumn: Int { listWidth + 2 }
+    var pictureColumns: Int { max(0, columns - pictureColumn - 1) }
+    var pictureRows: Int { bodyHeight }
+    var messageRow: Int { rows - 2 }
+    var keysRow: Int { rows - 1 }
+}
+
+enum Palette {
+    static let title = TextStyle(bold: true, foreground: RGBColor(red: 255, green: 215, blue: 95))
+    static let folder = TextStyle(bold: true, foreground: RGBColor(red: 95, green: 175, blue: 255))
+    static let dim = TextStyle(dim: true)
+    static let highlight = TextStyle(reverse: true)
+    static let key = TextStyle(bold: true)
+    static let message = TextStyle(foreground: RGBColor(red: 255, green: 175, blue: 95))
+}
+
+extension ScreenBuffer {
+    /// The key bar: "a add  c clear ...", disabled actions dimmed.
+    mutating func putActions(_ actions: [ScreenAction], row: Int) {
+        var column = 1
+        for action in actions {
+            let keyStyle = action.isEnabled ? Palette.key : Palette.dim
+            let labelStyle = action.isEnabled ? TextStyle.plain : Palette.dim
+            put(String(action.key), column: column, row: row, style: keyStyle)
+            put(action.label, column: column + 2, row: row, style: labelStyle)
+            column += action.label.count + 4
+        }
+    }
+
+    /// A picture in a pane, or a word about why there is none.
+    mutating func putPreview(_ preview: PreviewState, column: Int, row: Int, columns: Int, rows: Int, empty: String) {
+        guard columns > 0, rows > 0 else { return }
+        switch preview {
+        case .none: put(empty, column: column, row: row, style: Palette.dim, maxWidth: columns)
+        case .loading: put("…", column: column, row: row, style: Palette.dim)
+        case let .failed(reason): put(reason, column: column, row: row, style: Palette.message, maxWidth: columns)
+        case let .picture(picture): place(picture, column: column, row: row)
+        }
+    }
+
+    mutating func putTooSmall() {
+        put("Make the window larger", column: 0, row: 0, style: Palette.title)
+        put("(at least \(ScreenLayout.minimumColumns)x\(ScreenLayout.minimumRows))", column: 0, row: 1, style: Palette.dim)
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import CollageKit
+import CollageTerminal
+import Foundation
+
+struct Pick: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pick photos in a full-screen folder browser.",
+        discussion: """
+            Opens the photos screen on DIR (default: the current folder): folders
+            first, then the photos in it (JPEG or PNG, judged by content), with a
+            preview of the highlighted one. Every pick is stored at once, as with
+            `collage add`. When you leave it you are on the collage screen;
+            `collage` with no arguments opens that screen directly.
+
+            Photos screen:
+              Up/Down, k/j    move           PgUp/PgDn, Home/End  jump
+              Enter, Right    open a folder  Enter, Space         add the photo
+              Left, Backspace parent folder  /                    filter (Esc clears)
+              .               hidden files   q, Esc               back to the collage
+
+            Collage screen:
+              a add photos   c clear   s save (asks for a file name)   q quit
+
+            Ctrl-C quits from anywhere. Set COLLAGE_TRACE_RESOURCES=1 to show the
+            number of live subscriptions. NO_COLOR is honoured.
+            """)
+
+    @Argument(help: ArgumentHelp("The folder to start in.", valueName: "dir"))
+    var directory: String?
+
+    @Option(help: ArgumentHelp("How to draw pictures: auto, symbols, sixel, kitty or iterm2.", valueName: "mode"),
+            transform: { try GraphicsMode(parsing: $0) })
+    var graphics: GraphicsMode = .auto
+
+    func run() throws {
+        let folder = Photo(resolving: directory ?? ".").path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            Console.error("\(folder): not a folder")
+            throw ExitCode.failure
+        }
+        try runTerminalUI(photosAt: folder, graphics: graphics)
+    }
+}
+
+/// Runs the two screens of the original app in this terminal until the
+/// person quits. Refuses, with a hint, when there is no terminal.
+func runTerminalUI(photosAt directory: String?, graphics: GraphicsMode) throws {
+    guard SystemTerminal.isInteractive else {
+        Console.error("the picker needs a terminal: without one, use `collage add FILE...` or `collage batch LIST`")
+        throw ExitCode.failure
+    }
+    let environment = ProcessInfo.processInfo.environment
+    let terminal = SystemTerminal()
+    let noColor = ANSIScreenWriter.noColorRequested(in: environment)
+    let renderer = ChafaPictureRenderer(kind: GraphicsDetection.pictureKind(for: graphics, environment: environment),
+                                        noColor: noColor, terminal: terminal.size)
+    let coordinator = AppCoordinator(collage: try makeCollageViewModel(), previews: PreviewService(renderer: renderer))
+    var writer = ANSIScreenWriter(noColor: noColor)
+    let app = TerminalApp(terminal: terminal, coordinator: coordinator,
+                          frame: { writer.frame($0) }, invalidate: { writer.invalidate() },
+                          closing: { writer.closingSequence() },
+                          traceResources: environment["COLLAGE_TRACE_RESOURCES"] == "1")
+    do {
+        try app.start(photosAt: directory) { exit(0) }
+    } catch {
+        Console.error("\(error)")
+        throw ExitCode.failure
+    }
+    dispatchMain()
+}
