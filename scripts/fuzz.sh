@@ -168,7 +168,9 @@ run_target() {
   rm -rf "$logs" && mkdir -p "$logs"
   local log=$logs/fuzz-0.log
   set +e
-  (cd "$logs" && nice -n 19 "$build/bin/fuzz-$target" -max_total_time="$seconds" -jobs=1 -workers=1 \
+  # SWIFT_BACKTRACE: after a finding, Swift's in-process crash backtracer
+  # would read memory ASan then reports as a second, spurious crash.
+  (cd "$logs" && SWIFT_BACKTRACE=enable=no nice -n 19 "$build/bin/fuzz-$target" -max_total_time="$seconds" -jobs=1 -workers=1 \
     -max_len="$max_len" -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "${extra[@]}" \
     "$corpus" "${seeds[@]}" >"$logs/driver.log" 2>&1)

@@ -34,7 +34,9 @@ public struct BatchListParser {
     public mutating func consume(_ line: String, lineNumber: Int) -> BatchGroup? {
         let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty { return endGroup() }
-        if text.hasPrefix("#") { return nil }
+        // The first byte, not Character: "#" followed by a combining mark is
+        // one Character that is not "#", but the line still starts with "#".
+        if text.utf8.first == UInt8(ascii: "#") { return nil }
         if photos.isEmpty { firstLine = lineNumber }
         lastLine = lineNumber
         photos.append(Photo(resolving: text, against: baseDirectory))

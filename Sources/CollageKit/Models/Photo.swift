@@ -15,7 +15,10 @@ public struct Photo: Hashable, Codable, Sendable, CustomStringConvertible {
     /// folder by default). Symbolic links are kept as given: the user named
     /// that path.
     public init(resolving path: String, against directory: String = FileManager.default.currentDirectoryPath) {
-        if path.hasPrefix("/") {
+        // By its first byte: String.hasPrefix compares Characters, and "/"
+        // followed by a combining mark is one Character that is not "/", so
+        // such an absolute path was taken for a relative one (found by fuzzing).
+        if path.utf8.first == UInt8(ascii: "/") {
             self.path = URL(fileURLWithPath: path).standardizedFileURL.path
         } else {
             self.path = URL(fileURLWithPath: directory).appendingPathComponent(path).standardizedFileURL.path

@@ -72,7 +72,7 @@ public final class FileSelectionStore: SelectionStore {
     /// `$XDG_STATE_HOME/collage`, or `~/.local/state/collage` when unset or
     /// not absolute (as the XDG base directory specification says).
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+        if let state = environment["XDG_STATE_HOME"], state.utf8.first == UInt8(ascii: "/") {
             return URL(fileURLWithPath: state).appendingPathComponent("collage")
         }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
@@ -124,7 +124,7 @@ public final class FileSelectionStore: SelectionStore {
             throw SelectionStoreError(description: "cannot read \(stateFile.path): \(error.localizedDescription)")
         }
         if let stored = try? JSONDecoder().decode(StoredSelection.self, from: data), stored.version == 1,
-           stored.photos.allSatisfy({ $0.hasPrefix("/") }) {
+           stored.photos.allSatisfy({ $0.utf8.first == UInt8(ascii: "/") }) {
             return stored.photos.map(Photo.init(path:))
         }
         try moveAsideCorrupt()
