@@ -11,7 +11,10 @@
 //  - groups are numbered 1, 2, 3... in order, each with at least one photo;
 //  - every line that is not blank and not a comment is exactly one photo, in
 //    order, and its group's line range covers it; blank lines separate groups;
-//  - every photo path is absolute, without "." or ".." components.
+//  - every photo names exactly the bytes of its line (trimmed), made absolute
+//    against the list's folder and standardised as the kernel would resolve
+//    it ("." and repeated slashes removed, "x/.." only where x is a real
+//    folder): no line ever names a different file than it says.
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -22,27 +25,61 @@ private func fail(_ message: String) -> Never {
     abort()
 }
 
-/// The format, modelled independently: for each line, nil (blank: ends a
-/// group), "" (a comment) or the trimmed text (a photo).
-private enum Line { case blank, comment, photo(String) }
+/// The format, modelled independently: a line is blank (ends a group), a
+/// comment, or a photo given by the bytes of its trimmed text.
+private enum Line { case blank, comment, photo([UInt8]) }
 
-private func model(_ lines: [[UInt8]]) -> [[(line: Int, text: String)]] {
-    var groups: [[(line: Int, text: String)]] = []
-    var open: [(line: Int, text: String)] = []
-    for (index, bytes) in lines.enumerated() {
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let kind: Line = text.isEmpty ? .blank : text.first == "#" ? .comment : .photo(text)
+private func trimmed(_ bytes: [UInt8]) -> [UInt8] {
+    if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) {
+        return Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+    }
+    let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
+    return Array(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+}
+
+private func model(_ lines: [[UInt8]]) -> [[(line: Int, bytes: [UInt8])]] {
+    var groups: [[(line: Int, bytes: [UInt8])]] = []
+    var open: [(line: Int, bytes: [UInt8])] = []
+    for (index, raw) in lines.enumerated() {
+        let text = trimmed(raw)
+        let kind: Line = text.isEmpty ? .blank : text.first == UInt8(ascii: "#") ? .comment : .photo(text)
         switch kind {
         case .blank:
             if !open.isEmpty { groups.append(open); open = [] }
         case .comment:
             break
-        case let .photo(text):
-            open.append((index + 1, text))
+        case let .photo(bytes):
+            open.append((index + 1, bytes))
         }
     }
     if !open.isEmpty { groups.append(open) }
     return groups
+}
+
+/// Absolute against `base`, "." and repeated or trailing slashes removed,
+/// "/.." as "/", and "x/.." removed only where x is a real folder (as the
+/// kernel resolves it; checked here with FileManager, which does not follow
+/// a final symbolic link): what the line must name.
+private func expectedPath(_ line: [UInt8]) -> [UInt8] {
+    let slash = UInt8(ascii: "/")
+    let absolute = line.first == slash ? line : Array(base.utf8) + [slash] + line
+    var components: [[UInt8]] = []
+    func isRealFolder(_ parts: [[UInt8]]) -> Bool {
+        let path = parts.flatMap { [slash] + $0 }
+        guard !path.contains(0), let text = String(validating: path, as: UTF8.self),
+              let type = try? FileManager.default.attributesOfItem(atPath: text)[.type] as? FileAttributeType
+        else { return false }
+        return type == .typeDirectory
+    }
+    for component in absolute.split(separator: slash).map(Array.init) {
+        if component == [0x2E] { continue }
+        if component == [0x2E, 0x2E] {
+            if components.isEmpty { continue }
+            if components.last != [0x2E, 0x2E] && isRealFolder(components) { components.removeLast(); continue }
+        }
+        components.append(component)
+    }
+    return components.isEmpty ? [slash] : components.flatMap { [slash] + $0 }
 }
 
 /// The lines of `bytes` as the format defines them: split at "\n"; a last
@@ -78,7 +115,7 @@ public func fuzzBatchList(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var parser = BatchListParser(baseDirectory: base)
     var parsed: [BatchGroup] = []
     for (index, line) in lines.enumerated() {
-        if let group = parser.consume(String(decoding: line, as: UTF8.self), lineNumber: index + 1) {
+        if let group = parser.consume(bytes: line, lineNumber: index + 1) {
             parsed.append(group)
         }
     }
@@ -98,18 +135,18 @@ public func fuzzBatchList(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         if group.firstLine <= previousLast { fail("group \(group.number) overlaps the one before") }
         previousLast = group.lastLine
-        for photo in group.photos {
-            let path = photo.path
-            if !path.hasPrefix("/") { fail("relative path \(path.debugDescription)") }
-            let components = path.split(separator: "/", omittingEmptySubsequences: false)
-            if components.contains(".") || components.contains("..") {
-                fail("unnormalised path \(path.debugDescription)")
+        for (photo, line) in zip(group.photos, want) {
+            let expected = expectedPath(line.bytes)
+            if photo.fileSystemPath != expected {
+                fail("line \(line.line) \(line.bytes) names \(photo.fileSystemPath), want \(expected)")
             }
-            // A relative line lands under the base folder unless it climbs out with "..".
-            if let text = want.first(where: { _ in true })?.text, !text.hasPrefix("/"), !text.contains(".."),
-               group.photos.first == photo, !path.hasPrefix(base) {
-                fail("relative \(text.debugDescription) resolved outside \(base): \(path.debugDescription)")
+            // Exact bytes when they are UTF-8 without NUL, lossy text otherwise.
+            if photo.pathIsExact != (String(validating: expected, as: UTF8.self) != nil) {
+                fail("line \(line.line): pathIsExact is \(photo.pathIsExact)")
             }
+            // What the C engine is given: the exact bytes, or nothing at all.
+            let cPath = photo.withFileSystemPath { String(cString: $0) }
+            if expected.contains(0) ? cPath != nil : cPath == nil { fail("line \(line.line): C path \(String(describing: cPath))") }
         }
     }
     return 0

@@ -15,7 +15,9 @@ public struct BatchGroup: Equatable, Sendable {
 /// - one photo path per line, surrounding whitespace trimmed (CRLF accepted);
 /// - a blank line, or a run of them, ends a collage; the last needs none;
 /// - lines starting with `#` are comments;
-/// - relative paths are relative to `baseDirectory`.
+/// - relative paths are relative to `baseDirectory`;
+/// - a line is a file name as bytes: one that is not valid UTF-8 names its
+///   file exactly (only ASCII whitespace is trimmed from such a line).
 ///
 /// It holds only the group being read, so a list of any length streams
 /// through in bounded memory.
@@ -37,9 +39,25 @@ public struct BatchListParser {
         // The first byte, not Character: "#" followed by a combining mark is
         // one Character that is not "#", but the line still starts with "#".
         if text.utf8.first == UInt8(ascii: "#") { return nil }
+        return add(Photo(resolving: text, against: baseDirectory), lineNumber: lineNumber)
+    }
+
+    /// The same for a line as read from the file, byte for byte.
+    public mutating func consume(bytes line: [UInt8], lineNumber: Int) -> BatchGroup? {
+        if let text = String(validating: line, as: UTF8.self) { return consume(text, lineNumber: lineNumber) }
+        // Not UTF-8, so not blank; whitespace here can only be ASCII.
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        guard let first = line.firstIndex(where: { !isSpace($0) }),
+              let last = line.lastIndex(where: { !isSpace($0) }) else { return endGroup() }
+        if line[first] == UInt8(ascii: "#") { return nil }
+        return add(Photo(resolvingFileSystemPath: Array(line[first...last]), against: baseDirectory),
+                   lineNumber: lineNumber)
+    }
+
+    private mutating func add(_ photo: Photo, lineNumber: Int) -> BatchGroup? {
         if photos.isEmpty { firstLine = lineNumber }
         lastLine = lineNumber
-        photos.append(Photo(resolving: text, against: baseDirectory))
+        photos.append(photo)
         return nil
     }
 
@@ -74,7 +92,7 @@ public struct BatchListReader: Sequence, IteratorProtocol {
                 return parser.finish()
             }
             lineNumber += 1
-            if let group = parser.consume(line, lineNumber: lineNumber) { return group }
+            if let group = parser.consume(bytes: line, lineNumber: lineNumber) { return group }
         }
         return nil
     }
@@ -83,7 +101,7 @@ public struct BatchListReader: Sequence, IteratorProtocol {
     public var readError: Int32? { lines.readError }
 }
 
-/// Lines from a file descriptor, read in 64 KiB chunks.
+/// Lines from a file descriptor, as bytes, read in 64 KiB chunks.
 struct LineReader: IteratorProtocol {
     private let fd: Int32
     private var buffer: [UInt8] = []
@@ -98,10 +116,10 @@ struct LineReader: IteratorProtocol {
 
     init(fileDescriptor: Int32) { fd = fileDescriptor }
 
-    mutating func next() -> String? {
+    mutating func next() -> [UInt8]? {
         while true {
             if let newline = buffer[max(start, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                let line = Array(buffer[start..<newline])
                 start = newline + 1
                 scanned = start
                 return line
@@ -109,7 +127,7 @@ struct LineReader: IteratorProtocol {
             scanned = buffer.count
             if atEnd {
                 guard start < buffer.count else { return nil }
-                let line = String(decoding: buffer[start...], as: UTF8.self)
+                let line = Array(buffer[start...])
                 start = buffer.count
                 return line
             }

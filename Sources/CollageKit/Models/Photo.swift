@@ -4,28 +4,145 @@ import Foundation
 ///
 /// The selection stores references, not pixels: decoding happens once, when
 /// the collage is drawn or saved.
-public struct Photo: Hashable, Codable, Sendable, CustomStringConvertible {
+///
+/// A Linux file name is a string of bytes, not necessarily UTF-8. `path` is
+/// the text shown to people; for a name that is not valid UTF-8 it has U+FFFD
+/// in place of the bad bytes, so it no longer names the file. The exact bytes
+/// are kept too (`fileSystemPath`), and everything that opens the file uses
+/// them (`withFileSystemPath`): such a photo can be added, stored, listed in a
+/// batch and saved like any other.
+public struct Photo: Hashable, Sendable, CustomStringConvertible {
+    /// The path as text: exact for every valid UTF-8 name, for display otherwise.
     public let path: String
+    /// The exact bytes when they are not valid UTF-8 (nil otherwise, so that
+    /// two photos of one file are equal however they were made).
+    private let rawPath: [UInt8]?
 
     public init(path: String) {
         self.path = path
+        rawPath = nil
+    }
+
+    /// A photo for the exact bytes of a path (not made absolute).
+    public init(fileSystemPath bytes: [UInt8]) {
+        if let text = String(validating: bytes, as: UTF8.self) {
+            path = text
+            rawPath = nil
+        } else {
+            path = String(decoding: bytes, as: UTF8.self)
+            rawPath = bytes
+        }
     }
 
     /// A photo for `path`, made absolute against `directory` (the current
     /// folder by default). Symbolic links are kept as given: the user named
-    /// that path.
+    /// that path. "." components and repeated slashes are dropped; "x/.." is
+    /// dropped only where x is a real folder, so the path still opens exactly
+    /// the file the typed one does (see `standardized`).
     public init(resolving path: String, against directory: String = FileManager.default.currentDirectoryPath) {
-        // By its first byte: String.hasPrefix compares Characters, and "/"
+        self.init(resolvingFileSystemPath: Array(path.utf8), against: directory)
+    }
+
+    /// The same for the exact bytes of a path, which need not be UTF-8.
+    public init(resolvingFileSystemPath bytes: [UInt8],
+                against directory: String = FileManager.default.currentDirectoryPath) {
+        // By its first byte: String.hasPrefix("/") compares Characters, and "/"
         // followed by a combining mark is one Character that is not "/", so
-        // such an absolute path was taken for a relative one (found by fuzzing).
-        if path.utf8.first == UInt8(ascii: "/") {
-            self.path = URL(fileURLWithPath: path).standardizedFileURL.path
-        } else {
-            self.path = URL(fileURLWithPath: directory).appendingPathComponent(path).standardizedFileURL.path
+        // such an absolute path was once taken for a relative one (found by
+        // fuzzing the batch list).
+        let slash = UInt8(ascii: "/")
+        let absolute = bytes.first == slash ? bytes : Array(directory.utf8) + [slash] + bytes
+        self.init(fileSystemPath: Self.standardized(absolute))
+    }
+
+    /// The exact bytes of the path, as the file system names the file.
+    public var fileSystemPath: [UInt8] { rawPath ?? Array(path.utf8) }
+
+    /// Whether `path` names the file exactly (false for a name that is not UTF-8).
+    public var pathIsExact: Bool { rawPath == nil }
+
+    /// Calls `body` with the path as a NUL-terminated C string of its exact
+    /// bytes. A path that itself contains a NUL byte (a batch list can have
+    /// one) cannot name a file: as a C string it would name another, cut at
+    /// the NUL. Then `body` is not called and the result is nil.
+    public func withFileSystemPath<T>(_ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T? {
+        var bytes = fileSystemPath
+        if bytes.contains(0) { return nil }
+        bytes.append(0)
+        return try bytes.withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
         }
     }
 
     public var url: URL { URL(fileURLWithPath: path) }
     public var fileName: String { url.lastPathComponent }
     public var description: String { path }
+
+    /// "/a//b/./c/../d/" -> "/a/b/d", as the kernel would resolve it:
+    /// "." and empty components go, "/.." is "/", and "c/.." goes only when c
+    /// is a real folder (not a symbolic link, which ".." would leave through
+    /// its target's parent; not missing, where the kernel would fail).
+    /// (URL.standardizedFileURL, used before, resolved symbolic links when
+    /// the path had "..": "../link.jpg" was recorded as the link's target.)
+    static func standardized(_ absolute: [UInt8]) -> [UInt8] {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var components: [ArraySlice<UInt8>] = []
+        func joined(_ parts: [ArraySlice<UInt8>]) -> [UInt8] {
+            var result: [UInt8] = []
+            for part in parts {
+                result.append(slash)
+                result.append(contentsOf: part)
+            }
+            return result.isEmpty ? [slash] : result
+        }
+        func isRealFolder(_ parts: [ArraySlice<UInt8>]) -> Bool {
+            var path = joined(parts)
+            if path.contains(0) { return false }
+            path.append(0)
+            var info = stat()
+            let found = path.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) == 0 }
+            }
+            return found && (info.st_mode & S_IFMT) == S_IFDIR
+        }
+        for component in absolute.split(separator: slash) {
+            if component.elementsEqual([dot]) { continue }
+            if component.elementsEqual([dot, dot]) {
+                if components.isEmpty { continue }
+                if !components.last!.elementsEqual([dot, dot]) && isRealFolder(components) {
+                    components.removeLast()
+                    continue
+                }
+            }
+            components.append(component)
+        }
+        return joined(components)
+    }
+}
+
+extension Photo: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case path
+        /// Base64 of the exact bytes, present only when they are not UTF-8.
+        case fileSystemPath
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let encoded = try container.decodeIfPresent(String.self, forKey: .fileSystemPath) {
+            guard let bytes = Data(base64Encoded: encoded) else {
+                throw DecodingError.dataCorruptedError(forKey: .fileSystemPath, in: container,
+                                                       debugDescription: "not base64")
+            }
+            self.init(fileSystemPath: Array(bytes))
+        } else {
+            self.init(path: try container.decode(String.self, forKey: .path))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        if let rawPath { try container.encode(Data(rawPath).base64EncodedString(), forKey: .fileSystemPath) }
+    }
 }

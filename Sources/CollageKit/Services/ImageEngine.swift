@@ -38,6 +38,17 @@ public struct ImageEngineError: Error, Equatable, CustomStringConvertible {
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
     }
+
+    init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// A path with a NUL byte (possible in a batch list) names no file; as a
+    /// C string it would name a different one, cut at the NUL.
+    static func unopenable(_ photo: Photo) -> ImageEngineError {
+        ImageEngineError(kind: .open, message: "\(photo.path.debugDescription.dropFirst().dropLast()): not a valid file name (it contains a NUL byte)")
+    }
 }
 
 /// An 8-bit RGB image: what a collage is before it is encoded.
@@ -135,7 +146,10 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     public func inspect(_ photo: Photo) throws -> PhotoInfo {
         var info = ci_photo_info()
         var error = ci_error()
-        guard ci_probe_file(photo.path, &info, &error) == CI_OK else { throw ImageEngineError(error) }
+        guard let status = photo.withFileSystemPath({ ci_probe_file($0, &info, &error) }) else {
+            throw ImageEngineError.unopenable(photo)
+        }
+        guard status == CI_OK else { throw ImageEngineError(error) }
         return PhotoInfo(
             format: info.format == CI_FORMAT_PNG ? .png : .jpeg,
             width: Int(info.width), height: Int(info.height),
@@ -169,7 +183,12 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     let cell = cells[index]
                     var error = ci_error()
                     let rect = ci_rect(x: Int32(cell.x), y: Int32(cell.y), width: UInt32(cell.width), height: UInt32(cell.height))
-                    if ci_draw_photo(photos[index].path, &canvas, rect, background, &limits, &error) != CI_OK {
+                    let status = photos[index].withFileSystemPath {
+                        ci_draw_photo($0, &canvas, rect, background, &limits, &error)
+                    }
+                    if status == nil {
+                        failures.record(.unopenable(photos[index]), at: index)
+                    } else if status != CI_OK {
                         failures.record(ImageEngineError(error), at: index)
                     }
                 }
@@ -196,7 +215,10 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         options.limits = ci_limits(max_pixels: maxDecodedPixels)
         var decoded = ci_image()
         var error = ci_error()
-        guard ci_decode_file(photo.path, &options, &decoded, &error) == CI_OK else { throw ImageEngineError(error) }
+        guard let status = photo.withFileSystemPath({ ci_decode_file($0, &options, &decoded, &error) }) else {
+            throw ImageEngineError.unopenable(photo)
+        }
+        guard status == CI_OK else { throw ImageEngineError(error) }
         defer { ci_image_free(&decoded) }
         var image = RGBImage(width: Int(decoded.width), height: Int(decoded.height), filledWith: background)
         let rowBytes = image.width * 3

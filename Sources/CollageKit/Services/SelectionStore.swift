@@ -61,7 +61,61 @@ public final class FileSelectionStore: SelectionStore {
 
     private struct StoredSelection: Codable {
         var version: Int
-        var photos: [String]
+        var photos: [StoredPath]
+    }
+
+    /// One photo in the file: its path as a JSON string, as ever. A path
+    /// that is not valid UTF-8 cannot be a JSON string, so it is stored as
+    /// `{"path": "<shown as text>", "bytes": "<base64 of the exact bytes>"}`;
+    /// only such paths are written that way, so a selection of UTF-8 names
+    /// reads the same in older versions.
+    private enum StoredPath: Codable {
+        case text(String)
+        case bytes([UInt8])
+
+        private enum Keys: String, CodingKey { case path, bytes }
+
+        init(_ photo: Photo) {
+            self = photo.pathIsExact ? .text(photo.path) : .bytes(photo.fileSystemPath)
+        }
+
+        var photo: Photo {
+            switch self {
+            case let .text(path): return Photo(path: path)
+            case let .bytes(bytes): return Photo(fileSystemPath: bytes)
+            }
+        }
+
+        /// Absolute, and a possible file name (no NUL byte).
+        var isValid: Bool {
+            let bytes = photo.fileSystemPath
+            return bytes.first == UInt8(ascii: "/") && !bytes.contains(0)
+        }
+
+        init(from decoder: Decoder) throws {
+            if let text = try? decoder.singleValueContainer().decode(String.self) {
+                self = .text(text)
+                return
+            }
+            let container = try decoder.container(keyedBy: Keys.self)
+            let encoded = try container.decode(String.self, forKey: .bytes)
+            guard let bytes = Data(base64Encoded: encoded) else {
+                throw DecodingError.dataCorruptedError(forKey: .bytes, in: container, debugDescription: "not base64")
+            }
+            self = .bytes(Array(bytes))
+        }
+
+        func encode(to encoder: Encoder) throws {
+            switch self {
+            case let .text(path):
+                var container = encoder.singleValueContainer()
+                try container.encode(path)
+            case let .bytes(bytes):
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(String(decoding: bytes, as: UTF8.self), forKey: .path)
+                try container.encode(Data(bytes).base64EncodedString(), forKey: .bytes)
+            }
+        }
     }
 
     public init(directory: URL, notice: @escaping (String) -> Void = { _ in }) {
@@ -124,8 +178,8 @@ public final class FileSelectionStore: SelectionStore {
             throw SelectionStoreError(description: "cannot read \(stateFile.path): \(error.localizedDescription)")
         }
         if let stored = try? JSONDecoder().decode(StoredSelection.self, from: data), stored.version == 1,
-           stored.photos.allSatisfy({ $0.utf8.first == UInt8(ascii: "/") }) {
-            return stored.photos.map(Photo.init(path:))
+           stored.photos.allSatisfy(\.isValid) {
+            return stored.photos.map(\.photo)
         }
         try moveAsideCorrupt()
         return []
@@ -151,7 +205,7 @@ public final class FileSelectionStore: SelectionStore {
     private func write(_ photos: [Photo]) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        let data = try encoder.encode(StoredSelection(version: 1, photos: photos.map(\.path)))
+        let data = try encoder.encode(StoredSelection(version: 1, photos: photos.map(StoredPath.init)))
         let temporary = directory.appendingPathComponent(".selection.json.XXXXXX")
         var template = Array(temporary.path.utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }

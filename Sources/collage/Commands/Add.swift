@@ -30,7 +30,8 @@ struct Add: ParsableCommand {
         var outcome: CollageEvent?
         let listening = viewModel.events.sink { outcome = $0 }
         viewModel.bind(picks: source.selectedPhotos)
-        source.pick(files.map { Photo(resolving: $0) })
+        // By their exact bytes: a file name need not be UTF-8.
+        source.pick(RawArguments.bytes(of: files).map { Photo(resolvingFileSystemPath: $0) })
         source.close()
         listening.cancel()
         guard let outcome else { return }

@@ -67,6 +67,11 @@ struct Batch: ParsableCommand {
 
     func validate() throws {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        // Folders and the list are named by String: bytes that are not UTF-8
+        // would silently become U+FFFD. (The photos in the list may have any name.)
+        for (name, value) in [("output folder", output), ("list", list)] where RawArguments.isLossy(value) {
+            throw ValidationError("the \(name) name \(value) is not valid UTF-8: choose a UTF-8 name")
+        }
     }
 
     func run() throws {

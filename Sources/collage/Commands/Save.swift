@@ -26,7 +26,14 @@ struct Save: ParsableCommand {
     var force = false
 
     func validate() throws {
-        if let output { _ = try ImageFormat(path: output) }
+        if let output {
+            _ = try ImageFormat(path: output)
+            // The writer names files by String: bytes that are not UTF-8 would
+            // silently become U+FFFD, a different name from the one typed.
+            if RawArguments.isLossy(output) {
+                throw ValidationError("the output name \(output) is not valid UTF-8: choose a UTF-8 name")
+            }
+        }
     }
 
     func run() throws {

@@ -6,7 +6,9 @@ import Foundation
 /// stderr as one line prefixed with "collage: ".
 enum Console {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("collage: \(message)\n".utf8))
+        // One line even when a file name holds a line break: shown as "\n".
+        let line = message.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+        FileHandle.standardError.write(Data("collage: \(line)\n".utf8))
     }
 }
 
