@@ -471,4 +471,37 @@ let alphaPNG = sample("retina-round-alpha.png")
         let broken = try cli.collage("save", "-o", "x.jpg", "--size", "64x64")
         #expect(broken.isOneLineRefusal(naming: cli.file("link.jpg").path), "\(broken)")
     }
+
+    /// Output files honour the umask, and nothing is created world-writable
+    /// even with umask 000: collages, the batch folder, the state folder and
+    /// its files.
+    @Test func filesHonourTheUmaskAndNothingIsWorldWritable() throws {
+        let cli = try CLI()
+        func mode(_ path: String) -> mode_t {
+            var info = stat()
+            return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+        }
+        for (mask, expected) in [("022", 0o644), ("077", 0o600), ("027", 0o640), ("000", 0o664)] as [(String, mode_t)] {
+            #expect(try cli.collage("add", cat, cup).succeeded)
+            let name = "umask-\(mask).jpg"
+            let run = try cli.bash("umask \(mask) && exec \"$COLLAGE\" save -o \(name) --size 32x32")
+            #expect(run.succeeded, "\(run)")
+            #expect(mode(cli.file(name).path) == expected, "umask \(mask): \(String(mode(cli.file(name).path), radix: 8))")
+            let forced = try cli.bash("umask \(mask) && \"$COLLAGE\" add \(shellQuoted(cat)) \(shellQuoted(cup)) && exec \"$COLLAGE\" save --force -o \(name) --size 32x32")
+            #expect(forced.succeeded && mode(cli.file(name).path) == expected, "--force, umask \(mask): \(forced)")
+        }
+        // A fresh state folder and a new batch folder, with umask 000.
+        let fresh = try CLI()
+        try "\(cat)\n\(cup)\n".write(to: fresh.file("list.txt"), atomically: true, encoding: .utf8)
+        let made = try fresh.bash("umask 000 && \"$COLLAGE\" add \(shellQuoted(cat)) && exec \"$COLLAGE\" batch list.txt -o new/folder --size 32x32")
+        #expect(made.succeeded, "\(made)")
+        let stateFolder = fresh.state.appendingPathComponent("collage").path
+        #expect(mode(stateFolder) == 0o700, "state folder \(String(mode(stateFolder), radix: 8))")
+        #expect(mode(stateFolder + "/selection.json") == 0o600)
+        #expect(mode(stateFolder + "/selection.lock") == 0o600)
+        for folder in ["new", "new/folder"] {
+            #expect(mode(fresh.file(folder).path) & 0o002 == 0, "\(folder): \(String(mode(fresh.file(folder).path), radix: 8))")
+        }
+        #expect(mode(fresh.file("new/folder/collage-001.jpg").path) & 0o002 == 0)
+    }
 }

@@ -70,6 +70,10 @@ public final class PhotoWriter: PhotoWriting {
 
 /// Writing a file all at once or not at all.
 enum AtomicFile {
+    /// rw-rw-r--, then the umask: 0644 under the usual umask 022, 0600 under
+    /// 077, and never writable by others.
+    static let fileMode: mode_t = 0o664
+
     static func write(_ bytes: [UInt8], to path: String, overwrite: Bool) throws {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty
             ? "." : (path as NSString).deletingLastPathComponent
@@ -77,8 +81,9 @@ enum AtomicFile {
             // Checked early to fail fast; `link` below is what makes it safe.
             throw PhotoWriterError.exists(path: path)
         }
-        // 0o666 minus the umask, like any file a program creates.
-        let fd = csys_open_tmpfile(directory, 0o666)
+        // 0o664 minus the umask: like any file a program creates (0o666), but
+        // never world-writable, even under umask 000.
+        let fd = csys_open_tmpfile(directory, fileMode)
         if fd >= 0 {
             try writeAll(bytes, to: fd, path: path, closing: true) { fd in
                 if overwrite {
@@ -105,7 +110,7 @@ enum AtomicFile {
     /// same folder, removed on every failure.
     private static func writeThroughHiddenFile(_ bytes: [UInt8], to path: String, overwrite: Bool) throws {
         let hidden = try uniqueHiddenName(beside: path)
-        let fd = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+        let fd = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
         guard fd >= 0 else { throw ioError(path) }
         do {
             try writeAll(bytes, to: fd, path: path, closing: true) { _ in

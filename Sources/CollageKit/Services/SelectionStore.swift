@@ -151,7 +151,10 @@ public final class FileSelectionStore: SelectionStore {
 
     private func withLock<T>(_ body: () throws -> T) throws -> T {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // Private, as the XDG base directory specification asks of state
+            // folders (and whatever the umask): the selection names your files.
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw SelectionStoreError(description: "cannot create the state folder \(directory.path): \(error.localizedDescription)")
         }

@@ -80,13 +80,9 @@ struct Batch: ParsableCommand {
         defer { listSource.close() }
 
         let outputDirectory = URL(fileURLWithPath: Photo(resolving: output, against: workingDirectory).path)
-        if !dryRun {
-            do {
-                try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-            } catch {
-                Console.error("cannot create the output folder \(outputDirectory.path): \(error.localizedDescription)")
-                throw ExitCode.failure
-            }
+        if !dryRun, let error = Self.makeFolders(outputDirectory.path) {
+            Console.error("cannot create the output folder \(outputDirectory.path): \(error)")
+            throw ExitCode.failure
         }
 
         let options = BatchOptions(outputDirectory: outputDirectory, format: format.imageFormat,
@@ -106,6 +102,20 @@ struct Batch: ParsableCommand {
         }
         print(Self.summaryLine(summary, directory: outputDirectory.path, dryRun: dryRun))
         if !summary.allSucceeded { throw ExitCode.failure }
+    }
+
+    /// `mkdir -p` with mode 0775 minus the umask: it honours the umask but,
+    /// unlike FileManager's 0777, never makes a folder writable by others.
+    /// Returns why it failed, or nil.
+    static func makeFolders(_ path: String) -> String? {
+        var current = ""
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o775) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
+        return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "it is not a folder"
     }
 
     static func summaryLine(_ summary: BatchSummary, directory: String, dryRun: Bool) -> String {
