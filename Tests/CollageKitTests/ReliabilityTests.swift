@@ -384,6 +384,467 @@ let alphaPNG = sample("retina-round-alpha.png")
     }
 }
 
+// MARK: - Hostile files
+
+@Suite(.serialized) struct HostileFileTests {
+    /// Every kind of bad file, added alone and with a good photo: one line
+    /// naming it, nothing added, never a signal or a hang.
+    @Test func everyBadFileIsRefusedInOneLineNamingIt() throws {
+        let cli = try CLI()
+        var cases: [(name: String, reason: String)] = []
+        func make(_ name: String, _ reason: String, _ body: (URL) throws -> Void) rethrows {
+            try body(cli.file(name))
+            cases.append((cli.file(name).path, reason))
+        }
+        try make("empty.jpg", "is empty") { try Data().write(to: $0) }
+        try make("album.jpg", "is a folder") { try FileManager.default.createDirectory(at: $0, withIntermediateDirectories: false) }
+        try make("pipe.jpg", "not a regular file") { #expect(mkfifo($0.path, 0o644) == 0) }
+        try make("notes.jpg", "not a JPEG or PNG file") { try Data("plain text, whatever the name says\n".utf8).write(to: $0) }
+        try make("notes.png", "not a JPEG or PNG file") { try Data([0x89, 0x50, 0x4E]).write(to: $0) }
+        try make("missing.jpg", "No such file or directory") { _ in }
+        try make("dangling.jpg", "No such file or directory") {
+            try FileManager.default.createSymbolicLink(atPath: $0.path, withDestinationPath: "nowhere.jpg")
+        }
+        try make("loop.jpg", "symbolic links") {
+            try FileManager.default.createSymbolicLink(atPath: $0.path, withDestinationPath: "loop.jpg")
+        }
+        try make("huge.jpg", "larger than") {
+            // A sparse 2 GiB file: refused by size, never read.
+            let fd = open($0.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+            #expect(ftruncate(fd, 2 << 30) == 0)
+            close(fd)
+        }
+        try make("bad-ihdr-crc.png", "CRC") {
+            var png = HostileFiles.png(width: 4, height: 4)
+            png[29] ^= 0xFF  // a byte of IHDR's CRC (bytes 29-32)
+            try write(png, to: $0)
+        }
+        cases.append(("/dev/zero", "not a regular file"))
+
+        for (path, reason) in cases {
+            for arguments in [["add", path], ["add", cat, path]] {
+                let run = try cli.collage(arguments, timeout: 30)
+                #expect(run.isOneLineRefusal(naming: path), "\(arguments): \(run)")
+                #expect(run.stderr.contains(reason), "\(arguments): \(run)")
+            }
+            #expect(try cli.count() == 0, "\(path): nothing is added")
+        }
+        // A wrong extension on a good photo is no problem: content decides.
+        try FileManager.default.copyItem(atPath: alphaPNG, toPath: cli.file("really-a-png.jpg").path)
+        #expect(try cli.collage("add", cli.file("really-a-png.jpg").path, cat).succeeded)
+        let saved = try cli.collage("save", "-o", "out.jpg", "--size", "64x32")
+        #expect(saved.succeeded, "\(saved)")
+    }
+
+    /// Files cut at many points: refused when added (a cut header) or when
+    /// saved (a cut body), in one line naming the file, the selection kept.
+    @Test(arguments: [cat, alphaPNG])
+    func truncatedFilesAreRefusedByName(_ source: String) throws {
+        let cli = try CLI()
+        let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: source)))
+        let target = cli.file("cut" + (source.hasSuffix(".png") ? ".png" : ".jpg")).path
+        // Dense through the headers, then spread over the body, and the very end.
+        var cuts = Array(Swift.stride(from: 1, to: min(whole.count, 700), by: 37))
+        cuts += Array(Swift.stride(from: 700, to: whole.count, by: max(1, whole.count / 12)))
+        cuts += [whole.count - 2, whole.count - 1]
+        var refusedAtAdd = 0, refusedAtSave = 0
+        for cut in cuts {
+            try write(Array(whole.prefix(cut)), to: URL(fileURLWithPath: target))
+            let added = try cli.collage("add", target, cup, timeout: 30)
+            if added.status != 0 {
+                #expect(added.isOneLineRefusal(naming: target), "cut at \(cut): \(added)")
+                #expect(try cli.count() == 0)
+                refusedAtAdd += 1
+                continue
+            }
+            let saved = try cli.collage("save", "-o", "x.jpg", "--size", "200x100", timeout: 60)
+            #expect(saved.isOneLineRefusal(naming: target), "cut at \(cut) of \(whole.count): \(saved)")
+            #expect(try cli.count() == 2, "a failed save keeps the selection")
+            #expect(!FileManager.default.fileExists(atPath: cli.file("x.jpg").path))
+            refusedAtSave += 1
+            #expect(try cli.collage("clear").succeeded)
+        }
+        #expect(refusedAtAdd > 0 && refusedAtSave > 0, "cuts of the header and of the body")
+        #expect(try cli.contents() == [URL(fileURLWithPath: target).lastPathComponent], "no stray file")
+    }
+
+    /// PNG CRCs: a bad CRC on a critical chunk refuses the file (at add for
+    /// IHDR, at save for IDAT); on an ancillary chunk libpng drops the chunk
+    /// and decodes the image, as every viewer does.
+    @Test func badPNGChecksums() throws {
+        let cli = try CLI()
+        let good = HostileFiles.png(width: 40, height: 30)
+        // good = signature(8) IHDR(25) IDAT... IEND(12)
+        var badIDAT = good
+        badIDAT[good.count - 13] ^= 0x55  // the last byte of IDAT's CRC
+        try write(badIDAT, to: cli.file("bad-idat.png"))
+        #expect(try cli.collage("add", cli.file("bad-idat.png").path, cat).succeeded, "the header is fine")
+        let saved = try cli.collage("save", "-o", "x.jpg", "--size", "100x50")
+        #expect(saved.isOneLineRefusal(naming: cli.file("bad-idat.png").path), "\(saved)")
+        #expect(saved.stderr.contains("CRC"), "\(saved)")
+        #expect(try cli.count() == 2)
+        #expect(try cli.collage("clear").succeeded)
+
+        var text = HostileFiles.chunk("tEXt", Array("Comment\u{0}hello".utf8))
+        text[text.count - 1] ^= 0xFF
+        let withBadText = Array(good.prefix(33)) + text + Array(good.dropFirst(33))
+        try write(withBadText, to: cli.file("bad-text.png"))
+        #expect(try cli.collage("add", cli.file("bad-text.png").path, cat).succeeded)
+        let kept = try cli.collage("save", "-o", "y.jpg", "--size", "100x50")
+        #expect(kept.succeeded, "\(kept)")
+    }
+
+    /// A file that cannot be read. As root, permission bits do not stop
+    /// reads, so the binary runs as `nobody` (setpriv); without setpriv the
+    /// test says so instead of passing on nothing.
+    @Test func anUnreadableFileIsRefusedByName() throws {
+        let cli = try CLI()
+        let locked = cli.file("locked.jpg")
+        try FileManager.default.copyItem(atPath: cat, toPath: locked.path)
+        #expect(chmod(locked.path, 0o000) == 0)
+        var prefix = "exec"
+        if runningAsRoot {
+            guard setprivAvailable else {
+                note("running as root without setpriv: a file without read permission is still readable; not tested")
+                return
+            }
+            // nobody must be able to use the state folder and reach the files.
+            #expect(chown(cli.state.path, 65534, 65534) == 0)
+            prefix = "exec setpriv --reuid=65534 --regid=65534 --clear-groups"
+        }
+        let run = try cli.bash("\(prefix) \"$COLLAGE\" add \(shellQuoted(locked.path)) \(shellQuoted(cup))", timeout: 30)
+        #expect(run.isOneLineRefusal(naming: locked.path), "\(run)")
+        #expect(run.stderr.contains("Permission denied"), "\(run)")
+        #expect(try cli.count() == 0)
+    }
+}
+
+// MARK: - Decompression bombs
+
+@Suite(.serialized) struct BombTests {
+    /// Runs collage under /usr/bin/time; returns the run and the peak RSS in KiB.
+    func measured(_ cli: CLI, _ arguments: [String]) throws -> (Run, Int) {
+        let report = cli.file(".rss")
+        let run = try cli.bash("exec /usr/bin/time -o \(shellQuoted(report.path)) -f %M \"$COLLAGE\" "
+                               + arguments.map(shellQuoted).joined(separator: " "), timeout: 300)
+        let text = try String(contentsOf: report, encoding: .utf8)
+        try FileManager.default.removeItem(at: report)
+        // "Command exited with non-zero status 1\n123456\n"
+        let kib = Int(text.split(separator: "\n").last.map(String.init) ?? "") ?? -1
+        return (run, kib)
+    }
+
+    @Test func aPNGClaimingTenGigapixelsIsRefusedWhenAdded() throws {
+        let cli = try CLI()
+        let bomb = cli.file("bomb.png")
+        try write(HostileFiles.pngBomb(width: 100_000, height: 100_000), to: bomb)
+        let (run, kib) = try measured(cli, ["add", bomb.path])
+        #expect(run.isOneLineRefusal(naming: bomb.path), "\(run)")
+        #expect(run.stderr.contains("100000x100000 is 10000.0 megapixels"), "\(run)")
+        #expect(run.stderr.contains("over the limit of 100.0 megapixels"), "\(run)")
+        #expect(kib < 64 << 10, "peak RSS \(kib) KiB")
+        note("bomb: PNG header 100000x100000 refused at add, peak RSS \(kib) KiB")
+    }
+
+    /// A real 65496 x 65496 JPEG (16 MB) is 4.3 gigapixels, but shrink-on-load
+    /// decodes it at 1/8 (8187 x 8187, 67 megapixels): accepted, drawn in
+    /// bounded memory. Lowering --max-pixels under 67 MP refuses it by name.
+    @Test func aHugeJPEGIsDrawnAtOneEighthInBoundedMemory() throws {
+        let cli = try CLI()
+        let huge = cli.file("huge.jpg")
+        try write(HostileFiles.flatGreyJPEG(side: 65496), to: huge)
+        let refused = try cli.collage("add", "--max-pixels", "50M", huge.path, cat)
+        #expect(refused.isOneLineRefusal(naming: huge.path), "\(refused)")
+        #expect(refused.stderr.contains("67.0 at 1/8 scale"), "\(refused)")
+        #expect(refused.stderr.contains("over the limit of 50.0 megapixels"), "\(refused)")
+
+        #expect(try cli.collage("add", huge.path, cat).succeeded)
+        let (saved, kib) = try measured(cli, ["save", "-o", "out.jpg", "--size", "1920x1080"])
+        #expect(saved.succeeded, "\(saved)")
+        // The decoded photo is at most 8187 x 8187 x 3 bytes = 201 MB; the bound
+        // for one photo at the default limit is 4 bytes x 100 MP = 400 MB.
+        #expect(kib < 400_000, "peak RSS \(kib) KiB")
+        note("bomb: JPEG 65496x65496 (16 MB) saved at 1/8 scale, peak RSS \(kib) KiB")
+        #expect(isCompleteImage(cli.file("out.jpg").path, width: 1920, height: 1080))
+    }
+
+    /// A progressive JPEG must buffer coefficients for the whole image at full
+    /// size whatever the output scale: 8.6 GB for 65496 x 65496. The decoder's
+    /// memory cap refuses it before allocating; the header alone is enough.
+    @Test func aProgressiveJPEGBombIsRefusedWithinTheMemoryCap() throws {
+        let cli = try CLI()
+        let bomb = cli.file("progressive.jpg")
+        try write(HostileFiles.flatGreyJPEG(side: 65496, header: true, progressive: true), to: bomb)
+        #expect(try cli.collage("add", bomb.path, cat).succeeded, "67 MP at 1/8: under the limit")
+        let (saved, kib) = try measured(cli, ["save", "-o", "out.jpg"])
+        #expect(saved.isOneLineRefusal(naming: bomb.path), "\(saved)")
+        #expect(kib < 1_700_000, "peak RSS \(kib) KiB")
+        note("bomb: progressive JPEG header 65496x65496: \(saved.stderr.dropLast()), peak RSS \(kib) KiB")
+        #expect(try cli.count() == 2)
+    }
+
+    /// A PNG is decoded whole (no shrink-on-load): 8000 x 8000 is 64 MP.
+    @Test func aLargePNGIsLimitedByMaxPixels() throws {
+        let cli = try CLI()
+        let big = cli.file("big.png")
+        try write(HostileFiles.png(width: 8000, height: 8000), to: big)
+        let refused = try cli.collage("add", "--max-pixels", "50M", big.path, cat)
+        #expect(refused.isOneLineRefusal(naming: big.path), "\(refused)")
+        #expect(refused.stderr.contains("8000x8000 is 64.0 megapixels, over the limit of 50.0 megapixels"), "\(refused)")
+        #expect(try cli.collage("add", big.path, cat).succeeded)
+        // Limits apply when the photo is decoded too: saving with a lower one is refused.
+        let lowered = try cli.collage("save", "-o", "low.jpg", "--max-pixels", "10M")
+        #expect(lowered.isOneLineRefusal(naming: big.path), "\(lowered)")
+        #expect(try cli.count() == 2)
+        let (saved, kib) = try measured(cli, ["save", "-o", "out.jpg"])
+        #expect(saved.succeeded, "\(saved)")
+        #expect(kib < 400_000, "peak RSS \(kib) KiB")
+        note("large PNG 8000x8000 saved, peak RSS \(kib) KiB")
+    }
+
+    @Test func maxPixelsValuesAreChecked() throws {
+        let cli = try CLI()
+        for bad in ["0", "-5", "lots", "1.5X", "M"] {
+            let run = try cli.collage("add", "--max-pixels", bad, cat)
+            #expect(run.status != 0 && run.signal == nil, "\(bad): \(run)")
+            #expect(run.stderr.contains("--max-pixels"), "\(bad): \(run)")
+        }
+        #expect(try cli.collage("add", "--max-pixels", "1.5G", cat).succeeded)
+        #expect(try cli.collage("add", "--max-pixels", "250000000", cup).succeeded)
+    }
+}
+
+// MARK: - Faults
+
+@Suite(.serialized) struct FaultTests {
+    /// kill -9 during a save, at several moments (while rendering, encoding,
+    /// and when the unnamed file is open): never a partial output file, never
+    /// a temporary file, the selection intact and still usable.
+    @Test func killNineDuringSaveLeavesNothingBehind() throws {
+        let cli = try CLI()
+        #expect(try cli.collage("add", cat, cup).succeeded)
+        let output = cli.file("big.jpg")
+        var caughtWithTheFileOpen = 0, killed = 0, finishedFirst = 0
+        let started = Date()
+        // A 12000 x 12000 collage takes a few seconds to render and encode;
+        // nil: kill as soon as the unnamed output file is open.
+        let plans: [Double?] = [0.05, 0.3, 0.8, 1.5, nil, nil]
+        for (attempt, delay) in plans.enumerated() {
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["save", "-o", output.path, "--size", "12000x12000"]
+            process.currentDirectoryURL = cli.workingDirectory
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_STATE_HOME"] = cli.state.path
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let pid = process.processIdentifier
+            if let delay {
+                usleep(useconds_t(delay * 1_000_000))
+            } else {
+                // Wait for the unnamed O_TMPFILE in the target folder, then kill.
+                let deadline = Date().addingTimeInterval(60)
+                watch: while process.isRunning && Date() < deadline {
+                    for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? [] {
+                        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? ""
+                        if link.hasPrefix(cli.workingDirectory.path + "/#") || link.hasPrefix(cli.workingDirectory.path + "/.") {
+                            caughtWithTheFileOpen += 1
+                            break watch
+                        }
+                    }
+                    usleep(200)
+                }
+            }
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .exit {
+                // Finished before the kill: a complete file, a cleared selection.
+                #expect(process.terminationStatus == 0)
+                #expect(isCompleteImage(output.path, width: 12000, height: 12000), "attempt \(attempt)")
+                try FileManager.default.removeItem(at: output)
+                #expect(try cli.collage("add", cat, cup).succeeded)
+                finishedFirst += 1
+                continue
+            }
+            killed += 1
+            #expect(!FileManager.default.fileExists(atPath: output.path), "attempt \(attempt): no partial output")
+            let left = try cli.contents()
+            #expect(left.isEmpty, "attempt \(attempt): no temporary file: \(left)")
+            #expect(try cli.storedPhotos().count == 2, "attempt \(attempt): the selection is intact")
+            #expect(try cli.count() == 2)
+        }
+        note("kill -9 during save: \(killed) killed (\(caughtWithTheFileOpen) while the unnamed output file was open), \(finishedFirst) finished first, in \(Int(Date().timeIntervalSince(started))) s")
+        // Still usable: a small save works and clears the selection.
+        let saved = try cli.collage("save", "-o", "small.jpg", "--size", "64x64")
+        #expect(saved.succeeded, "\(saved)")
+        #expect(try cli.count() == 0)
+        #expect(try cli.contents() == ["small.jpg"])
+    }
+
+    /// A full disk: a 256 KiB tmpfs (where mounting is allowed, as root here).
+    @Test func aFullDiskIsAClearErrorAndKeepsTheSelection() throws {
+        let cli = try CLI()
+        let mountPoint = cli.file("small-disk")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: false)
+        let mounted = try cli.bash("exec mount -t tmpfs -o size=256k tmpfs \(shellQuoted(mountPoint.path))")
+        guard mounted.succeeded else {
+            note("cannot mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines))): full disk not tested")
+            return
+        }
+        defer { _ = try? cli.bash("exec umount \(shellQuoted(mountPoint.path))") }
+        #expect(try cli.collage("add", cat, cup).succeeded)
+        let target = mountPoint.appendingPathComponent("full.png").path
+        let run = try cli.collage("save", "-o", target, "--size", "1000x1000")
+        #expect(run.isOneLineRefusal(naming: target), "\(run)")
+        #expect(run.stderr.contains("No space left on device"), "\(run)")
+        #expect(try cli.count() == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint.path).isEmpty, "nothing left on the disk")
+    }
+
+    /// A read-only folder: a read-only tmpfs as root (permission bits do not
+    /// stop root), a folder without write permission otherwise.
+    @Test func aReadOnlyFolderIsAClearErrorAndKeepsTheSelection() throws {
+        let cli = try CLI()
+        let folder = cli.file("read-only")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        var expected = "Permission denied"
+        if runningAsRoot {
+            let mounted = try cli.bash("exec mount -t tmpfs -o ro,size=64k tmpfs \(shellQuoted(folder.path))")
+            guard mounted.succeeded else {
+                note("running as root and cannot mount a read-only tmpfs: read-only folder not tested")
+                return
+            }
+            expected = "Read-only file system"
+        } else {
+            #expect(chmod(folder.path, 0o555) == 0)
+        }
+        defer { if runningAsRoot { _ = try? cli.bash("exec umount \(shellQuoted(folder.path))") } }
+        #expect(try cli.collage("add", cat, cup).succeeded)
+        let target = folder.appendingPathComponent("x.jpg").path
+        let run = try cli.collage("save", "-o", target, "--size", "64x64")
+        #expect(run.isOneLineRefusal(naming: target), "\(run)")
+        #expect(run.stderr.contains(expected), "\(run)")
+        #expect(try cli.count() == 2)
+    }
+
+    @Test func impossibleOutputPathsAreClearErrors() throws {
+        let cli = try CLI()
+        #expect(try cli.collage("add", cat, cup).succeeded)
+        try Data("a file".utf8).write(to: cli.file("plain"))
+        let cases: [(String, String)] = [
+            ("/nonexistent-folder/x.jpg", "No such file or directory"),
+            (cli.file("plain").path + "/x.jpg", "Not a directory"),
+            (cli.file(String(repeating: "n", count: 300) + ".jpg").path, "File name too long"),
+            ("/proc/collage-test.jpg", "cannot write"),
+        ]
+        for (target, reason) in cases {
+            let run = try cli.collage("save", "-o", target, "--size", "64x64")
+            #expect(run.isOneLineRefusal(naming: target), "\(target): \(run)")
+            #expect(run.stderr.contains(reason), "\(target): \(run)")
+            #expect(try cli.count() == 2)
+        }
+        #expect(try cli.contents() == ["plain"])
+    }
+
+    /// Fifty add / clear / save processes at once. The state file always
+    /// parses and never holds more than 6 photos (checked while they run),
+    /// every process ends with 0 or 1 (never a signal), every successful save
+    /// left a complete file and every failed one none, and nothing is left in
+    /// the state folder but the selection and its lock.
+    @Test func fiftyConcurrentCommandsNeverCorruptTheStateOrBreakTheRules() throws {
+        let cli = try CLI()
+        let photos = [cat, cup, sample("astronaut-eileen-collins.jpg"), alphaPNG]
+        let runs = Box([Run?](repeating: nil, count: 50))
+        let lock = NSLock()
+        let stop = DispatchSemaphore(value: 0)
+        let watcherProblems = Box<[String]>([])
+        let watched = Box(0)
+        let watcher = Thread {
+            while stop.wait(timeout: .now()) == .timedOut {
+                do {
+                    let count = try cli.storedPhotos().count
+                    if count > 6 { watcherProblems.value.append("\(count) photos stored") }
+                    watched.value += 1
+                } catch {
+                    watcherProblems.value.append("the state file did not parse: \(error)")
+                }
+                usleep(2000)
+            }
+        }
+        watcher.start()
+        atOnce(50) { index in
+            let arguments: [String]
+            switch index % 5 {
+            case 0: arguments = ["clear"]
+            case 1, 2: arguments = ["add", photos[index % photos.count]]
+            case 3: arguments = ["add", photos[index % photos.count], photos[(index + 1) % photos.count]]
+            default: arguments = ["save", "-o", "out-\(index).jpg", "--size", "96x64"]
+            }
+            let run = try? cli.collage(arguments, timeout: 120)
+            lock.lock()
+            runs.value[index] = run
+            lock.unlock()
+        }
+        stop.signal()
+        while watcher.isExecuting { usleep(1000) }
+        #expect(watcherProblems.value.isEmpty, "\(watcherProblems.value.prefix(3))")
+        #expect(watched.value > 0)
+        for (index, run) in runs.value.enumerated() {
+            let run = try #require(run)
+            #expect(run.signal == nil && !run.timedOut && (run.status == 0 || run.status == 1), "\(index): \(run)")
+            if run.status == 1 { #expect(run.stderr.hasPrefix("collage: ") && run.stderr.filter { $0 == "\n" }.count == 1, "\(index): \(run)") }
+            if index % 5 == 4 {
+                let output = cli.file("out-\(index).jpg").path
+                #expect(FileManager.default.fileExists(atPath: output) == (run.status == 0), "\(index): \(run)")
+                if run.status == 0 { #expect(isCompleteImage(output, width: 96, height: 64)) }
+            }
+        }
+        let count = try cli.storedPhotos().count
+        let counted = try cli.count()
+        #expect(count <= 6 && count == counted)
+        let stateFiles = try FileManager.default.contentsOfDirectory(atPath: cli.state.appendingPathComponent("collage").path)
+        #expect(stateFiles.sorted() == ["selection.json", "selection.lock"] || stateFiles == ["selection.lock"], "\(stateFiles)")
+    }
+
+    /// Four batch runs of one list into one folder at once: every collage is
+    /// written exactly once; the others are told it exists. With --force all
+    /// succeed, and every file is complete.
+    @Test func concurrentBatchRunsNeverOverwriteEachOther() throws {
+        let cli = try CLI()
+        let list = cli.file("list.txt")
+        try "\(cat)\n\(cup)\n\n\(cup)\n\(cat)\n\n\(alphaPNG)\n\(cat)\n".write(to: list, atomically: true, encoding: .utf8)
+        let out = cli.file("out").path
+        func four(_ extra: [String]) -> [Run] {
+            let runs = Box([Run?](repeating: nil, count: 4))
+            let lock = NSLock()
+            atOnce(4) { index in
+                let run = try? cli.collage(["batch", list.path, "-o", out, "--size", "320x200", "--jobs", "1"] + extra)
+                lock.lock()
+                runs.value[index] = run
+                lock.unlock()
+            }
+            return runs.value.compactMap { $0 }
+        }
+        let first = four([])
+        #expect(first.count == 4)
+        #expect(first.allSatisfy { $0.signal == nil && !$0.timedOut })
+        let savedLines = first.flatMap { $0.stderr.split(separator: "\n") }.filter { $0.contains(": saved ") }
+        let existsLines = first.flatMap { $0.stderr.split(separator: "\n") }.filter { $0.contains("already exists") }
+        #expect(savedLines.count == 3, "each of the 3 collages saved once: \(first)")
+        #expect(existsLines.count == 9, "\(first)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(files == ["collage-001.jpg", "collage-002.jpg", "collage-003.jpg"])
+        for file in files { #expect(isCompleteImage(out + "/" + file, width: 320, height: 200)) }
+
+        let forced = four(["--force"])
+        #expect(forced.count == 4 && forced.allSatisfy(\.succeeded), "\(forced)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == files, "no temporary file left")
+        for file in files { #expect(isCompleteImage(out + "/" + file, width: 320, height: 200)) }
+    }
+}
+
 // MARK: - Paths
 
 @Suite(.serialized) struct PathTests {

@@ -150,12 +150,31 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             throw ImageEngineError.unopenable(photo)
         }
         guard status == CI_OK else { throw ImageEngineError(error) }
+        try checkLimit(info, photo)
         return PhotoInfo(
             format: info.format == CI_FORMAT_PNG ? .png : .jpeg,
             width: Int(info.width), height: Int(info.height),
             orientation: Int(info.orientation),
             displayWidth: Int(info.display_width), displayHeight: Int(info.display_height),
             hasAlpha: info.has_alpha != 0)
+    }
+
+    /// Refuses, when it is added, a photo that could never be decoded within
+    /// `maxDecodedPixels`: a PNG over the limit, or a JPEG over it even at the
+    /// smallest DCT scale (1/8), which shrink-on-load can reach. A header
+    /// claiming 100000 x 100000 pixels is thus refused at once, by name.
+    private func checkLimit(_ info: ci_photo_info, _ photo: Photo) throws {
+        var width = UInt64(info.width), height = UInt64(info.height)
+        if info.format == CI_FORMAT_JPEG {
+            width = (width + 7) / 8
+            height = (height + 7) / 8
+        }
+        guard width * height > maxDecodedPixels else { return }
+        let megapixels = { (pixels: UInt64) in String(format: "%.1f", Double(pixels) / 1e6) }
+        let smallest = info.format == CI_FORMAT_JPEG ? " (\(megapixels(width * height)) at 1/8 scale)" : ""
+        throw ImageEngineError(
+            kind: .tooLarge,
+            message: "\(photo.path): \(info.width)x\(info.height) is \(megapixels(UInt64(info.width) * UInt64(info.height))) megapixels\(smallest), over the limit of \(megapixels(maxDecodedPixels)) megapixels")
     }
 
     /// Draws every photo into its grid cell. The photos are decoded in

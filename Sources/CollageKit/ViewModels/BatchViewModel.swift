@@ -15,15 +15,19 @@ public struct BatchOptions: Sendable {
     public var jobs: Int
     public var overwrite: Bool
     public var dryRun: Bool
+    /// The most pixels one decoded photo may have (`ImageEngine.maxDecodedPixels`).
+    public var maxDecodedPixels: UInt64
 
     public init(outputDirectory: URL, format: ImageFormat = .jpeg, render: CollageRenderOptions,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, overwrite: Bool = false, dryRun: Bool = false) {
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, overwrite: Bool = false, dryRun: Bool = false,
+                maxDecodedPixels: UInt64 = ImageEngine().maxDecodedPixels) {
         self.outputDirectory = outputDirectory
         self.format = format
         self.render = render
         self.jobs = max(1, jobs)
         self.overwrite = overwrite
         self.dryRun = dryRun
+        self.maxDecodedPixels = maxDecodedPixels
     }
 
     /// `DIR/collage-NNN.EXT`, numbered by the collage's position in the list,
@@ -98,7 +102,7 @@ public final class BatchViewModel {
                 writer: PhotoWriting? = nil) {
         self.options = options
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let engine = ImageEngine(decodeThreads: max(1, cores / options.jobs))
+        let engine = ImageEngine(maxDecodedPixels: options.maxDecodedPixels, decodeThreads: max(1, cores / options.jobs))
         self.inspector = inspector ?? engine
         self.renderer = renderer ?? engine
         self.writer = writer ?? PhotoWriter(encoder: engine)

@@ -20,12 +20,14 @@ struct Add: ParsableCommand {
     @Argument(help: ArgumentHelp("The photos to add (JPEG or PNG).", valueName: "file"))
     var files: [String]
 
+    @OptionGroup var limits: LimitOptionGroup
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one photo to add") }
     }
 
     func run() throws {
-        let viewModel = try makeCollageViewModel()
+        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels)
         let source = CommandLinePhotoSource()
         var outcome: CollageEvent?
         let listening = viewModel.events.sink { outcome = $0 }

@@ -51,6 +51,8 @@ struct Batch: ParsableCommand {
 
     @OptionGroup var render: RenderOptionGroup
 
+    @OptionGroup var limits: LimitOptionGroup
+
     @Option(help: ArgumentHelp("Collages made at once (default: the number of cores).", valueName: "n"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -86,7 +88,8 @@ struct Batch: ParsableCommand {
         }
 
         let options = BatchOptions(outputDirectory: outputDirectory, format: format.imageFormat,
-                                   render: try render.renderOptions(), jobs: jobs, overwrite: force, dryRun: dryRun)
+                                   render: try render.renderOptions(), jobs: jobs, overwrite: force, dryRun: dryRun,
+                                   maxDecodedPixels: limits.maxPixels)
         let viewModel = BatchViewModel(options: options)
         let progress = BatchProgressView(total: listSource.countGroups(), dryRun: dryRun)
         let subscription = viewModel.results.sink { progress.show($0) }

@@ -22,6 +22,8 @@ struct Save: ParsableCommand {
 
     @OptionGroup var render: RenderOptionGroup
 
+    @OptionGroup var limits: LimitOptionGroup
+
     @Flag(help: "Replace the output file if it exists.")
     var force = false
 
@@ -39,7 +41,7 @@ struct Save: ParsableCommand {
     func run() throws {
         let options = try render.renderOptions()
         let destination = URL(fileURLWithPath: Photo(resolving: output ?? defaultCollageFileName()).path)
-        let viewModel = try makeCollageViewModel()
+        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels)
         switch viewModel.save(to: destination, options: options, overwrite: force).waitForCompletion() {
         case .success:
             print("Saved \(destination.path)")

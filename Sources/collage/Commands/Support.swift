@@ -13,10 +13,12 @@ enum Console {
 }
 
 /// The view model of the interactive collage, over the persistent selection.
-func makeCollageViewModel() throws -> CollageViewModel {
+/// `maxDecodedPixels` is `--max-pixels` (`ImageEngine.maxDecodedPixels`).
+func makeCollageViewModel(maxDecodedPixels: UInt64 = ImageEngine().maxDecodedPixels) throws -> CollageViewModel {
     let store = FileSelectionStore(directory: FileSelectionStore.defaultDirectory(), notice: Console.error)
+    let engine = ImageEngine(maxDecodedPixels: maxDecodedPixels)
     do {
-        return try CollageViewModel(store: store)
+        return try CollageViewModel(store: store, inspector: engine, renderer: engine, writer: PhotoWriter(encoder: engine))
     } catch {
         Console.error("\(error)")
         throw ExitCode.failure
