@@ -966,3 +966,32 @@ let alphaPNG = sample("retina-round-alpha.png")
         #expect(mode(fresh.file("new/folder/collage-001.jpg").path) & 0o002 == 0)
     }
 }
+
+// MARK: - Batch lists that would take forever
+
+@Suite struct RunawayBatchTests {
+    /// A list missing its blank lines (`find . -name '*.jpg' | collage batch -`)
+    /// is one "collage" of every photo. It is refused for its size before any
+    /// file is read, instead of reading thousands of photos first.
+    @Test func aHugeGroupIsRefusedWithoutReadingItsFiles() throws {
+        final class CountingInspector: PhotoInspecting, @unchecked Sendable {
+            let lock = NSLock()
+            var calls = 0
+            func inspect(_ photo: Photo) throws -> PhotoInfo {
+                lock.lock()
+                calls += 1
+                lock.unlock()
+                return PhotoInfo(format: .jpeg, width: 4, height: 3, orientation: 1, displayWidth: 4, displayHeight: 3, hasAlpha: false)
+            }
+        }
+        let inspector = CountingInspector()
+        let viewModel = try CollageViewModel(store: InMemorySelectionStore(), inspector: inspector,
+                                             renderer: FakeRenderer(), writer: FakeWriter())
+        let pick = (0..<10_000).map { photo("p\($0).jpg") }
+        let event = viewModel.add(pick)
+        #expect(event == .refused(.full(count: 0, adding: 10_000)))
+        #expect(inspector.calls == 0)
+        #expect(viewModel.add(Array(pick.prefix(6))).isSuccess)
+        #expect(inspector.calls == 6)
+    }
+}

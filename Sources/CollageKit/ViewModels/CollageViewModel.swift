@@ -105,6 +105,13 @@ public final class CollageViewModel {
     /// has room for all of them; otherwise changes nothing.
     @discardableResult
     public func add(_ pick: [Photo]) -> CollageEvent {
+        // A pick that could not fit even an empty collage is refused before
+        // any file is read: a batch list missing its blank lines can make
+        // one "collage" of thousands of photos, each opened and probed first.
+        if pick.count > CollageRules.maximumPhotos,
+           let refusal = CollageRules.addRefusal(count: currentState.count, adding: pick.count) {
+            return publish(.refused(refusal))
+        }
         // Check every file before recording anything: all or nothing.
         for photo in pick {
             do {
