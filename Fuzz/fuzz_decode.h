@@ -6,7 +6,12 @@
 //     oriented;
 //  3. a shrink-on-load decode to a small target, RGBA, not oriented;
 //  4. ci_draw_photo on the same bytes as a file (a memfd, by its /proc path),
-//     into a cell that overhangs a small canvas.
+//     into a cell that overhangs a small canvas, compared with the same cell
+//     drawn the long way (probe, decode with shrink-on-load, oriented, then
+//     ci_resample_cover): the streaming JPEG path must agree with it on
+//     success or failure and on every pixel, within 2 levels (float summation
+//     order);
+// and ci_probe_file on that file must agree with the in-memory probe.
 // Besides what ASan/UBSan catch, each step checks the engine's promises and
 // traps when one is broken: a status in range, a one-line message naming the
 // file, an image whose size agrees with the probe and whose every byte is
@@ -72,10 +77,62 @@ static unsigned touch_image(const ci_image *image, int channels) {
 static int memfd = -1;
 static char memfd_path[64];
 
+static void write_memfd(const uint8_t *data, size_t size) {
+    if (memfd < 0) {
+        memfd = memfd_create("fuzz-photo", MFD_CLOEXEC);
+        CHECK(memfd >= 0);
+        snprintf(memfd_path, sizeof memfd_path, "/proc/self/fd/%d", memfd);
+    }
+    CHECK(ftruncate(memfd, 0) == 0);
+    size_t written = 0;
+    while (written < size) {
+        ssize_t n = pwrite(memfd, data + written, size - written, (off_t)written);
+        CHECK(n > 0);
+        written += (size_t)n;
+    }
+}
+
+// ceil(a * b / c), as draw.c computes the shrink-on-load target.
+static uint64_t mul_div_ceil(uint32_t a, uint32_t b, uint32_t c) {
+    return ((uint64_t)a * b + c - 1) / c;
+}
+
+// The cell drawn the long way: what ci_draw_photo did before it streamed.
+static ci_status reference_draw(const uint8_t *data, size_t size, const ci_photo_info *info,
+                                ci_image *canvas, ci_rect cell, ci_color background,
+                                ci_error *err) {
+    uint32_t dw = info->display_width, dh = info->display_height;
+    if (dw == 0 || dh == 0) return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", FUZZ_NAME);
+    uint64_t min_w, min_h;
+    if ((uint64_t)cell.width * dh >= (uint64_t)cell.height * dw) {
+        min_w = cell.width;
+        min_h = mul_div_ceil(dh, cell.width, dw);
+    } else {
+        min_h = cell.height;
+        min_w = mul_div_ceil(dw, cell.height, dh);
+    }
+    if (min_w > dw) min_w = dw;
+    if (min_h > dh) min_h = dh;
+    ci_decode_options options;
+    memset(&options, 0, sizeof options);
+    options.min_width = (uint32_t)min_w;
+    options.min_height = (uint32_t)min_h;
+    options.apply_orientation = 1;
+    options.background = background;
+    options.limits.max_pixels = FUZZ_MAX_PIXELS;
+    ci_image photo;
+    ci_status status = ci_decode_memory(data, size, FUZZ_NAME, &options, &photo, err);
+    if (status != CI_OK) return status;
+    status = ci_resample_cover(&photo, canvas, cell, FUZZ_NAME, err);
+    ci_image_free(&photo);
+    return status;
+}
+
 static void fuzz_decode_one(const uint8_t *data, size_t size, ci_format expected) {
     volatile unsigned sink = 0;
     ci_error err;
     memset(&err, 0, sizeof err);
+    write_memfd(data, size);
 
     // 1. Probe.
     ci_photo_info info;
@@ -92,6 +149,13 @@ static void fuzz_decode_one(const uint8_t *data, size_t size, ci_format expected
         static const ci_photo_info zero;
         CHECK(memcmp(&info, &zero, sizeof info) == 0);
     }
+
+    // 1b. The file probe (which reads only the header) says the same.
+    ci_photo_info file_info;
+    ci_status file_probed = ci_probe_file(memfd_path, &file_info, &err);
+    check_error(file_probed, &err, memfd_path);
+    CHECK((file_probed == CI_OK) == (probed == CI_OK));
+    if (probed == CI_OK) CHECK(memcmp(&file_info, &info, sizeof info) == 0);
 
     // 2. Full size, RGB over a background taken from the data, oriented.
     ci_decode_options options;
@@ -135,28 +199,38 @@ static void fuzz_decode_one(const uint8_t *data, size_t size, ci_format expected
         ci_image_free(&image);
     }
 
-    // 4. ci_draw_photo on the bytes as a file, into a cell that overhangs the canvas.
-    if (memfd < 0) {
-        memfd = memfd_create("fuzz-photo", MFD_CLOEXEC);
-        CHECK(memfd >= 0);
-        snprintf(memfd_path, sizeof memfd_path, "/proc/self/fd/%d", memfd);
-    }
-    CHECK(ftruncate(memfd, 0) == 0);
-    size_t written = 0;
-    while (written < size) {
-        ssize_t n = pwrite(memfd, data + written, size - written, (off_t)written);
-        CHECK(n > 0);
-        written += (size_t)n;
-    }
+    // 4. ci_draw_photo on the bytes as a file, into a cell that overhangs the
+    // canvas, and the same cell drawn the long way.
     enum { CANVAS_W = 48, CANVAS_H = 40 };
-    uint8_t pixels[CANVAS_W * CANVAS_H * 3];
+    uint8_t pixels[CANVAS_W * CANVAS_H * 3], long_pixels[CANVAS_W * CANVAS_H * 3];
     memset(pixels, 0x11, sizeof pixels);
+    memset(long_pixels, 0x11, sizeof long_pixels);
     ci_image canvas = {pixels, CANVAS_W, CANVAS_H, CANVAS_W * 3, 3};
+    ci_image reference = {long_pixels, CANVAS_W, CANVAS_H, CANVAS_W * 3, 3};
     ci_rect cell = {(int32_t)(size % 7) - 3, 5, 17 + (uint32_t)(size % 40), 13 + (uint32_t)(size % 31)};
     ci_limits limits = {FUZZ_MAX_PIXELS};
     ci_status drawn = ci_draw_photo(memfd_path, &canvas, cell, options.background, &limits, &err);
     check_error(drawn, &err, memfd_path);
     if (drawn == CI_OK) CHECK(probed == CI_OK);
+    if (probed == CI_OK) {
+        ci_error reference_err;
+        ci_status long_way = reference_draw(data, size, &info, &reference, cell, options.background,
+                                            &reference_err);
+        if ((drawn == CI_OK) != (long_way == CI_OK)) {
+            fprintf(stderr, "fuzz: draw says %d (%s), the long way %d (%s)\n", drawn,
+                    drawn ? err.message : "ok", long_way, long_way ? reference_err.message : "ok");
+            CHECK((drawn == CI_OK) == (long_way == CI_OK));
+        }
+        if (drawn == CI_OK) {
+            int worst = 0;
+            for (size_t i = 0; i < sizeof pixels; i++) {
+                int d = abs((int)pixels[i] - (int)long_pixels[i]);
+                if (d > worst) worst = d;
+            }
+            if (worst > 2) fprintf(stderr, "fuzz: drawn pixels differ by up to %d levels\n", worst);
+            CHECK(worst <= 2);
+        }
+    }
     sink += pixels[0];
     (void)sink;
 }
