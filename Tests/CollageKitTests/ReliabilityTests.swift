@@ -241,7 +241,9 @@ enum HostileFiles {
         }
         if only { return out }
         let blocks = (Int(side) / 8) * (Int(side) / 8)
-        out += [UInt8](repeating: 0, count: (blocks * 2 + 7) / 8)
+        // Progressive: one DC scan, 1 bit a block (no AC scan: those coefficients stay 0).
+        let bitsPerBlock = progressive ? 1 : 2
+        out += [UInt8](repeating: 0, count: (blocks * bitsPerBlock + 7) / 8)
         out += [0xFF, 0xD9]
         return out
     }
@@ -581,6 +583,22 @@ let alphaPNG = sample("retina-round-alpha.png")
         #expect(kib < 1_700_000, "peak RSS \(kib) KiB")
         note("bomb: progressive JPEG header 65496x65496: \(saved.stderr.dropLast()), peak RSS \(kib) KiB")
         #expect(try cli.count() == 2)
+    }
+
+    /// The worst case within the bounds: a progressive JPEG buffers 2 bytes a
+    /// coefficient for the whole image, whatever the output scale, so a
+    /// 781 KB file of 20000 x 20000 pixels (one DC scan) needs 800 MB. It is
+    /// under the coefficient-memory cap (16 bytes x 100 MP = 1.6 GB a photo)
+    /// and is drawn; peak memory stays under the cap.
+    @Test func aProgressiveJPEGWithinTheCapIsDrawnInBoundedMemory() throws {
+        let cli = try CLI()
+        let heavy = cli.file("heavy.jpg")
+        try write(HostileFiles.flatGreyJPEG(side: 20000, progressive: true), to: heavy)
+        #expect(try cli.collage("add", heavy.path, cat).succeeded)
+        let (saved, kib) = try measured(cli, ["save", "-o", "out.jpg"])
+        #expect(saved.succeeded, "\(saved)")
+        #expect(kib < 1_562_500, "peak RSS \(kib) KiB, over the 1.6 GB cap")
+        note("progressive JPEG 20000x20000 (781 KB, one DC scan) saved, peak RSS \(kib) KiB")
     }
 
     /// A PNG is decoded whole (no shrink-on-load): 8000 x 8000 is 64 MP.
