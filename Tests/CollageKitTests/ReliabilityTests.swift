@@ -354,6 +354,23 @@ let alphaPNG = sample("retina-round-alpha.png")
         #expect(try store.load() == [Photo(path: "/old/a.jpg"), Photo(path: "/old/b.png")])
     }
 
+    /// kill -9 between the temporary file's creation and its rename leaves
+    /// it behind; the next writer (who holds the lock, so no one else is
+    /// writing) removes it.
+    @Test func leftoverTemporaryStateFilesAreRemoved() throws {
+        let directory = try temporaryDirectory()
+        let store = FileSelectionStore(directory: directory)
+        try store.update { $0 = [Photo(path: "/a.jpg")] }
+        let leftover = directory.appendingPathComponent(".selection.json.Ab12Cd")
+        try Data("{ half wr".utf8).write(to: leftover)
+        let unrelated = directory.appendingPathComponent(".selection.json.keep-me-not-ours")
+        try Data().write(to: unrelated)
+        try store.update { $0.append(Photo(path: "/b.jpg")) }
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(FileManager.default.fileExists(atPath: unrelated.path))
+        #expect(try store.load() == [Photo(path: "/a.jpg"), Photo(path: "/b.jpg")])
+    }
+
     @Test func aBatchListLineThatIsNotUTF8NamesItsFileExactly() {
         var parser = BatchListParser(baseDirectory: "/lists")
         let line: [UInt8] = [0x20, 0x09] + Array("sub/caf".utf8) + [0xE9] + Array(".jpg".utf8) + [0x0D]

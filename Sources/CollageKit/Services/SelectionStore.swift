@@ -209,6 +209,7 @@ public final class FileSelectionStore: SelectionStore {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
         let data = try encoder.encode(StoredSelection(version: 1, photos: photos.map(StoredPath.init)))
+        removeLeftoverTemporaries()
         let temporary = directory.appendingPathComponent(".selection.json.XXXXXX")
         var template = Array(temporary.path.utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -244,6 +245,17 @@ public final class FileSelectionStore: SelectionStore {
         if dirfd >= 0 {
             fsync(dirfd)
             close(dirfd)
+        }
+    }
+
+    /// A process killed (kill -9, power loss) between creating its temporary
+    /// file and renaming it leaves `.selection.json.XXXXXX` behind. Only the
+    /// holder of the lock writes, and we hold it, so any such file now is
+    /// such a leftover: remove it, or they would pile up.
+    private func removeLeftoverTemporaries() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(".selection.json.") && name.count == ".selection.json.XXXXXX".count {
+            unlink(directory.appendingPathComponent(name).path)
         }
     }
 
