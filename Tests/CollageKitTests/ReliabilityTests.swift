@@ -654,20 +654,24 @@ let alphaPNG = sample("retina-round-alpha.png")
 @Suite(.serialized) struct FaultTests {
     /// kill -9 during a save, at several moments (while rendering, encoding,
     /// and when the unnamed file is open): never a partial output file, never
-    /// a temporary file, the selection intact and still usable.
-    @Test func killNineDuringSaveLeavesNothingBehind() throws {
+    /// a temporary file, the selection intact and still usable. With --force,
+    /// the file being replaced is left whole.
+    @Test(arguments: [false, true])
+    func killNineDuringSaveLeavesNothingBehind(force: Bool) throws {
         let cli = try CLI()
         #expect(try cli.collage("add", cat, cup).succeeded)
         let output = cli.file("big.jpg")
+        let previous = Data("the collage saved last time".utf8)
+        if force { try previous.write(to: output) }
         var caughtWithTheFileOpen = 0, killed = 0, finishedFirst = 0
         let started = Date()
-        // A 12000 x 12000 collage takes a few seconds to render and encode;
+        // A 16384 x 16384 collage takes about a second to render and encode;
         // nil: kill as soon as the unnamed output file is open.
-        let plans: [Double?] = [0.05, 0.3, 0.8, 1.5, nil, nil]
+        let plans: [Double?] = [0.02, 0.1, 0.3, 0.6, nil, nil, nil]
         for (attempt, delay) in plans.enumerated() {
             let process = Process()
             process.executableURL = CLI.binary
-            process.arguments = ["save", "-o", output.path, "--size", "12000x12000"]
+            process.arguments = ["save", "-o", output.path, "--size", "16384x16384"] + (force ? ["--force"] : [])
             process.currentDirectoryURL = cli.workingDirectory
             var environment = ProcessInfo.processInfo.environment
             environment["XDG_STATE_HOME"] = cli.state.path
@@ -697,25 +701,30 @@ let alphaPNG = sample("retina-round-alpha.png")
             if process.terminationReason == .exit {
                 // Finished before the kill: a complete file, a cleared selection.
                 #expect(process.terminationStatus == 0)
-                #expect(isCompleteImage(output.path, width: 12000, height: 12000), "attempt \(attempt)")
+                #expect(isCompleteImage(output.path, width: 16384, height: 16384), "attempt \(attempt)")
                 try FileManager.default.removeItem(at: output)
+                if force { try previous.write(to: output) }
                 #expect(try cli.collage("add", cat, cup).succeeded)
                 finishedFirst += 1
                 continue
             }
             killed += 1
-            #expect(!FileManager.default.fileExists(atPath: output.path), "attempt \(attempt): no partial output")
+            if force {
+                #expect(try Data(contentsOf: output) == previous, "attempt \(attempt): the old file is whole")
+            } else {
+                #expect(!FileManager.default.fileExists(atPath: output.path), "attempt \(attempt): no partial output")
+            }
             let left = try cli.contents()
-            #expect(left.isEmpty, "attempt \(attempt): no temporary file: \(left)")
+            #expect(left == (force ? ["big.jpg"] : []), "attempt \(attempt): no temporary file: \(left)")
             #expect(try cli.storedPhotos().count == 2, "attempt \(attempt): the selection is intact")
             #expect(try cli.count() == 2)
         }
-        note("kill -9 during save: \(killed) killed (\(caughtWithTheFileOpen) while the unnamed output file was open), \(finishedFirst) finished first, in \(Int(Date().timeIntervalSince(started))) s")
+        note("kill -9 during save\(force ? " --force" : ""): \(killed) killed (\(caughtWithTheFileOpen) while the unnamed output file was open), \(finishedFirst) finished first, in \(Int(Date().timeIntervalSince(started))) s")
         // Still usable: a small save works and clears the selection.
         let saved = try cli.collage("save", "-o", "small.jpg", "--size", "64x64")
         #expect(saved.succeeded, "\(saved)")
         #expect(try cli.count() == 0)
-        #expect(try cli.contents() == ["small.jpg"])
+        #expect(try cli.contents() == (force ? ["big.jpg", "small.jpg"] : ["small.jpg"]))
     }
 
     /// A full disk: a 256 KiB tmpfs (where mounting is allowed, as root here).
