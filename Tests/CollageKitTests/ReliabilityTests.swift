@@ -565,6 +565,20 @@ let alphaPNG = sample("retina-round-alpha.png")
         note("bomb: PNG header 100000x100000 refused at add, peak RSS \(kib) KiB")
     }
 
+    /// Found by fuzzing: a 683-byte PNG whose iTXt chunk declares 1.6 GB made
+    /// libpng allocate and zero 1.6 GB before finding the file cut short.
+    @Test func aPNGChunkDeclaringGigabytesIsRefusedWithoutAllocatingThem() throws {
+        let cli = try CLI()
+        let bomb = cli.file("itxt.png")
+        try FileManager.default.copyItem(
+            atPath: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/crashers/png/itxt-declaring-1.6GB.png").path,
+            toPath: bomb.path)
+        let (run, kib) = try measured(cli, ["add", bomb.path])
+        #expect(run.isOneLineRefusal(naming: bomb.path), "\(run)")
+        #expect(kib < 64 << 10, "peak RSS \(kib) KiB (1.6 GB before the fix)")
+        note("PNG whose iTXt declares 1.6 GB refused at add, peak RSS \(kib) KiB")
+    }
+
     /// A real 65496 x 65496 JPEG (16 MB) is 4.3 gigapixels, but shrink-on-load
     /// decodes it at 1/8 (8187 x 8187, 67 megapixels): accepted, drawn in
     /// bounded memory. Lowering --max-pixels under 67 MP refuses it by name.
