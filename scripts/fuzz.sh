@@ -153,9 +153,15 @@ run_target() {
   local target=$1
   local corpus=$out/corpus/$target artifacts=$out/artifacts/$target
   mkdir -p "$corpus" "$artifacts" "$out/logs"
-  local max_len=131072 extra=()
+  # malloc_limit: the largest single allocation that is not a finding. The
+  # harnesses cap decoded images at 1 MP (4 MB), so for PNG, EXIF and lists
+  # anything near these limits is a bomb (a 683-byte PNG once made libpng
+  # allocate 1.6 GB); JPEG's progressive coefficient buffers may reach the
+  # engine's documented 1.6 GB cap, in pieces of at most 1 GB.
+  local max_len=131072 extra=() malloc_mb=256
   case $target in
-    exif) max_len=65536 ;;
+    jpeg) malloc_mb=1100 ;;
+    exif) max_len=65536; malloc_mb=64 ;;
     # Lines must straddle the reader's 64 KiB chunks: long inputs from the
     # start (libFuzzer otherwise grows the length limit slowly from a few bytes).
     batchlist) max_len=200000; extra=(-len_control=0) ;;
@@ -173,12 +179,13 @@ run_target() {
   # SWIFT_BACKTRACE: after a finding, Swift's in-process crash backtracer
   # would read memory ASan then reports as a second, spurious crash.
   (cd "$logs" && SWIFT_BACKTRACE=enable=no nice -n 19 "$build/bin/fuzz-$target" -max_total_time="$seconds" -jobs=1 -workers=1 \
-    -max_len="$max_len" -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
+    -max_len="$max_len" -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb="$malloc_mb" \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "${extra[@]}" \
     "$corpus" "${seeds[@]}" >"$logs/driver.log" 2>&1)
   local status=$?
   set -e
-  # A crash in the job shows in its log; the driver's exit status is not enough.
+  # A crash in the job shows in its log; the driver's exit status is not
+  # enough. A "slow unit" (over 10 s) is written too and counts: it was one.
   if grep -qE '^==[0-9]+==ERROR|^SUMMARY: |runtime error:|broken promise|Test unit written' "$log"; then status=1; fi
   grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb)' "$log" >&2 || true
   if [ $status -ne 0 ]; then
