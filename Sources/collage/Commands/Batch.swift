@@ -165,8 +165,13 @@ private struct ListSource {
 
     /// The number of collages, for the progress bar: a quick first pass over
     /// a regular file; unknown (nil) for standard input, which reads once.
+    /// So is a pipe given by name (`collage batch <(find ...)`, a FIFO,
+    /// /dev/stdin): a first pass over it would consume the list, and the
+    /// run proper would find it empty and make nothing.
     func countGroups() -> Int? {
         guard let path else { return nil }
+        var info = stat()
+        guard fstat(fileDescriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { Glibc.close(fd) }
