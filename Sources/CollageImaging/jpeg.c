@@ -27,6 +27,8 @@ typedef struct {
     struct jpeg_error_mgr pub;  // first, so libjpeg's pointer is also ours
     jmp_buf jump;
     int truncated;              // the data ended before the image did
+    int too_many_scans;         // see limit_scans
+    struct jpeg_progress_mgr progress;
     char reason[JMSG_LENGTH_MAX];
 } jpeg_failure;
 
@@ -67,9 +69,49 @@ static struct jpeg_error_mgr *failure_init(jpeg_failure *failure) {
     return &failure->pub;
 }
 
+// A progressive (or multi-scan) JPEG is read whole by jpeg_start_decompress,
+// and every scan walks the coefficients of every block it covers, whatever
+// the output scale. Nothing in the format bounds the number of scans: a
+// 232 KB file of 1000 scans over an 8192 x 8192 image took 15 s (5000 scans,
+// 636 KB: over a minute), and thousands of scans over the largest image the
+// memory cap allows would take hours (a known libjpeg weakness; measured here at 15 ns per block per
+// scan). Real photos have about 10 scans (libjpeg's progression for
+// colour), rarely more than a few dozen. So scans x blocks is bounded to
+// 200 million (about 3 s), with at least 32 and at most 500 scans allowed
+// (500 is libjpeg-turbo's own TJFLAG_LIMITSCANS). The monitor runs once per
+// row of blocks while the input is absorbed.
+#define SCAN_WORK_BUDGET 200000000.0
+#define MIN_SCANS 32
+#define MAX_SCANS 500
+
+static void on_progress(j_common_ptr common) {
+    if (!common->is_decompressor) return;
+    j_decompress_ptr cinfo = (j_decompress_ptr)common;
+    double blocks = 0;
+    for (int ci = 0; ci < cinfo->num_components; ci++)
+        blocks += (double)cinfo->comp_info[ci].width_in_blocks * cinfo->comp_info[ci].height_in_blocks;
+    double allowed = blocks > 0 ? SCAN_WORK_BUDGET / blocks : MAX_SCANS;
+    if (allowed < MIN_SCANS) allowed = MIN_SCANS;
+    if (allowed > MAX_SCANS) allowed = MAX_SCANS;
+    if (cinfo->input_scan_number > (int)allowed) {
+        jpeg_failure *failure = (jpeg_failure *)common->err;
+        failure->too_many_scans = 1;
+        snprintf(failure->reason, sizeof failure->reason,
+                 "more than %d scans for a %ux%u image: refused (a photo has a few dozen at most)",
+                 (int)allowed, cinfo->image_width, cinfo->image_height);
+        longjmp(failure->jump, 1);
+    }
+}
+
+static void limit_scans(j_decompress_ptr cinfo, jpeg_failure *failure) {
+    failure->progress.progress_monitor = on_progress;
+    cinfo->progress = &failure->progress;
+}
+
 // Turns what libjpeg said into our status and a "NAME: reason" message.
 static ci_status decode_failure(const jpeg_failure *failure, const char *name, ci_error *err) {
     if (failure->truncated) return ci_fail(err, CI_ERR_CORRUPT, "%s: file is truncated", name);
+    if (failure->too_many_scans) return ci_fail(err, CI_ERR_CORRUPT, "%s: %s", name, failure->reason);
     switch (failure->pub.msg_code) {
     case JERR_BAD_PRECISION:
         // This libjpeg-turbo is built for 8-bit samples only; 12-bit files
@@ -366,6 +408,7 @@ static ci_status decode_inner(decode_job *job, const uint8_t *data, size_t size,
 
     jpeg_create_decompress(cinfo);
     cinfo->mem->max_memory_to_use = decode_memory_cap(&options->limits);
+    limit_scans(cinfo, &job->failure);
     int orientation = read_header(cinfo, data, size);
 
     const int channels = options->keep_alpha ? 4 : 3;
@@ -474,6 +517,7 @@ static ci_status draw_inner(draw_job *job, int fd, uint8_t *buffer, size_t capac
 
     jpeg_create_decompress(cinfo);
     cinfo->mem->max_memory_to_use = decode_memory_cap(limits);
+    limit_scans(cinfo, &job->failure);
     fd_source_attach(cinfo, &job->source, fd, buffer, capacity, prefilled);
     int orientation = read_header_from_source(cinfo);
     if (!colour_space_supported(cinfo->jpeg_color_space)) return unsupported_colour(cinfo, name, err);

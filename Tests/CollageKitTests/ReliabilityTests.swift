@@ -249,6 +249,37 @@ enum HostileFiles {
     }
 }
 
+/// (The same generator as in CollageImagingTests/RegressionTests.swift.)
+/// A greyscale progressive JPEG of `side` x `side` pixels: one DC scan, then
+/// `scans` identical AC scans, each a few end-of-band runs of 32767 blocks
+/// (libjpeg warns about the repeated bands but reads them all, walking every
+/// block each time). Its Huffman tables hold one code each.
+func manyScansJPEG(side: Int, scans: Int) -> [UInt8] {
+    var out: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64)
+    out += [0xFF, 0xC2, 0x00, 0x0B, 0x08, UInt8(side >> 8), UInt8(side & 0xFF), UInt8(side >> 8), UInt8(side & 0xFF),
+            0x01, 0x01, 0x11, 0x00]
+    func oneCode(_ value: UInt8) -> [UInt8] { [1] + [UInt8](repeating: 0, count: 15) + [value] }
+    out += [0xFF, 0xC4, 0x00, 0x14, 0x00] + oneCode(0x00)  // DC: difference 0
+    out += [0xFF, 0xC4, 0x00, 0x14, 0x10] + oneCode(0xE0)  // AC: EOB14, then 14 bits of run
+    let blocks = (side / 8) * (side / 8)
+    func packed(_ bits: [Bool]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var bits = bits
+        while bits.count % 8 != 0 { bits.append(true) }
+        for start in Swift.stride(from: 0, to: bits.count, by: 8) {
+            let byte = bits[start..<start + 8].reduce(UInt8(0)) { $0 << 1 | ($1 ? 1 : 0) }
+            bytes.append(byte)
+            if byte == 0xFF { bytes.append(0) }  // byte stuffing
+        }
+        return bytes
+    }
+    out += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x00, 0x00] + packed([Bool](repeating: false, count: blocks))
+    let runs = (blocks + 32766) / 32767
+    let scan = packed(Array(repeating: [false] + [Bool](repeating: true, count: 14), count: runs).flatMap { $0 })
+    for _ in 0..<scans { out += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x01, 0x3F, 0x00] + scan }
+    return out + [0xFF, 0xD9]
+}
+
 func write(_ bytes: [UInt8], to url: URL) throws {
     try Data(bytes).write(to: url)
 }
@@ -577,6 +608,22 @@ let alphaPNG = sample("retina-round-alpha.png")
         #expect(run.isOneLineRefusal(naming: bomb.path), "\(run)")
         #expect(kib < 64 << 10, "peak RSS \(kib) KiB (1.6 GB before the fix)")
         note("PNG whose iTXt declares 1.6 GB refused at add, peak RSS \(kib) KiB")
+    }
+
+    /// A CPU bomb: a progressive JPEG of 1000 scans over 8192 x 8192 pixels
+    /// (232 KB) kept `save` busy for 15 s; this one has 5000 (636 KB), and a
+    /// larger image could take hours. Refused after its scan budget, in
+    /// about 3 s.
+    @Test func aJPEGWithThousandsOfScansIsRefusedQuickly() throws {
+        let cli = try CLI()
+        let bomb = cli.file("scans.jpg")
+        try write(manyScansJPEG(side: 8192, scans: 5000), to: bomb)
+        #expect(try cli.collage("add", bomb.path, cat).succeeded)
+        let started = Date()
+        let run = try cli.collage(["save", "-o", "out.jpg"], timeout: 60)
+        #expect(run.isOneLineRefusal(naming: bomb.path), "\(run)")
+        #expect(run.stderr.contains("more than 190 scans"), "\(run)")
+        note("JPEG with 5000 scans refused at save in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     }
 
     /// A real 65496 x 65496 JPEG (16 MB) is 4.3 gigapixels, but shrink-on-load
