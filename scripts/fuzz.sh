@@ -114,7 +114,7 @@ build_harnesses() {
   # The batch list parser is Swift: compiled with swiftc's own libFuzzer
   # support, with the two model files it is made of (see Fuzz/README.md).
   say "building fuzz-batchlist"
-  "$swiftc" -sanitize=fuzzer,address -parse-as-library -g -Onone -module-name CollageKit \
+  "$swiftc" -sanitize=fuzzer,address -parse-as-library -g -O -module-name CollageKit \
     -o "$build/bin/fuzz-batchlist" \
     "$root/Fuzz/FuzzBatchList.swift" \
     "$root/Sources/CollageKit/Models/BatchList.swift" "$root/Sources/CollageKit/Models/Photo.swift"
