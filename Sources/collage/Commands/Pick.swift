@@ -5,6 +5,7 @@ import Foundation
 
 struct Pick: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pick",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Pick photos in a full-screen folder browser.",
         discussion: """
             Opens the photos screen on DIR (default: the current folder): folders

@@ -5,6 +5,7 @@ import Foundation
 
 struct Preview: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "preview",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Draw the current collage in the terminal, once.",
         discussion: """
             Prints the collage you are building as a picture on standard output,
