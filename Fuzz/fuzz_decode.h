@@ -111,17 +111,28 @@ static ci_status reference_draw(const uint8_t *data, size_t size, const ci_photo
         min_h = cell.height;
         min_w = mul_div_ceil(dw, cell.height, dh);
     }
+    // The draw asks the DCT for 4/3 of the covering size (jpeg.c,
+    // with_filter_headroom), falling back to the covering size where that
+    // alone would break the pixel limit: the long way does the same.
+    uint64_t room_w = (min_w * 4 + 2) / 3, room_h = (min_h * 4 + 2) / 3;
     if (min_w > dw) min_w = dw;
     if (min_h > dh) min_h = dh;
+    if (room_w > dw) room_w = dw;
+    if (room_h > dh) room_h = dh;
     ci_decode_options options;
     memset(&options, 0, sizeof options);
-    options.min_width = (uint32_t)min_w;
-    options.min_height = (uint32_t)min_h;
+    options.min_width = (uint32_t)room_w;
+    options.min_height = (uint32_t)room_h;
     options.apply_orientation = 1;
     options.background = background;
     options.limits.max_pixels = FUZZ_MAX_PIXELS;
     ci_image photo;
     ci_status status = ci_decode_memory(data, size, FUZZ_NAME, &options, &photo, err);
+    if (status == CI_ERR_TOO_LARGE && (room_w != min_w || room_h != min_h)) {
+        options.min_width = (uint32_t)min_w;
+        options.min_height = (uint32_t)min_h;
+        status = ci_decode_memory(data, size, FUZZ_NAME, &options, &photo, err);
+    }
     if (status != CI_OK) return status;
     status = ci_resample_cover(&photo, canvas, cell, FUZZ_NAME, err);
     ci_image_free(&photo);
