@@ -58,7 +58,9 @@ fi
 # --- collage, release --------------------------------------------------------
 scripts/install-deps.sh
 echo "bench: building collage (release, --static-swift-stdlib)..." >&2
-"$swift" build -c release --product collage --static-swift-stdlib --build-path "$work/swift" >&2
+# (glibc's link warning about Foundation's mktemp filtered, as in the Makefile)
+"$swift" build -c release --product collage --static-swift-stdlib --build-path "$work/swift" 2>&1 \
+  | { grep --line-buffered -v "warning: the use of \`mktemp' is dangerous" || true; } >&2
 collage=$("$swift" build -c release --product collage --static-swift-stdlib --build-path "$work/swift" --show-bin-path)/collage
 if [ "${BENCH_DYNAMIC:-0}" = 1 ]; then
   echo "bench: building collage (release, dynamically linked)..." >&2
