@@ -122,7 +122,8 @@ import OpenCombine
             .waitForCompletion()
         #expect(throws: CollageActionError.self) { try result.get() }
         if case let .failure(error) = result {
-            #expect("\(error)" == "cannot save /out/c.jpg: /out/c.jpg already exists (use --force to replace it)")
+            #expect("\(error)" == "cannot save /out/c.jpg: /out/c.jpg already exists")
+            #expect((error as? CollageActionError)?.writeError == .exists(path: "/out/c.jpg"))
         }
         #expect(try store.load() == photos)
     }

@@ -134,7 +134,7 @@ struct CLI {
         try cli.run(["add", CLI.jpegs[0], CLI.jpegs[1]])
         let refused = try cli.run("save", "-o", "c.png", "--size", "200x100")
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("\(target.path) already exists"))
+        #expect(refused.stderr == "collage: cannot save \(target.path): \(target.path) already exists (use --force to replace it)\n")
         #expect(try String(contentsOf: target, encoding: .utf8) == "keep me")
         #expect(try cli.count() == 2, "a failed save keeps the selection")
 

@@ -306,7 +306,8 @@ func names(_ screen: PhotosViewModel) -> [String] { screen.currentState.entries.
         for character in "x.jpg" { screen.handle(.character(character)) }
         screen.handle(.enter)
         waitUntil { !screen.currentState.isSaving }
-        #expect(screen.currentState.message == "cannot save /work/x.jpg: /work/x.jpg already exists (use --force to replace it)")
+        // The screen has no --force: the command line's advice must not show here.
+        #expect(screen.currentState.message == "cannot save /work/x.jpg: /work/x.jpg already exists")
         #expect(screen.currentState.prompt == "x.jpg")
         #expect(try store.load().count == 2)
         screen.handle(.escape)

@@ -26,7 +26,7 @@ public enum PhotoWriterError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .exists(path): return "\(path) already exists (use --force to replace it)"
+        case let .exists(path): return "\(path) already exists"
         case let .io(path, reason): return "cannot write \(path): \(reason)"
         }
     }

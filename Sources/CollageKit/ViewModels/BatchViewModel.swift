@@ -157,14 +157,19 @@ public final class BatchViewModel {
         let added = collage.add(group.photos)
         guard added.isSuccess else { return result(.skipped(added.message)) }
         if let refusal = collage.saveRefusal { return result(.skipped(refusal.description)) }
+        // The batch command's advice for a file in the way: it has --force.
+        let useForce = " (use --force to replace it)"
         if !options.overwrite && FileManager.default.fileExists(atPath: output) {
-            return result(.failed(PhotoWriterError.exists(path: output).description))
+            return result(.failed(PhotoWriterError.exists(path: output).description + useForce))
         }
         if options.dryRun { return result(.planned) }
         switch collage.save(to: URL(fileURLWithPath: output), options: options.render, overwrite: options.overwrite)
             .waitForCompletion() {
         case .success: return result(.saved)
-        case let .failure(error): return result(.failed("\(error)"))
+        case let .failure(error):
+            // Another run may have written it since the check above.
+            if case .exists? = (error as? CollageActionError)?.writeError { return result(.failed("\(error)" + useForce)) }
+            return result(.failed("\(error)"))
         }
     }
 }

@@ -50,5 +50,14 @@ public enum CollageEvent: Equatable, Sendable {
 /// The error a refused or failed save completes with.
 public struct CollageActionError: Error, Equatable, CustomStringConvertible {
     public let event: CollageEvent
+    /// Why the writer refused, when it did: lets each front end phrase its own
+    /// advice (the command line has --force; the collage screen asks for
+    /// another name).
+    public let writeError: PhotoWriterError?
     public var description: String { event.message }
+
+    public init(event: CollageEvent, writeError: PhotoWriterError? = nil) {
+        self.event = event
+        self.writeError = writeError
+    }
 }

@@ -177,7 +177,8 @@ public final class CollageViewModel {
             }
             .catch { [weak self] error -> Completable in
                 guard let self else { return Fail(error: error).eraseToAnyPublisher() }
-                return self.fail(.failed("cannot save \(destination.path): \(error)"))
+                return self.fail(.failed("cannot save \(destination.path): \(error)"),
+                                 writeError: error as? PhotoWriterError)
             }
             .handleEvents(receiveCompletion: { [weak self] completion in
                 if case .finished = completion { self?.didSave(photos, to: destination) }
@@ -224,9 +225,9 @@ public final class CollageViewModel {
         }
     }
 
-    private func fail(_ event: CollageEvent) -> Completable {
+    private func fail(_ event: CollageEvent, writeError: PhotoWriterError? = nil) -> Completable {
         publish(event)
-        return Fail(error: CollageActionError(event: event)).eraseToAnyPublisher()
+        return Fail(error: CollageActionError(event: event, writeError: writeError)).eraseToAnyPublisher()
     }
 
     @discardableResult

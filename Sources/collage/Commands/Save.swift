@@ -46,7 +46,11 @@ struct Save: ParsableCommand {
         case .success:
             print("Saved \(destination.path)")
         case let .failure(error):
-            Console.error("\(error)")
+            if case .exists? = (error as? CollageActionError)?.writeError {
+                Console.error("\(error) (use --force to replace it)")
+            } else {
+                Console.error("\(error)")
+            }
             throw ExitCode.failure
         }
     }
