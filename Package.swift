@@ -64,7 +64,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "CollageImagingTests", dependencies: ["CollageImaging"]),
+        // Generators of hostile files that more than one test target uses.
+        .target(name: "CollageTestFixtures", path: "Tests/CollageTestFixtures"),
+
+        .testTarget(name: "CollageImagingTests", dependencies: ["CollageImaging", "CollageTestFixtures"]),
         .testTarget(
             name: "CollageTerminalTests",
             dependencies: [
@@ -74,7 +77,7 @@ let package = Package(
         .testTarget(
             name: "CollageKitTests",
             dependencies: [
-                "CollageKit", "collage",
+                "CollageKit", "collage", "CollageTestFixtures",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ]),
     ],
