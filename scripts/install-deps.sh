@@ -2,6 +2,11 @@
 # Installs the Debian packages that collage builds against, when they are
 # missing: with apt-get as root, through sudo when it needs no password,
 # otherwise it says what to install and stops.
+#
+#   scripts/install-deps.sh [PACKAGE...]
+#
+# Packages given as arguments are installed too (make bench passes the
+# contenders it found missing), in the same apt-get run.
 set -euo pipefail
 
 # pkg-config module -> Debian package
@@ -27,7 +32,9 @@ for module in "${!packages[@]}"; do
   fi
 done
 
+missing+=("$@")
 [ ${#missing[@]} -eq 0 ] && exit 0
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
 
 echo "collage needs these Debian packages: ${missing[*]}" >&2
 if [ "$(id -u)" -eq 0 ]; then

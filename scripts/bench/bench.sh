@@ -40,28 +40,13 @@ if [ -x /usr/bin/python3 ]; then
 else
   missing+=(python3-pil python3-numpy)
 fi
-if [ ${#missing[@]} -gt 0 ]; then
-  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
-  echo "bench: needs these Debian packages: ${missing[*]}" >&2
-  if [ "$(id -u)" -eq 0 ]; then
-    runner=()
-  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    runner=(sudo)
-  else
-    echo "Install them with: sudo apt-get install ${missing[*]}" >&2
-    exit 1
-  fi
-  "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  "${runner[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# The build's own packages and these, in one apt-get run.
+scripts/install-deps.sh "${missing[@]}"
 
 # --- collage, release --------------------------------------------------------
-scripts/install-deps.sh
 echo "bench: building collage (release, --static-swift-stdlib)..." >&2
-# (glibc's link warning about Foundation's mktemp filtered, as in the Makefile)
-"$swift" build -c release --product collage --static-swift-stdlib --build-path "$work/swift" 2>&1 \
-  | { grep --line-buffered -v "warning: the use of \`mktemp' is dangerous" || true; } >&2
-collage=$("$swift" build -c release --product collage --static-swift-stdlib --build-path "$work/swift" --show-bin-path)/collage
+scripts/build-release.sh --build-path "$work/swift" >&2
+collage=$(scripts/build-release.sh --build-path "$work/swift" --show-bin-path)/collage
 if [ "${BENCH_DYNAMIC:-0}" = 1 ]; then
   echo "bench: building collage (release, dynamically linked)..." >&2
   "$swift" build -c release --product collage --build-path "$work/swift-dynamic" >&2
