@@ -5,16 +5,8 @@ import CollageKit
 public enum CollageScreenView {
     public static func render(_ state: CollageScreenState, columns: Int, rows: Int, resources: Int? = nil) -> ScreenBuffer {
         var screen = ScreenBuffer(columns: columns, rows: rows)
-        let layout = ScreenLayout(columns: columns, rows: rows)
-        guard !layout.isTooSmall else {
-            screen.putTooSmall()
-            return screen
-        }
-        screen.put(state.title, column: 1, row: 0, style: Palette.title)
-        if let resources {
-            let text = "resources: \(resources)"
-            screen.put(text, column: columns - text.count - 1, row: 0, style: Palette.dim)
-        }
+        guard let layout = screen.layoutOrTooSmall() else { return screen }
+        screen.putTitle(state.title, resources: resources)
 
         if state.photos.isEmpty {
             screen.put("No photos yet: press a to add some.", column: 1, row: layout.bodyTop, style: Palette.dim,
@@ -33,9 +25,7 @@ public enum CollageScreenView {
             screen.put(state.isSaving ? "Saving…" : "Enter save   Esc cancel   Ctrl-U clear",
                        column: 1, row: layout.keysRow, style: Palette.dim)
         } else {
-            if let message = state.message {
-                screen.put(message, column: 1, row: layout.messageRow, style: Palette.message, maxWidth: columns - 2)
-            }
+            screen.putMessage(state.message, layout: layout)
             screen.putActions(state.actions, row: layout.keysRow)
         }
         return screen

@@ -6,17 +6,9 @@ import CollageKit
 public enum PhotosScreenView {
     public static func render(_ state: PhotosScreenState, columns: Int, rows: Int, resources: Int? = nil) -> ScreenBuffer {
         var screen = ScreenBuffer(columns: columns, rows: rows)
-        let layout = ScreenLayout(columns: columns, rows: rows)
-        guard !layout.isTooSmall else {
-            screen.putTooSmall()
-            return screen
-        }
+        guard let layout = screen.layoutOrTooSmall() else { return screen }
         let heading = "\(state.collageTitle) · add photos" + (state.canAdd ? "" : " (the collage is full)")
-        screen.put(heading, column: 1, row: 0, style: Palette.title, maxWidth: columns - 2)
-        if let resources {
-            let text = "resources: \(resources)"
-            screen.put(text, column: columns - text.count - 1, row: 0, style: Palette.dim)
-        }
+        screen.putTitle(heading, maxWidth: columns - 2, resources: resources)
         let folderLine = state.directory + (state.isScanning ? "  (reading…)" : "") + (state.showHidden ? "  (hidden shown)" : "")
         screen.put(folderLine, column: 1, row: 1, style: Palette.dim, maxWidth: columns - 2)
 
@@ -51,9 +43,7 @@ public enum PhotosScreenView {
             screen.put(filter + "▏", column: 3, row: layout.messageRow, maxWidth: columns - 4)
             screen.put("Enter add   Esc clear filter   ↑↓ move", column: 1, row: layout.keysRow, style: Palette.dim)
         } else {
-            if let message = state.message {
-                screen.put(message, column: 1, row: layout.messageRow, style: Palette.message, maxWidth: columns - 2)
-            }
+            screen.putMessage(state.message, layout: layout)
             screen.put("↑↓ move   Enter add/open   ← back   / filter   . hidden   q done",
                        column: 1, row: layout.keysRow, style: Palette.dim, maxWidth: columns - 2)
         }

@@ -56,8 +56,29 @@ extension ScreenBuffer {
         }
     }
 
-    mutating func putTooSmall() {
+    /// The layout of this screen, or nil, once the screen asks for a larger
+    /// window, when it is too small for one.
+    mutating func layoutOrTooSmall() -> ScreenLayout? {
+        let layout = ScreenLayout(columns: columns, rows: rows)
+        guard layout.isTooSmall else { return layout }
         put("Make the window larger", column: 0, row: 0, style: Palette.title)
         put("(at least \(ScreenLayout.minimumColumns)x\(ScreenLayout.minimumRows))", column: 0, row: 1, style: Palette.dim)
+        return nil
+    }
+
+    /// The title row: `title` on the left and, when traced, the number of
+    /// live subscriptions on the right.
+    mutating func putTitle(_ title: String, maxWidth: Int? = nil, resources: Int?) {
+        put(title, column: 1, row: 0, style: Palette.title, maxWidth: maxWidth)
+        if let resources {
+            let text = "resources: \(resources)"
+            put(text, column: columns - text.count - 1, row: 0, style: Palette.dim)
+        }
+    }
+
+    /// The message row, when there is a message.
+    mutating func putMessage(_ message: String?, layout: ScreenLayout) {
+        guard let message else { return }
+        put(message, column: 1, row: layout.messageRow, style: Palette.message, maxWidth: columns - 2)
     }
 }

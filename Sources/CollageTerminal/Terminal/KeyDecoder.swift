@@ -126,14 +126,11 @@ public struct KeyDecoder: Sendable {
             case .ss3:
                 state = .ground
                 switch byte {
-                case UInt8(ascii: "A"): keys.append(.up)
-                case UInt8(ascii: "B"): keys.append(.down)
-                case UInt8(ascii: "C"): keys.append(.right)
-                case UInt8(ascii: "D"): keys.append(.left)
-                case UInt8(ascii: "H"): keys.append(.home)
-                case UInt8(ascii: "F"): keys.append(.end)
                 case UInt8(ascii: "M"): keys.append(.enter)   // keypad Enter in application mode
-                case 0x40...0x7E: break                        // F1-F4 and other keypad keys
+                case 0x40...0x7E:
+                    // The arrows, Home and End, as in a CSI without parameters;
+                    // F1-F4 and other keypad keys are swallowed.
+                    if let key = Self.csiKey(parameters: [], final: byte) { keys.append(key) }
                 default:
                     index -= 1
                 }

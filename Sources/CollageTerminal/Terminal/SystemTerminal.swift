@@ -27,8 +27,8 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
 /// termios, one ioctl and a few well-known sequences.
 ///
 /// The terminal is always given back (`restore()`):
-/// - on a normal quit, by the caller (`restoring { }` helps), and on `exit()`
-///   from anywhere, by an `atexit` hook;
+/// - on a normal quit, by the caller, and on `exit()` from anywhere, by an
+///   `atexit` hook;
 /// - on SIGINT/SIGTERM/SIGHUP sent by `kill` (Ctrl-C itself arrives as the
 ///   key `.control("c")`, since ISIG is off), through DispatchSource signal
 ///   sources on `queue`, with the signals' default actions ignored while the
@@ -165,12 +165,6 @@ public final class SystemTerminal: TerminalDevice {
         }
         previousSignalActions.removeAll()
         decoder = KeyDecoder()
-    }
-
-    /// Runs `body` and restores the terminal however it ends, a thrown error included.
-    public func restoring<T>(_ body: () throws -> T) rethrows -> T {
-        defer { restore() }
-        return try body()
     }
 
     /// Writes all of `text` in one loop of write(2): retried on EINTR,

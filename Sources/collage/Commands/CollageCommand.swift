@@ -1,5 +1,6 @@
 import ArgumentParser
 import CollageKit
+import CollageTerminal
 import Foundation
 
 struct CollageCommand: ParsableCommand {
@@ -30,7 +31,7 @@ struct CollageCommand: ParsableCommand {
 
     /// With no subcommand: the collage screen on a terminal, the help otherwise.
     func run() throws {
-        guard isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 else {
+        guard SystemTerminal.isInteractive else {
             print(Self.helpMessage())
             return
         }

@@ -48,7 +48,7 @@ struct Preview: ParsableCommand {
         }
 
         let environment = ProcessInfo.processInfo.environment
-        let terminal = isatty(STDOUT_FILENO) == 1 ? SystemTerminal.size(of: STDOUT_FILENO) : nil
+        let terminal = SystemTerminal.size(of: STDOUT_FILENO)   // nil when standard output is not a terminal
         // Graphics protocols written into a pipe or a file are rarely wanted:
         // 'auto' means symbols there.
         let kind = graphics == .auto && terminal == nil
