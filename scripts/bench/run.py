@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from shlex import quote as sh_quote
 
 import numpy as np
 from PIL import Image
@@ -36,10 +37,6 @@ CANVAS = (1920, 1080)
 COLUMNS, ROWS = 3, 2
 CELL = (640, 540)
 QUALITY = 90
-
-
-def sh_quote(word):
-    return "'" + word.replace("'", "'\\''") + "'"
 
 
 class Contender:
