@@ -23,9 +23,6 @@ public final class TerminalApp {
     private var redrawPending = false
     private var finished = false
     private var onQuit: () -> Void = {}
-    /// The terminal's size: asked when first needed and once it is taken
-    /// over, then as each resize reports it.
-    private lazy var size = terminal.size
 
     /// - Parameters:
     ///   - frame: turns a screen into what the terminal is sent (ANSIScreenWriter).
@@ -58,8 +55,7 @@ public final class TerminalApp {
         do {
             try terminal.start(
                 onKeys: { [weak self] keys in keys.forEach { self?.coordinator.handle($0) } },
-                onResize: { [weak self] size in
-                    self?.size = size
+                onResize: { [weak self] _ in
                     self?.invalidate()
                     self?.layoutChanged()
                     self?.redraw()
@@ -68,7 +64,6 @@ public final class TerminalApp {
             terminal.restore()
             throw error
         }
-        size = terminal.size
         layoutChanged()
         if let directory { coordinator.openPhotos(at: directory) }
         redraw()
@@ -100,6 +95,7 @@ public final class TerminalApp {
 
     /// Tells the screens how many cells their list and pictures have.
     private func layoutChanged() {
+        let size = terminal.size
         let picture = CollageScreenView.pictureSize(columns: size.columns, rows: size.rows)
         coordinator.collageScreen.setPreviewSize(columns: picture.columns, rows: picture.rows)
         if let photos = coordinator.photosScreen {
@@ -121,6 +117,7 @@ public final class TerminalApp {
 
     /// The current frame, as text: for tests and for `redraw`.
     public func currentScreen() -> ScreenBuffer {
+        let size = terminal.size
         let resources = traceResources ? coordinator.resources : nil
         switch coordinator.currentScene {
         case .collage:
