@@ -121,17 +121,18 @@ public struct Photo: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Photo: Codable {
-    private enum CodingKeys: String, CodingKey {
+    /// `{"path": "<as text>"}`, with `"bytes": "<base64 of the exact bytes>"`
+    /// when they are not UTF-8 (the selection file stores such names so).
+    enum CodingKeys: String, CodingKey {
         case path
-        /// Base64 of the exact bytes, present only when they are not UTF-8.
-        case fileSystemPath
+        case bytes
     }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let encoded = try container.decodeIfPresent(String.self, forKey: .fileSystemPath) {
+        if let encoded = try container.decodeIfPresent(String.self, forKey: .bytes) {
             guard let bytes = Data(base64Encoded: encoded) else {
-                throw DecodingError.dataCorruptedError(forKey: .fileSystemPath, in: container,
+                throw DecodingError.dataCorruptedError(forKey: .bytes, in: container,
                                                        debugDescription: "not base64")
             }
             self.init(fileSystemPath: Array(bytes))
@@ -143,6 +144,6 @@ extension Photo: Codable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
-        if let rawPath { try container.encode(Data(rawPath).base64EncodedString(), forKey: .fileSystemPath) }
+        if let rawPath { try container.encode(Data(rawPath).base64EncodedString(), forKey: .bytes) }
     }
 }

@@ -137,7 +137,10 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// the cores are not oversubscribed.
     public var decodeThreads: Int
 
-    public init(maxDecodedPixels: UInt64 = UInt64(CI_DEFAULT_MAX_PIXELS),
+    /// The default of `maxDecodedPixels`, 100 megapixels (`--max-pixels`).
+    public static let defaultMaxDecodedPixels = UInt64(CI_DEFAULT_MAX_PIXELS)
+
+    public init(maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels,
                 decodeThreads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.maxDecodedPixels = maxDecodedPixels
         self.decodeThreads = max(1, decodeThreads)
@@ -239,7 +242,10 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         }
         guard status == CI_OK else { throw ImageEngineError(error) }
         defer { ci_image_free(&decoded) }
-        var image = RGBImage(width: Int(decoded.width), height: Int(decoded.height), filledWith: background)
+        // Every pixel is copied below: nothing to fill first.
+        let (width, height) = (Int(decoded.width), Int(decoded.height))
+        var image = RGBImage(width: width, height: height, filledWith: background,
+                             except: [CellRect(x: 0, y: 0, width: width, height: height)])
         let rowBytes = image.width * 3
         image.pixels.withUnsafeMutableBytes { target in
             for row in 0..<image.height {

@@ -66,25 +66,13 @@ public final class FileSelectionStore: SelectionStore {
 
     /// One photo in the file: its path as a JSON string, as ever. A path
     /// that is not valid UTF-8 cannot be a JSON string, so it is stored as
-    /// `{"path": "<shown as text>", "bytes": "<base64 of the exact bytes>"}`;
-    /// only such paths are written that way, so a selection of UTF-8 names
-    /// reads the same in older versions.
-    private enum StoredPath: Codable {
-        case text(String)
-        case bytes([UInt8])
+    /// Photo's own coding, `{"path": "<shown as text>", "bytes": "<base64 of
+    /// the exact bytes>"}`; only such paths are written that way, so a
+    /// selection of UTF-8 names reads the same in older versions.
+    private struct StoredPath: Codable {
+        let photo: Photo
 
-        private enum Keys: String, CodingKey { case path, bytes }
-
-        init(_ photo: Photo) {
-            self = photo.pathIsExact ? .text(photo.path) : .bytes(photo.fileSystemPath)
-        }
-
-        var photo: Photo {
-            switch self {
-            case let .text(path): return Photo(path: path)
-            case let .bytes(bytes): return Photo(fileSystemPath: bytes)
-            }
-        }
+        init(_ photo: Photo) { self.photo = photo }
 
         /// Absolute, and a possible file name (no NUL byte).
         var isValid: Bool {
@@ -94,26 +82,24 @@ public final class FileSelectionStore: SelectionStore {
 
         init(from decoder: Decoder) throws {
             if let text = try? decoder.singleValueContainer().decode(String.self) {
-                self = .text(text)
+                photo = Photo(path: text)
                 return
             }
-            let container = try decoder.container(keyedBy: Keys.self)
-            let encoded = try container.decode(String.self, forKey: .bytes)
-            guard let bytes = Data(base64Encoded: encoded) else {
-                throw DecodingError.dataCorruptedError(forKey: .bytes, in: container, debugDescription: "not base64")
+            // The object form exists only for the bytes: one without them is corrupt.
+            let container = try decoder.container(keyedBy: Photo.CodingKeys.self)
+            guard container.contains(.bytes) else {
+                throw DecodingError.keyNotFound(Photo.CodingKeys.bytes, .init(
+                    codingPath: container.codingPath, debugDescription: "a stored photo without its bytes"))
             }
-            self = .bytes(Array(bytes))
+            photo = try Photo(from: decoder)
         }
 
         func encode(to encoder: Encoder) throws {
-            switch self {
-            case let .text(path):
+            if photo.pathIsExact {
                 var container = encoder.singleValueContainer()
-                try container.encode(path)
-            case let .bytes(bytes):
-                var container = encoder.container(keyedBy: Keys.self)
-                try container.encode(String(decoding: bytes, as: UTF8.self), forKey: .path)
-                try container.encode(Data(bytes).base64EncodedString(), forKey: .bytes)
+                try container.encode(photo.path)
+            } else {
+                try photo.encode(to: encoder)
             }
         }
     }

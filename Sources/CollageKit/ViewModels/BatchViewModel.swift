@@ -20,7 +20,7 @@ public struct BatchOptions: Sendable {
 
     public init(outputDirectory: URL, format: ImageFormat = .jpeg, render: CollageRenderOptions,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, overwrite: Bool = false, dryRun: Bool = false,
-                maxDecodedPixels: UInt64 = ImageEngine().maxDecodedPixels) {
+                maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels) {
         self.outputDirectory = outputDirectory
         self.format = format
         self.render = render
@@ -168,8 +168,8 @@ public final class BatchViewModel {
         case .success: return result(.saved)
         case let .failure(error):
             // Another run may have written it since the check above.
-            if case .exists? = (error as? CollageActionError)?.writeError { return result(.failed("\(error)" + useForce)) }
-            return result(.failed("\(error)"))
+            let advice = (error as? CollageActionError)?.isFileInTheWay == true ? useForce : ""
+            return result(.failed("\(error)" + advice))
         }
     }
 }

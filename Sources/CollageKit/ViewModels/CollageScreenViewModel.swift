@@ -112,9 +112,6 @@ public final class CollageScreenViewModel {
         }
     }
 
-    /// Re-reads the stored selection (another shell may have changed it).
-    public func reload() { collage.reload() }
-
     // MARK: Saving
 
     private func handlePrompt(_ key: Key) {
@@ -175,17 +172,12 @@ public final class CollageScreenViewModel {
         previewTicket = previews.collagePreview(photos, columns: previewSize.columns, rows: previewSize.rows) {
             [weak self] result in
             guard let self, self.currentState.photos == photos else { return }
-            switch result {
-            case let .success(picture): self.update { $0.preview = .picture(picture) }
-            case let .failure(error): self.update { $0.preview = .failed("\(error)") }
-            }
+            self.update { $0.preview = PreviewState(result) }
         }
     }
 
     private func update(_ change: (inout CollageScreenState) -> Void) {
-        var state = stateSubject.value
-        change(&state)
-        if state != stateSubject.value { stateSubject.send(state) }
+        stateSubject.change(change)
     }
 
     static func screenState(for collage: CollageState) -> CollageScreenState {

@@ -56,6 +56,12 @@ public struct CollageActionError: Error, Equatable, CustomStringConvertible {
     public let writeError: PhotoWriterError?
     public var description: String { event.message }
 
+    /// The save was refused because a file already has that name.
+    public var isFileInTheWay: Bool {
+        if case .exists? = writeError { return true }
+        return false
+    }
+
     public init(event: CollageEvent, writeError: PhotoWriterError? = nil) {
         self.event = event
         self.writeError = writeError

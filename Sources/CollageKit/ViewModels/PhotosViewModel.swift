@@ -12,6 +12,14 @@ public enum PreviewState: Equatable, Sendable {
     case loading
     case picture(TerminalPicture)
     case failed(String)
+
+    /// What a finished preview shows: the picture, or why there is none.
+    init(_ result: Result<TerminalPicture, Error>) {
+        switch result {
+        case let .success(picture): self = .picture(picture)
+        case let .failure(error): self = .failed("\(error)")
+        }
+    }
 }
 
 /// Everything the photos screen shows.
@@ -130,22 +138,16 @@ public final class PhotosViewModel {
 
     private func handleBrowsing(_ key: Key) {
         switch key {
-        case .up, .character("k"): move(by: -1)
-        case .down, .character("j"): move(by: 1)
-        case .pageUp: move(by: -pageSize)
-        case .pageDown: move(by: pageSize)
-        case .home: move(to: 0)
-        case .end: move(to: currentState.entries.count - 1)
-        case .enter: activate(addingPhotos: true)
-        case .right: activate(addingPhotos: false)
+        case .character("k"): move(by: -1)
+        case .character("j"): move(by: 1)
         case .character(" "): addHighlightedPhoto()
-        case .left, .backspace: openParent()
+        case .backspace: openParent()
         case .character("/"): update { $0.filter = ""; $0.message = nil }
         case .character("."):
             update { $0.showHidden.toggle() }
             refresh()
         case .character("q"), .escape: close()
-        default: break
+        default: navigate(key)
         }
     }
 
@@ -167,6 +169,14 @@ public final class PhotosViewModel {
         case .escape:
             update { $0.filter = nil }
             refresh()
+        default: navigate(key)
+        }
+    }
+
+    /// The keys that move and open the same way whether or not a filter is
+    /// being typed.
+    private func navigate(_ key: Key) {
+        switch key {
         case .up: move(by: -1)
         case .down: move(by: 1)
         case .pageUp: move(by: -pageSize)
@@ -243,12 +253,14 @@ public final class PhotosViewModel {
         let browser = self.browser
         let deliver = self.deliver
         scanQueue.async { [weak self] in
-            let files = listing.files.sorted { naturalOrder(($0 as NSString).lastPathComponent, ($1 as NSString).lastPathComponent) }
+            // Each name worked out once, not in every comparison of the sort.
+            let files = listing.files.map { (name: ($0 as NSString).lastPathComponent, path: $0) }
+                .sorted { naturalOrder($0.name, $1.name) }
             var start = 0
             while start < files.count {
                 let end = min(files.count, start + 256)
-                let found = files[start..<end].filter { browser.isPhoto($0) }.map {
-                    DirectoryEntry(name: ($0 as NSString).lastPathComponent, path: $0, kind: .photo)
+                let found = files[start..<end].filter { browser.isPhoto($0.path) }.map {
+                    DirectoryEntry(name: $0.name, path: $0.path, kind: .photo)
                 }
                 let last = end == files.count
                 var stillWanted = true
@@ -313,10 +325,7 @@ public final class PhotosViewModel {
         previewTicket = previews.photoPreview(Photo(path: entry.path), columns: previewSize.columns, rows: previewSize.rows) {
             [weak self] result in
             guard let self, self.previewPath == entry.path else { return }
-            switch result {
-            case let .success(picture): self.update { $0.preview = .picture(picture) }
-            case let .failure(error): self.update { $0.preview = .failed("\(error)") }
-            }
+            self.update { $0.preview = PreviewState(result) }
         }
     }
 
@@ -333,8 +342,6 @@ public final class PhotosViewModel {
     }
 
     private func update(_ change: (inout PhotosScreenState) -> Void) {
-        var state = stateSubject.value
-        change(&state)
-        if state != stateSubject.value { stateSubject.send(state) }
+        stateSubject.change(change)
     }
 }

@@ -10,7 +10,7 @@ struct LimitOptionGroup: ParsableArguments {
         "The most pixels one photo may decode to: a number, or with K, M or G (e.g. 250M). JPEGs count at their shrink-on-load size.",
         valueName: "n"),
             transform: { try Self.parse($0) })
-    var maxPixels: UInt64 = ImageEngine().maxDecodedPixels
+    var maxPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels
 
     /// "100000000", "100M", "100MP", "1.5G" (decimal multiples).
     static func parse(_ text: String) throws -> UInt64 {

@@ -46,11 +46,8 @@ struct Save: ParsableCommand {
         case .success:
             print("Saved \(destination.path)")
         case let .failure(error):
-            if case .exists? = (error as? CollageActionError)?.writeError {
-                Console.error("\(error) (use --force to replace it)")
-            } else {
-                Console.error("\(error)")
-            }
+            let advice = (error as? CollageActionError)?.isFileInTheWay == true ? " (use --force to replace it)" : ""
+            Console.error("\(error)\(advice)")
             throw ExitCode.failure
         }
     }

@@ -14,7 +14,7 @@ enum Console {
 
 /// The view model of the interactive collage, over the persistent selection.
 /// `maxDecodedPixels` is `--max-pixels` (`ImageEngine.maxDecodedPixels`).
-func makeCollageViewModel(maxDecodedPixels: UInt64 = ImageEngine().maxDecodedPixels) throws -> CollageViewModel {
+func makeCollageViewModel(maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels) throws -> CollageViewModel {
     let store = FileSelectionStore(directory: FileSelectionStore.defaultDirectory(), notice: Console.error)
     let engine = ImageEngine(maxDecodedPixels: maxDecodedPixels)
     do {
