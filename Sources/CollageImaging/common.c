@@ -165,20 +165,19 @@ void ci_oriented_size(int orientation, uint32_t width, uint32_t height,
     *out_height = transposed ? width : height;
 }
 
-// How much of a file the probe reads first: headers (EXIF included) fit.
-#define PROBE_BYTES 65536
-
-ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
-    if (!path || !info) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_probe_file: missing argument");
-    memset(info, 0, sizeof *info);
-    // The header only, not the whole file: a JPEG's is read as libjpeg asks
-    // for it, a PNG's from the first PROBE_BYTES (and from the whole file
-    // only when that is not enough to decide).
+ci_status ci_open_prefix(const char *path, int *fd_out, size_t *file_size_out, uint8_t **buffer_out,
+                         size_t *capacity_out, size_t *filled_out, ci_error *err) {
+    *fd_out = -1;
+    *file_size_out = 0;
+    *buffer_out = NULL;
+    *capacity_out = 0;
+    *filled_out = 0;
     int fd;
     size_t file_size;
     ci_status status = ci_open_file(path, &fd, &file_size, err);
     if (status != CI_OK) return status;
-    size_t capacity = file_size < PROBE_BYTES ? (file_size < 16 ? 16 : file_size) : PROBE_BYTES;
+    size_t capacity = file_size < CI_READ_BUFFER_BYTES ? (file_size < 16 ? 16 : file_size)
+                                                       : CI_READ_BUFFER_BYTES;
     uint8_t *buffer = malloc(capacity);
     if (!buffer) {
         close(fd);
@@ -192,6 +191,37 @@ ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
         return error ? ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(error))
                      : ci_fail(err, CI_ERR_NOT_IMAGE, "%s: is empty", path);
     }
+    *fd_out = fd;
+    *file_size_out = file_size;
+    *buffer_out = buffer;
+    *capacity_out = capacity;
+    *filled_out = filled;
+    return CI_OK;
+}
+
+ci_status ci_read_rest(int fd, uint8_t **buffer, size_t *filled, size_t file_size,
+                       const char *path, ci_error *err) {
+    uint8_t *whole = realloc(*buffer, file_size);
+    if (!whole)
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory reading %zu bytes", path, file_size);
+    *buffer = whole;
+    int error;
+    *filled += ci_read_up_to(fd, whole + *filled, file_size - *filled, &error);
+    if (error) return ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(error));
+    return CI_OK;
+}
+
+ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
+    if (!path || !info) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_probe_file: missing argument");
+    memset(info, 0, sizeof *info);
+    // The header only, not the whole file: a JPEG's is read as libjpeg asks
+    // for it, a PNG's from the first CI_READ_BUFFER_BYTES (and from the whole
+    // file only when that is not enough to decide).
+    int fd;
+    size_t file_size, capacity, filled;
+    uint8_t *buffer;
+    ci_status status = ci_open_prefix(path, &fd, &file_size, &buffer, &capacity, &filled, err);
+    if (status != CI_OK) return status;
     switch (ci_sniff_format(buffer, filled)) {
     case CI_FORMAT_JPEG:
         status = ci_jpeg_probe_fd(fd, buffer, capacity, filled, path, info, err);
@@ -201,16 +231,8 @@ ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
         if (status != CI_OK && filled == capacity && file_size > capacity) {
             // The chunks before the image data run past what was read (or the
             // file is broken): decide on the whole file.
-            uint8_t *whole = realloc(buffer, file_size);
-            if (!whole) {
-                status = ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory reading %zu bytes", path,
-                                 file_size);
-                break;
-            }
-            buffer = whole;
-            filled += ci_read_up_to(fd, buffer + filled, file_size - filled, &error);
-            status = error ? ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(error))
-                           : ci_png_probe(buffer, filled, path, info, err);
+            status = ci_read_rest(fd, &buffer, &filled, file_size, path, err);
+            if (status == CI_OK) status = ci_png_probe(buffer, filled, path, info, err);
         }
         break;
     default:

@@ -16,32 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-// The read buffer: the first read also tells the format apart.
-#define READ_BUFFER_BYTES 65536
-
-// ceil(a * b / c) for 32-bit operands, exact: a * b + c - 1 < 2^64.
-static uint64_t mul_div_ceil(uint32_t a, uint32_t b, uint32_t c) {
-    return ((uint64_t)a * b + c - 1) / c;
-}
-
-void ci_cover_min_size(uint32_t dw, uint32_t dh, ci_rect cell, uint32_t *min_w, uint32_t *min_h) {
-    // The photo scaled by the cover factor s = max(cellW / dw, cellH / dh),
-    // rounded up, in integers so that the deciding axis comes out exactly as
-    // the cell (a floating-point ceil could ask for one pixel more and defeat
-    // a DCT scale). Never more than the full size: decoders do not upscale
-    // for us.
-    uint64_t w, h;
-    if ((uint64_t)cell.width * dh >= (uint64_t)cell.height * dw) {  // width decides
-        w = cell.width;
-        h = mul_div_ceil(dh, cell.width, dw);
-    } else {
-        h = cell.height;
-        w = mul_div_ceil(dw, cell.height, dh);
-    }
-    *min_w = (uint32_t)(w > dw ? dw : w);
-    *min_h = (uint32_t)(h > dh ? dh : h);
-}
-
 // The PNG path: the whole file in memory (`data`, taken over and freed).
 static ci_status draw_png(uint8_t *data, size_t size, const char *path, ci_image *canvas,
                           ci_rect cell, ci_color background, const ci_limits *limits,
@@ -60,18 +34,15 @@ static ci_status draw_png(uint8_t *data, size_t size, const char *path, ci_image
 
     // A cell entirely off the canvas: the file has been checked (so a broken
     // file is still reported), but there is nothing to decode for.
-    int64_t right = (int64_t)cell.x + cell.width, bottom = (int64_t)cell.y + cell.height;
-    if (right <= 0 || bottom <= 0 || cell.x >= (int64_t)canvas->width ||
-        cell.y >= (int64_t)canvas->height) {
+    if (ci_cell_off_canvas(canvas, cell)) {
         free(data);
         return CI_OK;
     }
 
+    // PNGs have no shrink-on-load and no orientation (png.c): only the
+    // background matters.
     ci_decode_options options;
     memset(&options, 0, sizeof options);
-    ci_cover_min_size(info.display_width, info.display_height, cell, &options.min_width,
-                      &options.min_height);
-    options.apply_orientation = 1;
     options.keep_alpha = 0;
     options.background = background;
     if (limits) options.limits = *limits;
@@ -101,24 +72,10 @@ ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
                        cell.height);
 
     int fd;
-    size_t file_size;
-    ci_status status = ci_open_file(path, &fd, &file_size, err);
+    size_t file_size, capacity, filled;
+    uint8_t *buffer;
+    ci_status status = ci_open_prefix(path, &fd, &file_size, &buffer, &capacity, &filled, err);
     if (status != CI_OK) return status;
-    size_t capacity = file_size < READ_BUFFER_BYTES ? (file_size < 16 ? 16 : file_size)
-                                                    : READ_BUFFER_BYTES;
-    uint8_t *buffer = malloc(capacity);
-    if (!buffer) {
-        close(fd);
-        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory reading the file", path);
-    }
-    int error;
-    size_t filled = ci_read_up_to(fd, buffer, capacity, &error);
-    if (error || filled == 0) {
-        free(buffer);
-        close(fd);
-        return error ? ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(error))
-                     : ci_fail(err, CI_ERR_NOT_IMAGE, "%s: is empty", path);
-    }
 
     switch (ci_sniff_format(buffer, filled)) {
     case CI_FORMAT_JPEG:
@@ -128,25 +85,16 @@ ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
         return status;
     case CI_FORMAT_PNG: {
         // The whole file: what was read, then the rest.
-        uint8_t *data = buffer;
-        size_t size = filled;
         if (filled == capacity && file_size > capacity) {
-            data = realloc(buffer, file_size);
-            if (!data) {
+            status = ci_read_rest(fd, &buffer, &filled, file_size, path, err);
+            if (status != CI_OK) {
                 free(buffer);
                 close(fd);
-                return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory reading %zu bytes", path,
-                               file_size);
-            }
-            size += ci_read_up_to(fd, data + filled, file_size - filled, &error);
-            if (error) {
-                free(data);
-                close(fd);
-                return ci_fail(err, CI_ERR_OPEN, "%s: %s", path, strerror(error));
+                return status;
             }
         }
         close(fd);
-        return draw_png(data, size, path, canvas, cell, background, limits, err);
+        return draw_png(buffer, filled, path, canvas, cell, background, limits, err);
     }
     default:
         free(buffer);

@@ -27,6 +27,23 @@ ci_status ci_open_file(const char *path, int *fd, size_t *size, ci_error *err);
 // *error is errno on a failed read, else 0.
 size_t ci_read_up_to(int fd, uint8_t *buffer, size_t capacity, int *error);
 
+// The buffer ci_open_prefix reads the start of a file into: enough for the
+// headers (EXIF included) and to tell the format apart.
+#define CI_READ_BUFFER_BYTES 65536
+
+// ci_open_file, then the first read into a new malloc'd *buffer of *capacity
+// bytes (CI_READ_BUFFER_BYTES at most, 16 at least): on success *filled > 0
+// bytes of it, fd (close it) right after them and the buffer (free it). On
+// failure nothing is left to free or close.
+ci_status ci_open_prefix(const char *path, int *fd, size_t *file_size, uint8_t **buffer,
+                         size_t *capacity, size_t *filled, ci_error *err);
+
+// The rest of the file after ci_open_prefix's *filled bytes: grows *buffer to
+// file_size and reads on. On failure *buffer (unchanged when it could not
+// grow) is still the caller's to free.
+ci_status ci_read_rest(int fd, uint8_t **buffer, size_t *filled, size_t file_size,
+                       const char *path, ci_error *err);
+
 
 // The effective pixel limit of `limits` (NULL or 0 means the default).
 uint64_t ci_max_pixels(const ci_limits *limits);
@@ -43,6 +60,13 @@ ci_status ci_image_alloc(ci_image *image, uint32_t width, uint32_t height, int c
 // Oriented size of a width x height image for EXIF orientation 1-8.
 void ci_oriented_size(int orientation, uint32_t width, uint32_t height,
                       uint32_t *out_width, uint32_t *out_height);
+
+// Nothing of the cell is on the canvas (both non-empty).
+static inline int ci_cell_off_canvas(const ci_image *canvas, ci_rect cell) {
+    int64_t right = (int64_t)cell.x + cell.width, bottom = (int64_t)cell.y + cell.height;
+    return right <= 0 || bottom <= 0 || cell.x >= (int64_t)canvas->width ||
+           cell.y >= (int64_t)canvas->height;
+}
 
 // --- JPEG (jpeg.c) ---
 ci_status ci_jpeg_probe(const uint8_t *data, size_t size, const char *name,
@@ -82,13 +106,6 @@ ci_status ci_png_probe(const uint8_t *data, size_t size, const char *name,
 // else to RGB composited over options->background.
 ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
                         const ci_decode_options *options, ci_image *out, ci_error *err);
-
-// --- Drawing (draw.c) ---
-// The shrink-on-load target for a photo shown display_w x display_h covering
-// `cell`: the photo scaled by the cover factor, rounded up, never more than
-// the photo itself.
-void ci_cover_min_size(uint32_t display_w, uint32_t display_h, ci_rect cell,
-                       uint32_t *min_w, uint32_t *min_h);
 
 // --- Resampling (resample.c) ---
 // Scales the RGB `source` to cover `cell` (factor max(cellW/w, cellH/h)),

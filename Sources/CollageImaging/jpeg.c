@@ -257,15 +257,26 @@ static ci_status unsupported_colour(j_decompress_ptr cinfo, const char *name, ci
 typedef struct {
     struct jpeg_decompress_struct cinfo;
     jpeg_failure failure;
+    fd_source source;  // a file's (stays zeroed when probing memory)
 } probe_job;
 
-static ci_status probe_inner(probe_job *job, const uint8_t *data, size_t size, const char *name,
+// From memory (`data`, `size` bytes) or, when `buffer` is set, from fd through
+// `buffer` (capacity bytes, the first `size` of them already read; see
+// fd_source_attach).
+static ci_status probe_inner(probe_job *job, const uint8_t *data, size_t size, int fd,
+                             uint8_t *buffer, size_t capacity, const char *name,
                              ci_photo_info *info, ci_error *err) {
     job->cinfo.err = failure_init(&job->failure);
-    if (setjmp(job->failure.jump)) return decode_failure(&job->failure, name, err);
+    if (setjmp(job->failure.jump)) return fd_failure(&job->failure, &job->source, name, err);
 
     jpeg_create_decompress(&job->cinfo);
-    int orientation = read_header(&job->cinfo, data, size);
+    int orientation;
+    if (buffer) {
+        fd_source_attach(&job->cinfo, &job->source, fd, buffer, capacity, size);
+        orientation = read_header_from_source(&job->cinfo);
+    } else {
+        orientation = read_header(&job->cinfo, data, size);
+    }
     if (!colour_space_supported(job->cinfo.jpeg_color_space))
         return unsupported_colour(&job->cinfo, name, err);
 
@@ -277,58 +288,31 @@ static ci_status probe_inner(probe_job *job, const uint8_t *data, size_t size, c
                      &info->display_height);
     info->has_alpha = 0;
     return CI_OK;
+}
+
+// probe_inner's owner.
+static ci_status probe(const uint8_t *data, size_t size, int fd, uint8_t *buffer, size_t capacity,
+                       const char *name, ci_photo_info *info, ci_error *err) {
+    probe_job job;
+    // Zeroed so that jpeg_destroy is safe even if jpeg_create failed early,
+    // and so that fd_failure sees no read error where nothing was read.
+    memset(&job, 0, sizeof job);
+    memset(info, 0, sizeof *info);
+    ci_status status = probe_inner(&job, data, size, fd, buffer, capacity, name, info, err);
+    jpeg_destroy_decompress(&job.cinfo);
+    if (status != CI_OK) memset(info, 0, sizeof *info);
+    return status;
 }
 
 ci_status ci_jpeg_probe(const uint8_t *data, size_t size, const char *name,
                         ci_photo_info *info, ci_error *err) {
     if (size > ULONG_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is too large", name);
-    probe_job job;
-    // Zeroed so that jpeg_destroy is safe even if jpeg_create failed early.
-    memset(&job.cinfo, 0, sizeof job.cinfo);
-    memset(info, 0, sizeof *info);
-    ci_status status = probe_inner(&job, data, size, name, info, err);
-    jpeg_destroy_decompress(&job.cinfo);
-    if (status != CI_OK) memset(info, 0, sizeof *info);
-    return status;
-}
-
-typedef struct {
-    struct jpeg_decompress_struct cinfo;
-    jpeg_failure failure;
-    fd_source source;
-} probe_fd_job;
-
-static ci_status probe_fd_inner(probe_fd_job *job, int fd, uint8_t *buffer, size_t capacity,
-                                size_t prefilled, const char *name, ci_photo_info *info,
-                                ci_error *err) {
-    job->cinfo.err = failure_init(&job->failure);
-    if (setjmp(job->failure.jump)) return fd_failure(&job->failure, &job->source, name, err);
-
-    jpeg_create_decompress(&job->cinfo);
-    fd_source_attach(&job->cinfo, &job->source, fd, buffer, capacity, prefilled);
-    int orientation = read_header_from_source(&job->cinfo);
-    if (!colour_space_supported(job->cinfo.jpeg_color_space))
-        return unsupported_colour(&job->cinfo, name, err);
-
-    info->format = CI_FORMAT_JPEG;
-    info->width = job->cinfo.image_width;
-    info->height = job->cinfo.image_height;
-    info->orientation = orientation;
-    ci_oriented_size(orientation, info->width, info->height, &info->display_width,
-                     &info->display_height);
-    info->has_alpha = 0;
-    return CI_OK;
+    return probe(data, size, -1, NULL, 0, name, info, err);
 }
 
 ci_status ci_jpeg_probe_fd(int fd, uint8_t *buffer, size_t capacity, size_t prefilled,
                            const char *name, ci_photo_info *info, ci_error *err) {
-    probe_fd_job job;
-    memset(&job.cinfo, 0, sizeof job.cinfo);
-    memset(info, 0, sizeof *info);
-    ci_status status = probe_fd_inner(&job, fd, buffer, capacity, prefilled, name, info, err);
-    jpeg_destroy_decompress(&job.cinfo);
-    if (status != CI_OK) memset(info, 0, sizeof *info);
-    return status;
+    return probe(NULL, prefilled, fd, buffer, capacity, name, info, err);
 }
 
 // ---------------------------------------------------------------------------
@@ -516,6 +500,32 @@ typedef struct {
     ci_cover_plan plan;
 } draw_job;
 
+// ceil(a * b / c) for 32-bit operands, exact: a * b + c - 1 < 2^64.
+static uint64_t mul_div_ceil(uint32_t a, uint32_t b, uint32_t c) {
+    return ((uint64_t)a * b + c - 1) / c;
+}
+
+// The shrink-on-load target for a photo shown dw x dh covering `cell`: the
+// photo scaled by the cover factor, rounded up, never more than the photo
+// itself.
+static void cover_min_size(uint32_t dw, uint32_t dh, ci_rect cell, uint32_t *min_w, uint32_t *min_h) {
+    // The photo scaled by the cover factor s = max(cellW / dw, cellH / dh),
+    // rounded up, in integers so that the deciding axis comes out exactly as
+    // the cell (a floating-point ceil could ask for one pixel more and defeat
+    // a DCT scale). Never more than the full size: decoders do not upscale
+    // for us.
+    uint64_t w, h;
+    if ((uint64_t)cell.width * dh >= (uint64_t)cell.height * dw) {  // width decides
+        w = cell.width;
+        h = mul_div_ceil(dh, cell.width, dw);
+    } else {
+        h = cell.height;
+        w = mul_div_ceil(dw, cell.height, dh);
+    }
+    *min_w = (uint32_t)(w > dw ? dw : w);
+    *min_h = (uint32_t)(h > dh ? dh : h);
+}
+
 // The crop margin, in output pixels: more than fancy upsampling reaches
 // (one chroma sample, two pixels at 2x2 subsampling) at any scale.
 #define CROP_MARGIN 16
@@ -539,15 +549,12 @@ static ci_status draw_inner(draw_job *job, int fd, uint8_t *buffer, size_t capac
 
     // The cell entirely off the canvas: the header has been checked (so a
     // broken file is still reported), but there is nothing to decode for.
-    int64_t right = (int64_t)cell.x + cell.width, bottom = (int64_t)cell.y + cell.height;
-    if (right <= 0 || bottom <= 0 || cell.x >= (int64_t)canvas->width ||
-        cell.y >= (int64_t)canvas->height)
-        return CI_OK;
+    if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
 
     // The shrink-on-load target, in stored coordinates.
     uint32_t display_w, display_h, need_w, need_h;
     ci_oriented_size(orientation, cinfo->image_width, cinfo->image_height, &display_w, &display_h);
-    ci_cover_min_size(display_w, display_h, cell, &need_w, &need_h);
+    cover_min_size(display_w, display_h, cell, &need_w, &need_h);
     if (orientation >= 5) {
         uint32_t t = need_w;
         need_w = need_h;
@@ -562,18 +569,16 @@ static ci_status draw_inner(draw_job *job, int fd, uint8_t *buffer, size_t capac
     if (status != CI_OK) return status;
     status = ci_cover_plan_init(&job->plan, cinfo->output_width, cinfo->output_height, 4,
                                 orientation, canvas, cell, name, err);
-    if (status != CI_OK || job->plan.empty) return status;
+    // Not empty: the cell is on the canvas (checked above).
+    if (status != CI_OK) return status;
 
     jpeg_start_decompress(cinfo);
-    JDIMENSION first = job->plan.first_column, width = job->plan.columns;
     JDIMENSION full = cinfo->output_width;
-    first = first > CROP_MARGIN ? first - CROP_MARGIN : 0;
-    width = job->plan.first_column + job->plan.columns + CROP_MARGIN - first;
+    JDIMENSION first = job->plan.first_column > CROP_MARGIN ? job->plan.first_column - CROP_MARGIN : 0;
+    JDIMENSION width = job->plan.first_column + job->plan.columns + CROP_MARGIN - first;
     if (first + width > full) width = full - first;
     if (width < full)
         jpeg_crop_scanline(cinfo, &first, &width);  // may move `first` left, to a block edge
-    else
-        first = 0, width = full;
     status = ci_cover_plan_start(&job->plan, first, width, 1, name, err);
     if (status != CI_OK) return status;
 
@@ -610,8 +615,9 @@ ci_status ci_jpeg_draw_fd(int fd, uint8_t *buffer, size_t capacity, size_t prefi
                           const char *name, ci_image *canvas, ci_rect cell,
                           const ci_limits *limits, ci_error *err) {
     draw_job job;
-    memset(&job.cinfo, 0, sizeof job.cinfo);
-    memset(&job.plan, 0, sizeof job.plan);
+    // Zeroed so that jpeg_destroy and ci_cover_plan_free are safe after any
+    // failure, and so that fd_failure sees no read error where nothing was read.
+    memset(&job, 0, sizeof job);
     ci_status status = draw_inner(&job, fd, buffer, capacity, prefilled, name, canvas, cell,
                                   limits, err);
     jpeg_destroy_decompress(&job.cinfo);

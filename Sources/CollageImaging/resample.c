@@ -374,17 +374,19 @@ ci_status ci_cover_plan_init(ci_cover_plan *plan, uint32_t w, uint32_t h, int ch
     if (orientation < 1 || orientation > 8) orientation = 1;
     plan->channels = channels;
 
-    // The visible part of the cell, in upright cell coordinates: [x0, x1) x [y0, y1).
+    if (ci_cell_off_canvas(canvas, cell)) {
+        plan->empty = 1;
+        return CI_OK;
+    }
+
+    // The visible part of the cell, in upright cell coordinates: [x0, x1) x [y0, y1),
+    // not empty.
     int64_t x0 = cell.x < 0 ? -(int64_t)cell.x : 0;
     int64_t y0 = cell.y < 0 ? -(int64_t)cell.y : 0;
     int64_t x1 = (int64_t)canvas->width - cell.x;
     int64_t y1 = (int64_t)canvas->height - cell.y;
     if (x1 > (int64_t)cell.width) x1 = cell.width;
     if (y1 > (int64_t)cell.height) y1 = cell.height;
-    if (x0 >= x1 || y0 >= y1) {  // nothing of the cell is on the canvas
-        plan->empty = 1;
-        return CI_OK;
-    }
 
     // The cell in stored orientation, and the visible part of it.
     int transposed = orientation >= 5;
