@@ -29,7 +29,7 @@ final class TmuxSession {
                                 stderr=subprocess.DEVNULL, close_fds=True).returncode)
         """
 
-    deinit { try? tmux(["kill-server"]) }
+    deinit { _ = try? tmux(["kill-server"]) }
 
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
