@@ -128,6 +128,82 @@ import Testing
         #expect(unsized.cellWidth == 10 && unsized.cellHeight == 20)
     }
 
+    /// Each printed cell's colour: the background for a space, else the
+    /// foreground (in a uniform area libchafa gives both the same colour),
+    /// the other way round in reverse video (SGR 7, which libchafa uses).
+    private func cellColours(_ line: String) -> [RGBColor] {
+        var colours: [RGBColor] = []
+        var foreground = RGBColor(red: 0, green: 0, blue: 0), background = foreground
+        var inverse = false
+        var scalars = Array(line.unicodeScalars)[...]
+        while let scalar = scalars.first {
+            if scalar == "\u{1B}" {
+                let end = scalars.firstIndex { (0x40...0x7E).contains($0.value) && $0 != "[" } ?? scalars.endIndex
+                let body = String(String.UnicodeScalarView(scalars[scalars.index(after: scalars.startIndex)..<end]))
+                let numbers = body.dropFirst().split(separator: ";").compactMap { Int($0) }
+                var at = 0
+                while at < numbers.count {
+                    if numbers[at] == 38 || numbers[at] == 48, at + 4 < numbers.count, numbers[at + 1] == 2 {
+                        let colour = RGBColor(red: UInt8(numbers[at + 2]), green: UInt8(numbers[at + 3]), blue: UInt8(numbers[at + 4]))
+                        if numbers[at] == 38 { foreground = colour } else { background = colour }
+                        at += 5
+                    } else {
+                        if numbers[at] == 7 { inverse = true }
+                        if numbers[at] == 0 || numbers[at] == 27 { inverse = false }
+                        at += 1
+                    }
+                }
+                scalars = scalars[min(scalars.endIndex, scalars.index(after: end))...]
+            } else {
+                colours.append((scalar == " ") != inverse ? background : foreground)
+                scalars = scalars.dropFirst()
+            }
+        }
+        return colours
+    }
+
+    /// libchafa 1.12 scaled packed RGB rows that were not a multiple of 4
+    /// bytes wrongly: photos 301 px wide were sheared, 302 and 303 grey with
+    /// coloured stripes (issue #11). Four coloured quadrants must stay where
+    /// they are at every width (photos narrower than 8 px, which libchafa
+    /// enlarges smoothly, get two halves, top and bottom, 64 px high).
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8, 299, 300, 301, 302, 303, 598, 599, 600, 601, 2001])
+    func quadrantsStayInPlaceAtEveryWidth(width: Int) throws {
+        let quadrants = [RGBColor(red: 230, green: 20, blue: 20), RGBColor(red: 20, green: 200, blue: 20),
+                         RGBColor(red: 20, green: 20, blue: 230), RGBColor(red: 240, green: 220, blue: 20)]
+        let narrow = width < 8
+        let height = narrow ? 64 : width * 2 / 3
+        var image = solid(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let colour = quadrants[(y < height / 2 ? 0 : 2) + (narrow || x < width / 2 ? 0 : 1)]
+                image.pixels.replaceSubrange((y * width + x) * 3..<(y * width + x) * 3 + 3,
+                                             with: [colour.red, colour.green, colour.blue])
+            }
+        }
+        let picture = ChafaPictureRenderer().render(image, columns: 24, rows: 8)
+        let cells = picture.lines.map(cellColours)
+        try #require(picture.rows >= 4 && picture.columns >= (narrow ? 1 : 4))
+        #expect(cells.allSatisfy { $0.count == picture.columns })
+        // A cell a quarter of the way in from each corner lies well inside its quadrant.
+        for (index, expected) in quadrants.enumerated() where !narrow || index % 2 == 0 {
+            let row = index < 2 ? picture.rows / 4 : picture.rows - 1 - picture.rows / 4
+            let column = index % 2 == 0 ? picture.columns / 4 : picture.columns - 1 - picture.columns / 4
+            let seen = cells[row][column]
+            let distance = abs(Int(seen.red) - Int(expected.red)) + abs(Int(seen.green) - Int(expected.green))
+                + abs(Int(seen.blue) - Int(expected.blue))
+            #expect(distance < 60, "width \(width): cell (\(column), \(row)) is \(seen), expected \(expected)")
+        }
+    }
+
+    @Test func libchafaIsHandedRGBAOfTheImage() {
+        var image = solid(width: 3, height: 2)
+        image.pixels = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]
+        let input = ChafaPictureRenderer.chafaInput(image, toAspect: nil)
+        #expect(input.width == 3 && input.height == 2)
+        #expect(input.pixels == [1, 2, 3, 255, 4, 5, 6, 255, 7, 8, 9, 255, 10, 11, 12, 255, 13, 14, 15, 255, 16, 17, 18, 255])
+    }
+
     @Test func nothingToDrawGivesAnEmptyPicture() {
         let renderer = ChafaPictureRenderer()
         #expect(renderer.render(solid(width: 10, height: 10), columns: 0, rows: 5).lines.isEmpty)

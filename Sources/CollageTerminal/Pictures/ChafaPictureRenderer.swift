@@ -95,16 +95,11 @@ public struct ChafaPictureRenderer: PictureRendering {
             return TerminalPicture(kind: kind, columns: 0, rows: 0, lines: [])
         }
         defer { chafa_canvas_unref(canvas) }
-        if kind != .symbols, let padded = Self.padded(image, toAspect: Double(Int(width) * cellWidth) / Double(Int(height) * cellHeight)) {
-            padded.pixels.withUnsafeBufferPointer { pixels in
-                chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, pixels.baseAddress,
-                                             gint(padded.width), gint(padded.height), gint(padded.width * 4))
-            }
-        } else {
-            image.pixels.withUnsafeBufferPointer { pixels in
-                chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGB8, pixels.baseAddress,
-                                             gint(image.width), gint(image.height), gint(image.width * 3))
-            }
+        let input = Self.chafaInput(image, toAspect: kind == .symbols ? nil
+            : Double(Int(width) * cellWidth) / Double(Int(height) * cellHeight))
+        input.pixels.withUnsafeBufferPointer { pixels in
+            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, pixels.baseAddress,
+                                         gint(input.width), gint(input.height), gint(input.width * 4))
         }
         guard let printed = chafa_canvas_print(canvas, termInfo) else {
             return TerminalPicture(kind: kind, columns: 0, rows: 0, lines: [])
@@ -124,21 +119,27 @@ public struct ChafaPictureRenderer: PictureRendering {
         }
     }
 
+    /// The pixels handed to libchafa: always RGBA, 4 bytes a pixel. libchafa
+    /// 1.12 (Debian 12) scales packed RGB8 wrongly unless each row is a
+    /// multiple of 4 bytes: a photo 301 px wide came out sheared, 302 grey
+    /// with coloured stripes. RGBA rows are aligned whatever the width.
+    ///
     /// Graphics pictures fill their cells exactly, so libchafa stretches the
     /// image to the cells' pixel box, whose shape is the image's only to
     /// within a cell. To keep the aspect ratio, the image is centred on a
-    /// transparent canvas of the box's shape (sixel, kitty and iTerm2 all
-    /// show transparency as the terminal's background). Nil when the shapes
-    /// already agree to within half a percent.
-    static func padded(_ image: RGBImage, toAspect aspect: Double) -> (pixels: [UInt8], width: Int, height: Int)? {
-        let imageAspect = Double(image.width) / Double(image.height)
+    /// transparent canvas of `aspect` (sixel, kitty and iTerm2 all show
+    /// transparency as the terminal's background), unless the shapes already
+    /// agree to within half a percent. Symbols pass nil: libchafa's geometry
+    /// keeps their aspect ratio.
+    static func chafaInput(_ image: RGBImage, toAspect aspect: Double?) -> (pixels: [UInt8], width: Int, height: Int) {
         var width = image.width, height = image.height
-        if imageAspect < aspect * 0.995 {
-            width = Int((Double(image.height) * aspect).rounded())
-        } else if imageAspect > aspect * 1.005 {
-            height = Int((Double(image.width) / aspect).rounded())
-        } else {
-            return nil
+        if let aspect {
+            let imageAspect = Double(image.width) / Double(image.height)
+            if imageAspect < aspect * 0.995 {
+                width = Int((Double(image.height) * aspect).rounded())
+            } else if imageAspect > aspect * 1.005 {
+                height = Int((Double(image.width) / aspect).rounded())
+            }
         }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let left = (width - image.width) / 2, top = (height - image.height) / 2
