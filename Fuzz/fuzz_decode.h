@@ -92,45 +92,29 @@ static void write_memfd(const uint8_t *data, size_t size) {
     }
 }
 
-// ceil(a * b / c), as draw.c computes the shrink-on-load target.
-static uint64_t mul_div_ceil(uint32_t a, uint32_t b, uint32_t c) {
-    return ((uint64_t)a * b + c - 1) / c;
-}
-
 // The cell drawn the long way: what ci_draw_photo did before it streamed.
 static ci_status reference_draw(const uint8_t *data, size_t size, const ci_photo_info *info,
                                 ci_image *canvas, ci_rect cell, ci_color background,
                                 ci_error *err) {
     uint32_t dw = info->display_width, dh = info->display_height;
     if (dw == 0 || dh == 0) return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", FUZZ_NAME);
-    uint64_t min_w, min_h;
-    if ((uint64_t)cell.width * dh >= (uint64_t)cell.height * dw) {
-        min_w = cell.width;
-        min_h = mul_div_ceil(dh, cell.width, dw);
-    } else {
-        min_h = cell.height;
-        min_w = mul_div_ceil(dw, cell.height, dh);
-    }
-    // The draw asks the DCT for 4/3 of the covering size (jpeg.c,
-    // with_filter_headroom), falling back to the covering size where that
-    // alone would break the pixel limit: the long way does the same.
-    uint64_t room_w = (min_w * 4 + 2) / 3, room_h = (min_h * 4 + 2) / 3;
-    if (min_w > dw) min_w = dw;
-    if (min_h > dh) min_h = dh;
-    if (room_w > dw) room_w = dw;
-    if (room_h > dh) room_h = dh;
+    // The engine's own shrink-on-load rule (shrink.c): the draw asks the DCT
+    // for the filter target, falling back to the covering size where that
+    // alone would break the pixel limit; the long way does the same.
+    ci_shrink_target target = ci_shrink_target_for_box(dw, dh, cell.width, cell.height, 0);
     ci_decode_options options;
     memset(&options, 0, sizeof options);
-    options.min_width = (uint32_t)room_w;
-    options.min_height = (uint32_t)room_h;
+    options.min_width = target.filter_width;
+    options.min_height = target.filter_height;
     options.apply_orientation = 1;
     options.background = background;
     options.limits.max_pixels = FUZZ_MAX_PIXELS;
     ci_image photo;
     ci_status status = ci_decode_memory(data, size, FUZZ_NAME, &options, &photo, err);
-    if (status == CI_ERR_TOO_LARGE && (room_w != min_w || room_h != min_h)) {
-        options.min_width = (uint32_t)min_w;
-        options.min_height = (uint32_t)min_h;
+    if (status == CI_ERR_TOO_LARGE &&
+        (target.filter_width != target.width || target.filter_height != target.height)) {
+        options.min_width = target.width;
+        options.min_height = target.height;
         status = ci_decode_memory(data, size, FUZZ_NAME, &options, &photo, err);
     }
     if (status != CI_OK) return status;

@@ -324,37 +324,11 @@ typedef struct {
     ci_image image;  // owned until handed to the caller
 } decode_job;
 
-// Chooses the smallest n/8 scale whose output covers need_w x need_h (in
-// stored coordinates) and leaves it set in cinfo with output sizes computed.
-// 0 x 0 asks for full size.
-static void choose_scale(j_decompress_ptr cinfo, uint32_t need_w, uint32_t need_h) {
+// Sets scale n/8 (shrink.c's rule) in cinfo and computes the output sizes.
+static void set_scale(j_decompress_ptr cinfo, unsigned n) {
+    cinfo->scale_num = n;
     cinfo->scale_denom = 8;
-    if (need_w == 0 && need_h == 0) {
-        cinfo->scale_num = 8;
-        jpeg_calc_output_dimensions(cinfo);
-        return;
-    }
-    // Never above 8/8: libjpeg-turbo can scale up in the DCT, but the
-    // resampler does that job better and without the memory cost.
-    for (unsigned n = 1; n <= 8; n++) {
-        cinfo->scale_num = n;
-        // Exact output sizes (libjpeg rounds up per component), so that the
-        // covering check below matches what will really be decoded.
-        jpeg_calc_output_dimensions(cinfo);
-        if (n == 8 || (cinfo->output_width >= need_w && cinfo->output_height >= need_h)) return;
-    }
-}
-
-// The size a draw asks the DCT for: 4/3 of what covers the cell. The reduced
-// IDCTs are a crude filter (they drop frequencies without anti-aliasing), and
-// the Lanczos pass after them can only repair that when it shrinks by a factor
-// of at most 3/4. Measured against a full-size Lanczos reference (W6 photos,
-// docs/performance.md): PSNR 51.0 dB when the resampler shrinks by 0.71, 49.8
-// at 0.79, 44.6 at 1.0 (the DCT output copied as it is); default 2- and
-// 4-photo collages of 12 MP photos scored 47.9 and 47.2 dB without it.
-// choose_scale stops at 8/8, so a photo is never asked for more than it has.
-static uint32_t with_filter_headroom(uint32_t need) {
-    return (uint32_t)(((uint64_t)need * 4 + 2) / 3);
+    jpeg_calc_output_dimensions(cinfo);
 }
 
 // Progressive and multi-scan JPEGs buffer the whole image's DCT coefficients
@@ -424,7 +398,7 @@ static ci_status decode_inner(decode_job *job, const uint8_t *data, size_t size,
         need_w = options->min_height;
         need_h = options->min_width;
     }
-    choose_scale(cinfo, need_w, need_h);
+    set_scale(cinfo, ci_shrink_scale(cinfo->image_width, cinfo->image_height, need_w, need_h));
 
     // Check the limit (and allocate) before libjpeg allocates its own buffers.
     ci_status status = ci_image_alloc(&job->image, cinfo->output_width, cinfo->output_height,
@@ -500,32 +474,6 @@ typedef struct {
     ci_cover_plan plan;
 } draw_job;
 
-// ceil(a * b / c) for 32-bit operands, exact: a * b + c - 1 < 2^64.
-static uint64_t mul_div_ceil(uint32_t a, uint32_t b, uint32_t c) {
-    return ((uint64_t)a * b + c - 1) / c;
-}
-
-// The shrink-on-load target for a photo shown dw x dh covering `cell`: the
-// photo scaled by the cover factor, rounded up, never more than the photo
-// itself.
-static void cover_min_size(uint32_t dw, uint32_t dh, ci_rect cell, uint32_t *min_w, uint32_t *min_h) {
-    // The photo scaled by the cover factor s = max(cellW / dw, cellH / dh),
-    // rounded up, in integers so that the deciding axis comes out exactly as
-    // the cell (a floating-point ceil could ask for one pixel more and defeat
-    // a DCT scale). Never more than the full size: decoders do not upscale
-    // for us.
-    uint64_t w, h;
-    if ((uint64_t)cell.width * dh >= (uint64_t)cell.height * dw) {  // width decides
-        w = cell.width;
-        h = mul_div_ceil(dh, cell.width, dw);
-    } else {
-        h = cell.height;
-        w = mul_div_ceil(dw, cell.height, dh);
-    }
-    *min_w = (uint32_t)(w > dw ? dw : w);
-    *min_h = (uint32_t)(h > dh ? dh : h);
-}
-
 // The crop margin, in output pixels: more than fancy upsampling reaches
 // (one chroma sample, two pixels at 2x2 subsampling) at any scale.
 #define CROP_MARGIN 16
@@ -551,20 +499,8 @@ static ci_status draw_inner(draw_job *job, int fd, uint8_t *buffer, size_t capac
     // broken file is still reported), but there is nothing to decode for.
     if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
 
-    // The shrink-on-load target, in stored coordinates.
-    uint32_t display_w, display_h, need_w, need_h;
-    ci_oriented_size(orientation, cinfo->image_width, cinfo->image_height, &display_w, &display_h);
-    cover_min_size(display_w, display_h, cell, &need_w, &need_h);
-    if (orientation >= 5) {
-        uint32_t t = need_w;
-        need_w = need_h;
-        need_h = t;
-    }
-    choose_scale(cinfo, with_filter_headroom(need_w), with_filter_headroom(need_h));
-    // The headroom is for quality only: where it alone would break the pixel
-    // limit, the scale that just covers the cell still does the job.
-    if ((uint64_t)cinfo->output_width * cinfo->output_height > ci_max_pixels(limits))
-        choose_scale(cinfo, need_w, need_h);
+    set_scale(cinfo, ci_draw_scale(cinfo->image_width, cinfo->image_height, orientation, cell.width,
+                                   cell.height, limits));
     ci_status status = ci_check_pixels(cinfo->output_width, cinfo->output_height, limits, name, err);
     if (status != CI_OK) return status;
     status = ci_cover_plan_init(&job->plan, cinfo->output_width, cinfo->output_height, 4,

@@ -94,6 +94,38 @@ typedef struct {
     ci_limits limits;
 } ci_decode_options;
 
+// Shrink-on-load: the one rule for the reduced size a photo is decoded at,
+// used by every draw and decode here and by whatever predicts their sizes
+// (in the spirit of turbojpeg's TJSCALED). JPEGs decode at n/8 of their
+// stored size, n = 1..8.
+
+// `dimension` decoded at scale_num/8 (1-8), rounded up as libjpeg does.
+uint32_t ci_scaled_size(uint32_t dimension, unsigned scale_num);
+
+// The size a photo shown display_width x display_height must at least be
+// decoded at for a box: `width` x `height` just covers it (contain = 0: the
+// cell's cover factor max(boxW / w, boxH / h)) or fits it (contain = 1:
+// min(...)); `filter_*` adds the 4/3 headroom the Lanczos pass needs to
+// repair the DCT's scaling, taken from width x height (so it may exceed the
+// photo, which then decodes at full size). Rounded up; width x height is
+// never more than the photo itself. All zero for a photo without pixels.
+typedef struct {
+    uint32_t width, height;
+    uint32_t filter_width, filter_height;
+} ci_shrink_target;
+ci_shrink_target ci_shrink_target_for_box(uint32_t display_width, uint32_t display_height,
+                                          uint32_t box_width, uint32_t box_height, int contain);
+
+// The smallest n (1-8) whose n/8 scale of width x height is at least
+// need_width x need_height; 8 when none is (and for 0 x 0: full size).
+unsigned ci_shrink_scale(uint32_t width, uint32_t height, uint32_t need_width, uint32_t need_height);
+
+// The scale ci_draw_photo decodes a JPEG stored width x height (EXIF
+// `orientation`) at for a cell: the filter target's, or the covering one's
+// where the filter target alone would exceed the pixel limit.
+unsigned ci_draw_scale(uint32_t width, uint32_t height, int orientation, uint32_t cell_width,
+                       uint32_t cell_height, const ci_limits *limits);
+
 // The format by the first bytes of a file (magic numbers), never by its
 // name. Eight bytes are enough to tell.
 ci_format ci_sniff_format(const uint8_t *data, size_t size);

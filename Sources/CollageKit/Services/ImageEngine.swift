@@ -169,8 +169,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     private func checkLimit(_ info: ci_photo_info, _ photo: Photo) throws {
         var width = UInt64(info.width), height = UInt64(info.height)
         if info.format == CI_FORMAT_JPEG {
-            width = (width + 7) / 8
-            height = (height + 7) / 8
+            width = UInt64(ci_scaled_size(info.width, 1))
+            height = UInt64(ci_scaled_size(info.height, 1))
         }
         guard width * height > maxDecodedPixels else { return }
         let megapixels = { (pixels: UInt64) in String(format: "%.1f", Double(pixels) / 1e6) }
@@ -227,10 +227,12 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// composited over `background`: for previews.
     public func decode(_ photo: Photo, fitting width: Int, height: Int, background: RGBColor = .white) throws -> RGBImage {
         let info = try inspect(photo)
-        let scale = min(Double(width) / Double(info.displayWidth), Double(height) / Double(info.displayHeight))
+        // The engine's shrink-on-load rule, for a box the photo must fit.
+        let target = ci_shrink_target_for_box(UInt32(info.displayWidth), UInt32(info.displayHeight),
+                                              UInt32(max(1, width)), UInt32(max(1, height)), 1)
         var options = ci_decode_options()
-        options.min_width = UInt32(max(1, min(info.displayWidth, Int((Double(info.displayWidth) * scale).rounded(.up)))))
-        options.min_height = UInt32(max(1, min(info.displayHeight, Int((Double(info.displayHeight) * scale).rounded(.up)))))
+        options.min_width = max(1, target.width)
+        options.min_height = max(1, target.height)
         options.apply_orientation = 1
         options.keep_alpha = 0
         options.background = ci_color(r: background.red, g: background.green, b: background.blue)
