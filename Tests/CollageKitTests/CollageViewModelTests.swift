@@ -116,7 +116,7 @@ import OpenCombine
         let photos = [photo("a.jpg"), photo("b.jpg")]
         let store = InMemorySelectionStore(photos)
         let writer = FakeWriter()
-        writer.failure = PhotoWriterError.exists(path: "/out/c.jpg")
+        writer.failure = FileWriteError.exists(path: "/out/c.jpg")
         let viewModel = try makeViewModel(store: store, writer: writer)
         let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.jpg"), options: try CollageRenderOptions(), overwrite: false)
             .waitForCompletion()

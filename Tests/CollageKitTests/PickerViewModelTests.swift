@@ -299,7 +299,7 @@ func names(_ screen: PhotosViewModel) -> [String] { screen.currentState.entries.
 
     @Test func aFailedSaveKeepsThePromptAndTheSelection() throws {
         let writer = FakeWriter()
-        writer.failure = PhotoWriterError.exists(path: "/work/x.jpg")
+        writer.failure = FileWriteError.exists(path: "/work/x.jpg")
         let (screen, store) = try makeScreen(photos: [photo("a.jpg"), photo("b.jpg")], writer: writer)
         screen.handle(.character("s"))
         screen.handle(.control("u"))

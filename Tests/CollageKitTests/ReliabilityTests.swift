@@ -362,12 +362,16 @@ let alphaPNG = sample("retina-round-alpha.png")
         let directory = try temporaryDirectory()
         let store = FileSelectionStore(directory: directory)
         try store.update { $0 = [Photo(path: "/a.jpg")] }
-        let leftover = directory.appendingPathComponent(".selection.json.Ab12Cd")
+        // Today's writer's hidden name, and an older version's mkstemp name.
+        let leftover = directory.appendingPathComponent(".selection.json.3141592653.tmp")
         try Data("{ half wr".utf8).write(to: leftover)
+        let olderLeftover = directory.appendingPathComponent(".selection.json.Ab12Cd")
+        try Data("{ half wr".utf8).write(to: olderLeftover)
         let unrelated = directory.appendingPathComponent(".selection.json.keep-me-not-ours")
         try Data().write(to: unrelated)
         try store.update { $0.append(Photo(path: "/b.jpg")) }
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(!FileManager.default.fileExists(atPath: olderLeftover.path))
         #expect(FileManager.default.fileExists(atPath: unrelated.path))
         #expect(try store.load() == [Photo(path: "/a.jpg"), Photo(path: "/b.jpg")])
     }

@@ -87,7 +87,7 @@ import Testing
         try Data([9]).write(to: target)
         let writer = PhotoWriter(encoder: BytesEncoder(bytes: [1, 2, 3]))
         let result = writer.save(image, to: target, format: .png, quality: 90, overwrite: false).waitForCompletion()
-        #expect(throws: PhotoWriterError.exists(path: target.path)) { try result.get() }
+        #expect(throws: FileWriteError.exists(path: target.path)) { try result.get() }
         #expect(try Data(contentsOf: target) == Data([9]))
         try writer.save(image, to: target, format: .png, quality: 90, overwrite: true).waitForCompletion().get()
         #expect(try Data(contentsOf: target) == Data([1, 2, 3]))
@@ -98,7 +98,7 @@ import Testing
         let target = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/out.jpg")
         let result = PhotoWriter(encoder: BytesEncoder(bytes: [1])).save(image, to: target, format: .jpeg, quality: 90, overwrite: false)
             .waitForCompletion()
-        #expect(throws: PhotoWriterError.io(path: target.path, reason: "No such file or directory")) { try result.get() }
+        #expect(throws: FileWriteError.io(path: target.path, reason: "No such file or directory")) { try result.get() }
     }
 
     @Test func filesHonourTheUmask() throws {

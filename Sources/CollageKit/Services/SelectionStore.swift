@@ -49,8 +49,8 @@ public struct SelectionStoreError: Error, CustomStringConvertible {
 ///
 /// - Every change holds an exclusive `flock` on the lock file, so twenty
 ///   `collage add` runs at once serialise instead of losing writes.
-/// - The file is replaced atomically (temporary file, fsync, rename, fsync of
-///   the folder): a crash leaves the old selection or the new, never half.
+/// - The file is replaced atomically (`AtomicFile`, mode 0600): a crash
+///   leaves the old selection or the new, never half.
 /// - A file that does not parse is moved aside, `notice` is told its new name,
 ///   and a fresh selection starts.
 public final class FileSelectionStore: SelectionStore {
@@ -196,51 +196,23 @@ public final class FileSelectionStore: SelectionStore {
         encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
         let data = try encoder.encode(StoredSelection(version: 1, photos: photos.map(StoredPath.init)))
         removeLeftoverTemporaries()
-        let temporary = directory.appendingPathComponent(".selection.json.XXXXXX")
-        var template = Array(temporary.path.utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw posixError("cannot create a temporary file in \(directory.path)") }
-        let temporaryPath = String(cString: template)
-        var renamed = false
-        defer {
-            if !renamed { unlink(temporaryPath) }
-        }
-        let written = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-        let synced = written && fsync(fd) == 0
-        let saveErrno = errno
-        close(fd)
-        guard synced else {
-            errno = saveErrno
-            throw posixError("cannot write \(stateFile.path)")
-        }
-        guard rename(temporaryPath, stateFile.path) == 0 else { throw posixError("cannot replace \(stateFile.path)") }
-        renamed = true
-        // Make the rename itself durable.
-        let dirfd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 {
-            fsync(dirfd)
-            close(dirfd)
+        do {
+            try AtomicFile.write(Array(data), to: stateFile.path, overwrite: true, mode: AtomicFile.privateFileMode)
+        } catch {
+            throw SelectionStoreError(description: "\(error)")
         }
     }
 
-    /// A process killed (kill -9, power loss) between creating its temporary
-    /// file and renaming it leaves `.selection.json.XXXXXX` behind. Only the
+    /// A process killed (kill -9, power loss) while replacing the file can
+    /// leave a hidden temporary behind (`AtomicFile`'s, or
+    /// `.selection.json.XXXXXX` from versions that used mkstemp). Only the
     /// holder of the lock writes, and we hold it, so any such file now is
     /// such a leftover: remove it, or they would pile up.
     private func removeLeftoverTemporaries() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(".selection.json.") && name.count == ".selection.json.XXXXXX".count {
+        let fileName = stateFile.lastPathComponent
+        for name in names where AtomicFile.isLeftoverTemporary(name, of: fileName)
+            || (name.hasPrefix(".selection.json.") && name.count == ".selection.json.XXXXXX".count) {
             unlink(directory.appendingPathComponent(name).path)
         }
     }

@@ -160,7 +160,7 @@ public final class BatchViewModel {
         // The batch command's advice for a file in the way: it has --force.
         let useForce = " (use --force to replace it)"
         if !options.overwrite && FileManager.default.fileExists(atPath: output) {
-            return result(.failed(PhotoWriterError.exists(path: output).description + useForce))
+            return result(.failed(FileWriteError.exists(path: output).description + useForce))
         }
         if options.dryRun { return result(.planned) }
         switch collage.save(to: URL(fileURLWithPath: output), options: options.render, overwrite: options.overwrite)

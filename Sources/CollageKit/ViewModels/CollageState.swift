@@ -53,7 +53,7 @@ public struct CollageActionError: Error, Equatable, CustomStringConvertible {
     /// Why the writer refused, when it did: lets each front end phrase its own
     /// advice (the command line has --force; the collage screen asks for
     /// another name).
-    public let writeError: PhotoWriterError?
+    public let writeError: FileWriteError?
     public var description: String { event.message }
 
     /// The save was refused because a file already has that name.
@@ -62,7 +62,7 @@ public struct CollageActionError: Error, Equatable, CustomStringConvertible {
         return false
     }
 
-    public init(event: CollageEvent, writeError: PhotoWriterError? = nil) {
+    public init(event: CollageEvent, writeError: FileWriteError? = nil) {
         self.event = event
         self.writeError = writeError
     }

@@ -178,7 +178,7 @@ public final class CollageViewModel {
             .catch { [weak self] error -> Completable in
                 guard let self else { return Fail(error: error).eraseToAnyPublisher() }
                 return self.fail(.failed("cannot save \(destination.path): \(error)"),
-                                 writeError: error as? PhotoWriterError)
+                                 writeError: error as? FileWriteError)
             }
             .handleEvents(receiveCompletion: { [weak self] completion in
                 if case .finished = completion { self?.didSave(photos, to: destination) }
@@ -225,7 +225,7 @@ public final class CollageViewModel {
         }
     }
 
-    private func fail(_ event: CollageEvent, writeError: PhotoWriterError? = nil) -> Completable {
+    private func fail(_ event: CollageEvent, writeError: FileWriteError? = nil) -> Completable {
         publish(event)
         return Fail(error: CollageActionError(event: event, writeError: writeError)).eraseToAnyPublisher()
     }
