@@ -17,15 +17,12 @@ struct FakeInspector: PhotoInspecting {
 }
 
 /// Renders a tiny image, or fails for photos whose name contains "gone".
-final class FakeRenderer: CollageRendering, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _rendered: [[Photo]] = []
-    var rendered: [[Photo]] { lock.lock(); defer { lock.unlock() }; return _rendered }
+final class FakeRenderer: CollageRendering, Sendable {
+    private let renders = Locked<[[Photo]]>([])
+    var rendered: [[Photo]] { renders.current }
 
     func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RGBImage {
-        lock.lock()
-        _rendered.append(photos)
-        lock.unlock()
+        renders.withLock { $0.append(photos) }
         if let gone = photos.first(where: { $0.path.contains("gone") }) {
             throw OptionError("\(gone.path): No such file or directory")
         }

@@ -43,13 +43,6 @@ final class Box<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// A flag set from another thread.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-}
 
 /// Runs `count` bodies at once, each on its own thread (not a pool's few
 /// workers, which would run them a couple at a time), and waits for all.
@@ -91,9 +84,9 @@ extension CLI {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let expired = Flag()
+        let expired = Locked(false)
         let killer = DispatchWorkItem {
-            expired.set()
+            expired.withLock { $0 = true }
             kill(process.processIdentifier, SIGKILL)
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
@@ -108,7 +101,7 @@ extension CLI {
         let signaled = process.terminationReason == .uncaughtSignal
         return Run(status: signaled ? -1 : process.terminationStatus,
                    signal: signaled ? process.terminationStatus : nil,
-                   timedOut: expired.isSet,
+                   timedOut: expired.current,
                    stdout: String(decoding: stdoutData, as: UTF8.self),
                    stderr: String(decoding: stderrData.value, as: UTF8.self))
     }
@@ -854,8 +847,7 @@ let alphaPNG = sample("retina-round-alpha.png")
     @Test func fiftyConcurrentCommandsNeverCorruptTheStateOrBreakTheRules() throws {
         let cli = try CLI()
         let photos = [cat, cup, sample("astronaut-eileen-collins.jpg"), alphaPNG]
-        let runs = Box([Run?](repeating: nil, count: 50))
-        let lock = NSLock()
+        let runs = Locked([Run?](repeating: nil, count: 50))
         let stop = DispatchSemaphore(value: 0)
         let watcherProblems = Box<[String]>([])
         let watched = Box(0)
@@ -881,15 +873,13 @@ let alphaPNG = sample("retina-round-alpha.png")
             default: arguments = ["save", "-o", "out-\(index).jpg", "--size", "96x64"]
             }
             let run = try? cli.collage(arguments, timeout: 120)
-            lock.lock()
-            runs.value[index] = run
-            lock.unlock()
+            runs.withLock { $0[index] = run }
         }
         stop.signal()
         while watcher.isExecuting { usleep(1000) }
         #expect(watcherProblems.value.isEmpty, "\(watcherProblems.value.prefix(3))")
         #expect(watched.value > 0)
-        for (index, run) in runs.value.enumerated() {
+        for (index, run) in runs.current.enumerated() {
             let run = try #require(run)
             #expect(run.signal == nil && !run.timedOut && (run.status == 0 || run.status == 1), "\(index): \(run)")
             if run.status == 1 { #expect(run.stderr.hasPrefix("collage: ") && run.stderr.filter { $0 == "\n" }.count == 1, "\(index): \(run)") }
@@ -915,15 +905,12 @@ let alphaPNG = sample("retina-round-alpha.png")
         try "\(cat)\n\(cup)\n\n\(cup)\n\(cat)\n\n\(alphaPNG)\n\(cat)\n".write(to: list, atomically: true, encoding: .utf8)
         let out = cli.file("out").path
         func four(_ extra: [String]) -> [Run] {
-            let runs = Box([Run?](repeating: nil, count: 4))
-            let lock = NSLock()
+            let runs = Locked([Run?](repeating: nil, count: 4))
             atOnce(4) { index in
                 let run = try? cli.collage(["batch", list.path, "-o", out, "--size", "320x200", "--jobs", "1"] + extra)
-                lock.lock()
-                runs.value[index] = run
-                lock.unlock()
+                runs.withLock { $0[index] = run }
             }
-            return runs.value.compactMap { $0 }
+            return runs.current.compactMap { $0 }
         }
         let first = four([])
         #expect(first.count == 4)
@@ -1090,13 +1077,10 @@ let alphaPNG = sample("retina-round-alpha.png")
     /// is one "collage" of every photo. It is refused for its size before any
     /// file is read, instead of reading thousands of photos first.
     @Test func aHugeGroupIsRefusedWithoutReadingItsFiles() throws {
-        final class CountingInspector: PhotoInspecting, @unchecked Sendable {
-            let lock = NSLock()
-            var calls = 0
+        final class CountingInspector: PhotoInspecting, Sendable {
+            let calls = Locked(0)
             func inspect(_ photo: Photo) throws -> PhotoInfo {
-                lock.lock()
-                calls += 1
-                lock.unlock()
+                calls.withLock { $0 += 1 }
                 return PhotoInfo(format: .jpeg, width: 4, height: 3, orientation: 1, displayWidth: 4, displayHeight: 3, hasAlpha: false)
             }
         }
@@ -1106,8 +1090,8 @@ let alphaPNG = sample("retina-round-alpha.png")
         let pick = (0..<10_000).map { photo("p\($0).jpg") }
         let event = viewModel.add(pick)
         #expect(event == .refused(.full(count: 0, adding: 10_000)))
-        #expect(inspector.calls == 0)
+        #expect(inspector.calls.current == 0)
         #expect(viewModel.add(Array(pick.prefix(6))).isSuccess)
-        #expect(inspector.calls == 6)
+        #expect(inspector.calls.current == 6)
     }
 }

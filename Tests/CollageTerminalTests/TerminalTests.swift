@@ -118,14 +118,11 @@ import Testing
 
     /// Collects callbacks from the terminal's queue for the test to wait on.
     final class Inbox<Value>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [Value] = []
+        private let values = Locked<[Value]>([])
         private let arrived = DispatchSemaphore(value: 0)
 
         func add(_ value: Value) {
-            lock.lock()
-            values.append(value)
-            lock.unlock()
+            values.withLock { $0.append(value) }
             arrived.signal()
         }
 
@@ -138,11 +135,7 @@ import Testing
             return snapshot
         }
 
-        var snapshot: [Value] {
-            lock.lock()
-            defer { lock.unlock() }
-            return values
-        }
+        var snapshot: [Value] { values.current }
     }
 
     /// Waits until the terminal's signal sources are registered (libdispatch

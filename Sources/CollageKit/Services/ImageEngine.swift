@@ -279,38 +279,30 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
 }
 
 /// Hands out the indices 0..<count to parallel workers, each once.
-private final class WorkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
+private struct WorkQueue: Sendable {
+    private let next = Locked(0)
     private let count: Int
 
     init(count: Int) { self.count = count }
 
     func take() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
+        next.withLock { next in
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
     }
 }
 
 /// Errors collected from parallel workers, one slot per photo.
-private final class FailureList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [ImageEngineError?]
+private struct FailureList: Sendable {
+    private let errors: Locked<[ImageEngineError?]>
 
-    init(count: Int) { errors = Array(repeating: nil, count: count) }
+    init(count: Int) { errors = Locked(Array(repeating: nil, count: count)) }
 
     func record(_ error: ImageEngineError, at index: Int) {
-        lock.lock()
-        errors[index] = error
-        lock.unlock()
+        errors.withLock { $0[index] = error }
     }
 
-    var first: ImageEngineError? {
-        lock.lock()
-        defer { lock.unlock() }
-        return errors.compactMap { $0 }.first
-    }
+    var first: ImageEngineError? { errors.current.compactMap { $0 }.first }
 }

@@ -94,38 +94,41 @@ public final class PreviewService: PreviewProviding {
     }
 }
 
-private final class TicketState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
-    var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
-    func cancel() { lock.lock(); cancelled = true; lock.unlock() }
+private struct TicketState: Sendable {
+    private let cancelled = Locked(false)
+    var isCancelled: Bool { cancelled.current }
+    func cancel() { cancelled.withLock { $0 = true } }
 }
 
 /// The most recently used pictures, at most `limit`.
-private final class PictureCache: @unchecked Sendable {
-    private let lock = NSLock()
+private final class PictureCache: Sendable {
+    private struct Entries {
+        var pictures: [String: TerminalPicture] = [:]
+        /// Least recently used first.
+        var order: [String] = []
+    }
+
     private let limit: Int
-    private var pictures: [String: TerminalPicture] = [:]
-    private var order: [String] = []
+    private let entries = Locked(Entries())
 
     init(limit: Int) { self.limit = max(1, limit) }
 
     subscript(key: String) -> TerminalPicture? {
         get {
-            lock.lock()
-            defer { lock.unlock() }
-            guard let picture = pictures[key] else { return nil }
-            order.removeAll { $0 == key }
-            order.append(key)
-            return picture
+            entries.withLock { entries in
+                guard let picture = entries.pictures[key] else { return nil }
+                entries.order.removeAll { $0 == key }
+                entries.order.append(key)
+                return picture
+            }
         }
         set {
-            lock.lock()
-            defer { lock.unlock() }
-            pictures[key] = newValue
-            order.removeAll { $0 == key }
-            if newValue != nil { order.append(key) }
-            while order.count > limit { pictures[order.removeFirst()] = nil }
+            entries.withLock { entries in
+                entries.pictures[key] = newValue
+                entries.order.removeAll { $0 == key }
+                if newValue != nil { entries.order.append(key) }
+                while entries.order.count > limit { entries.pictures[entries.order.removeFirst()] = nil }
+            }
         }
     }
 }

@@ -18,24 +18,20 @@ public protocol SelectionStore: AnyObject {
 /// A selection kept in memory only: for tests and for batch mode, which must
 /// never touch the interactive selection.
 public final class InMemorySelectionStore: SelectionStore {
-    private var photos: [Photo]
-    private let lock = NSLock()
+    private let photos: Locked<[Photo]>
 
-    public init(_ photos: [Photo] = []) { self.photos = photos }
+    public init(_ photos: [Photo] = []) { self.photos = Locked(photos) }
 
-    public func load() throws -> [Photo] {
-        lock.lock()
-        defer { lock.unlock() }
-        return photos
-    }
+    public func load() throws -> [Photo] { photos.current }
 
     public func update<T>(_ change: (inout [Photo]) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        var copy = photos
-        let result = try change(&copy)
-        photos = copy
-        return result
+        try photos.withLock { photos in
+            // On a throw, nothing changes.
+            var copy = photos
+            let result = try change(&copy)
+            photos = copy
+            return result
+        }
     }
 }
 

@@ -9,16 +9,11 @@ import OpenCombine
 /// original app: a number that must come back to where it was after a screen
 /// opens and closes, or something leaks. Shown with COLLAGE_TRACE_RESOURCES=1.
 public final class ResourceCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var live = 0
+    private let live = Locked(0)
 
     public init() {}
 
-    public var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return live
-    }
+    public var count: Int { live.current }
 
     /// Wraps a subscription so that it counts until it is cancelled or released.
     public func track(_ subscription: AnyCancellable) -> AnyCancellable {
@@ -30,8 +25,6 @@ public final class ResourceCounter: @unchecked Sendable {
     }
 
     private func adjust(_ delta: Int) {
-        lock.lock()
-        live += delta
-        lock.unlock()
+        live.withLock { $0 += delta }
     }
 }

@@ -88,8 +88,8 @@ public final class BatchViewModel {
     private let renderer: CollageRendering
     private let writer: PhotoWriting
     private let resultsSubject = PassthroughSubject<BatchResult, Never>()
-    private let resultsLock = NSLock()
-    private var tally = BatchSummary()
+    /// Also orders the results: one is sent at a time.
+    private let tally = Locked(BatchSummary())
 
     /// One value per collage, as each finishes (in parallel runs, not
     /// necessarily in list order), from the worker that finished it.
@@ -114,7 +114,7 @@ public final class BatchViewModel {
     public func run<Groups: Sequence>(_ groups: Groups) -> BatchSummary where Groups.Element == BatchGroup {
         let slots = DispatchSemaphore(value: options.jobs)
         let running = DispatchGroup()
-        tally = BatchSummary()
+        tally.withLock { $0 = BatchSummary() }
         for group in groups {
             slots.wait()
             running.enter()
@@ -127,18 +127,16 @@ public final class BatchViewModel {
             // Serial queues get their own threads.
             DispatchQueue(label: "collage.batch.job", qos: .userInitiated).async { [self] in
                 let result = make(group)
-                resultsLock.lock()
-                if result.succeeded { tally.saved += 1 } else { tally.failed += 1 }
-                resultsSubject.send(result)
-                resultsLock.unlock()
+                tally.withLock { tally in
+                    if result.succeeded { tally.saved += 1 } else { tally.failed += 1 }
+                    resultsSubject.send(result)
+                }
                 slots.signal()
                 running.leave()
             }
         }
         running.wait()
-        resultsLock.lock()
-        defer { resultsLock.unlock() }
-        return tally
+        return tally.current
     }
 
     /// One collage: the rules through a CollageViewModel, then its save.

@@ -30,9 +30,11 @@ public final class CollageViewModel {
 
     private let stateSubject: CurrentValueSubject<CollageState, Never>
     private let eventsSubject = PassthroughSubject<CollageEvent, Never>()
-    private let subscriptionsLock = NSLock()
-    private var pickSubscriptions: [Int: AnyCancellable] = [:]
-    private var nextSubscriptionID = 0
+    private struct PickSubscriptions {
+        var live: [Int: AnyCancellable] = [:]
+        var nextID = 0
+    }
+    private let pickSubscriptions = Locked(PickSubscriptions())
 
     // MARK: Outputs
 
@@ -55,9 +57,7 @@ public final class CollageViewModel {
     /// when its screen closes ends its subscription, so this stays flat across
     /// any number of open/close cycles.
     public var livePickSubscriptions: Int {
-        subscriptionsLock.lock()
-        defer { subscriptionsLock.unlock() }
-        return pickSubscriptions.count
+        pickSubscriptions.withLock { $0.live.count }
     }
 
     public init(store: SelectionStore,
@@ -81,10 +81,10 @@ public final class CollageViewModel {
     /// chosen together, added together or not at all. The subscription ends
     /// when the source completes.
     public func bind<Picks: Publisher>(picks: Picks) where Picks.Output == [Photo], Picks.Failure == Never {
-        subscriptionsLock.lock()
-        let id = nextSubscriptionID
-        nextSubscriptionID += 1
-        subscriptionsLock.unlock()
+        let id = pickSubscriptions.withLock { subscriptions in
+            defer { subscriptions.nextID += 1 }
+            return subscriptions.nextID
+        }
 
         var completedAlready = false
         let subscription = picks.sink(
@@ -95,9 +95,8 @@ public final class CollageViewModel {
             receiveValue: { [weak self] pick in self?.add(pick) })
         // A source may complete while `sink` runs; only keep live ones.
         if !completedAlready {
-            subscriptionsLock.lock()
-            pickSubscriptions[id] = resources.track(subscription)
-            subscriptionsLock.unlock()
+            let tracked = resources.track(subscription)
+            pickSubscriptions.withLock { $0.live[id] = tracked }
         }
     }
 
@@ -237,8 +236,7 @@ public final class CollageViewModel {
     }
 
     private func endSubscription(_ id: Int) {
-        subscriptionsLock.lock()
-        pickSubscriptions[id] = nil
-        subscriptionsLock.unlock()
+        // Cancelled outside the lock: cancelling runs the subscription's own code.
+        pickSubscriptions.withLock { $0.live.removeValue(forKey: id) }?.cancel()
     }
 }

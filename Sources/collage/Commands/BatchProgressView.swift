@@ -7,43 +7,43 @@ import Glibc
 /// Shows a batch run on stderr: on a terminal, a progress bar (done / total,
 /// rate, time left) with problems printed above it; off a terminal, one line
 /// per collage. A dry run prints its plan on stdout.
-final class BatchProgressView: @unchecked Sendable {
+final class BatchProgressView: Sendable {
     private let total: Int?
     private let dryRun: Bool
     private let onTerminal = isatty(STDERR_FILENO) != 0
     private let started = Date()
-    private let lock = NSLock()
-    private var done = 0
+    /// Collages done so far; its lock also keeps one result's lines together.
+    private let done = Locked(0)
 
     init(total: Int?, dryRun: Bool) {
         self.total = total
         self.dryRun = dryRun
-        if onTerminal && !dryRun { draw() }
+        if onTerminal && !dryRun { draw(done: 0) }
     }
 
     func show(_ result: BatchResult) {
-        lock.lock()
-        defer { lock.unlock() }
-        done += 1
-        if dryRun {
-            if result.succeeded { print(result.message) } else { write(result.message) }
-            return
-        }
-        if onTerminal {
-            if !result.succeeded { clearLine(); write(result.message) }
-            draw()
-        } else {
-            write(result.message)
+        done.withLock { done in
+            done += 1
+            if dryRun {
+                if result.succeeded { print(result.message) } else { write(result.message) }
+                return
+            }
+            if onTerminal {
+                if !result.succeeded { clearLine(); write(result.message) }
+                draw(done: done)
+            } else {
+                write(result.message)
+            }
         }
     }
 
     func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if onTerminal && !dryRun { clearLine() }
+        done.withLock { _ in
+            if onTerminal && !dryRun { clearLine() }
+        }
     }
 
-    private func draw() {
+    private func draw(done: Int) {
         let elapsed = Date().timeIntervalSince(started)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         var line: String

@@ -1,0 +1,21 @@
+import Foundation
+
+/// A value shared between threads, reached only while holding its lock: the
+/// one way this project guards shared mutable state (instead of a
+/// hand-written NSLock beside each value, which can be forgotten).
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    public init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with the value, holding the lock.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    /// A copy of the value as it is now.
+    public var current: Value { withLock { $0 } }
+}
