@@ -95,7 +95,7 @@ import Testing
             .skipped("8 photos are too many: a collage holds at most 6"),
             .saved,
         ])
-        #expect(results.values[1].message
+        #expect(results.values[1].message()
             == "collage 2 (lines 20-22): skipped: cannot save 3 photos: a collage needs an even number of photos")
     }
 
@@ -109,8 +109,9 @@ import Testing
         let summary = batch.run([group(1, ["a.jpg", "b.jpg"])])
         #expect(summary == BatchSummary(saved: 0, failed: 1))
         #expect(writer.saved.isEmpty)
+        let output = "\(directory.path)/collage-001.png"
         #expect(results.values.first?.outcome
-            == .failed("\(directory.path)/collage-001.png already exists (use --force to replace it)"))
+            == .failed(CollageFailure(.outputExists, path: output, message: "\(output) already exists")))
     }
 
     @Test func aDryRunWritesNothing() throws {

@@ -87,7 +87,7 @@ import OpenCombine
         let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.jpg"), options: try CollageRenderOptions(), overwrite: false)
             .waitForCompletion()
         let expected: CollageRefusal = count == 0 ? .nothingToSave : .oddCount(count)
-        #expect(throws: CollageActionError(event: .refused(expected))) { try result.get() }
+        #expect(throws: CollageActionError.refused(expected)) { try result.get() }
         #expect(renderer.rendered.isEmpty)
         #expect(writer.saved.isEmpty)
         #expect(try store.load().count == count)
@@ -123,7 +123,8 @@ import OpenCombine
         #expect(throws: CollageActionError.self) { try result.get() }
         if case let .failure(error) = result {
             #expect("\(error)" == "cannot save /out/c.jpg: /out/c.jpg already exists")
-            #expect((error as? CollageActionError)?.writeError == .exists(path: "/out/c.jpg"))
+            #expect((error as? CollageActionError)?.failure?.kind == .outputExists)
+            #expect((error as? CollageActionError)?.failure?.path == "/out/c.jpg")
         }
         #expect(try store.load() == photos)
     }
@@ -147,7 +148,9 @@ import OpenCombine
         let viewModel = try makeViewModel(store: InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")]), renderer: renderer)
         let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.gif"), options: try CollageRenderOptions(), overwrite: false)
             .waitForCompletion()
-        #expect(throws: CollageActionError(event: .failed("cannot save as '.gif': use .jpg, .jpeg or .png"))) { try result.get() }
+        #expect(throws: CollageActionError.failed(CollageFailure(.options, message: "cannot save as '.gif': use .jpg, .jpeg or .png"))) {
+            try result.get()
+        }
         #expect(renderer.rendered.isEmpty)
     }
 

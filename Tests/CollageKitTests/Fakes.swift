@@ -10,7 +10,7 @@ import OpenCombine
 struct FakeInspector: PhotoInspecting {
     func inspect(_ photo: Photo) throws -> PhotoInfo {
         if photo.path.contains("bad") {
-            throw OptionError("\(photo.path): not a JPEG or PNG file")
+            throw ImageEngineError(kind: .notImage, message: "\(photo.path): not a JPEG or PNG file")
         }
         return PhotoInfo(format: .jpeg, width: 4, height: 3, orientation: 1, displayWidth: 4, displayHeight: 3, hasAlpha: false)
     }
@@ -24,7 +24,7 @@ final class FakeRenderer: CollageRendering, Sendable {
     func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RGBImage {
         renders.withLock { $0.append(photos) }
         if let gone = photos.first(where: { $0.path.contains("gone") }) {
-            throw OptionError("\(gone.path): No such file or directory")
+            throw ImageEngineError(kind: .open, message: "\(gone.path): No such file or directory")
         }
         return RGBImage(width: 2, height: 2, filledWith: options.background)
     }

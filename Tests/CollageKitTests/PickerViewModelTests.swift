@@ -17,8 +17,12 @@ final class FakeBrowser: DirectoryBrowsing, @unchecked Sendable {
     init(_ tree: [String: [String]]) { self.tree = tree }
 
     func list(_ directory: String) throws -> DirectoryListing {
-        if unreadable.contains(directory) { throw OptionError("cannot open \(directory): Permission denied") }
-        guard let names = tree[directory] else { throw OptionError("cannot open \(directory): No such file or directory") }
+        if unreadable.contains(directory) {
+            throw CollageFailure(.folder, path: directory, message: "cannot open \(directory): Permission denied")
+        }
+        guard let names = tree[directory] else {
+            throw CollageFailure(.folder, path: directory, message: "cannot open \(directory): No such file or directory")
+        }
         let folders = names.filter { $0.hasSuffix("/") }.map { String($0.dropLast()) }
             .map { DirectoryEntry(name: $0, path: "\(directory)/\($0)", kind: .folder) }
             .sorted { naturalOrder($0.name, $1.name) }

@@ -8,7 +8,9 @@ private final class TreeBrowser: DirectoryBrowsing, @unchecked Sendable {
     let tree: [String: [String]]
     init(_ tree: [String: [String]]) { self.tree = tree }
     func list(_ directory: String) throws -> DirectoryListing {
-        guard let names = tree[directory] else { throw OptionError("cannot open \(directory): No such file or directory") }
+        guard let names = tree[directory] else {
+            throw CollageFailure(.folder, path: directory, message: "cannot open \(directory): No such file or directory")
+        }
         return DirectoryListing(
             folders: names.filter { $0.hasSuffix("/") }.map {
                 DirectoryEntry(name: String($0.dropLast()), path: "\(directory)/\($0.dropLast())", kind: .folder)
@@ -132,8 +134,8 @@ private func waitForEntries(_ coordinator: AppCoordinator, _ count: Int) {
 
     @Test func aFailingStartRestoresTheTerminal() throws {
         let (app, terminal, _) = try makeApp()
-        terminal.startError = OptionError("no tty")
-        #expect(throws: OptionError.self) { try app.start() }
+        terminal.startError = TerminalError.notATerminal
+        #expect(throws: TerminalError.notATerminal) { try app.start() }
         #expect(!terminal.isStarted)
     }
 

@@ -30,7 +30,7 @@ public struct DirectoryListing: Equatable, Sendable {
 
 /// The photo library of the original app: here, the file system.
 public protocol DirectoryBrowsing: Sendable {
-    /// Reads a folder. Throws a message naming it when it cannot be read.
+    /// Reads a folder. Throws a `CollageFailure` (`.folder`) naming it when it cannot be read.
     func list(_ directory: String) throws -> DirectoryListing
     /// Whether a file is a photo, judged by its first bytes (JPEG or PNG).
     func isPhoto(_ path: String) -> Bool
@@ -49,7 +49,8 @@ public struct FileSystemBrowser: DirectoryBrowsing {
 
     public func list(_ directory: String) throws -> DirectoryListing {
         guard let handle = opendir(directory) else {
-            throw OptionError("cannot open \(directory): \(String(cString: strerror(errno)))")
+            throw CollageFailure(.folder, path: directory,
+                                 message: "cannot open \(directory): \(String(cString: strerror(errno)))")
         }
         defer { closedir(handle) }
         var folders: [DirectoryEntry] = []

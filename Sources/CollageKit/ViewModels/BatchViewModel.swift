@@ -46,7 +46,7 @@ public struct BatchResult: Equatable, Sendable {
         /// Breaks a collage rule; not attempted.
         case skipped(String)
         /// Allowed, but writing failed (e.g. the file exists).
-        case failed(String)
+        case failed(CollageFailure)
     }
 
     public let group: BatchGroup
@@ -60,14 +60,15 @@ public struct BatchResult: Equatable, Sendable {
         }
     }
 
-    /// One line for a person.
-    public var message: String {
+    /// One line for a person; `wording` says a failure (a view adds the
+    /// advice it can give).
+    public func message(wording: (CollageFailure) -> String = \.message) -> String {
         let label = "collage \(group.number) (\(group.lineRange))"
         switch outcome {
         case .saved: return "\(label): saved \(output)"
         case .planned: return "\(label): \(CollageRules.title(count: group.photos.count)) -> \(output)"
         case let .skipped(reason): return "\(label): skipped: \(reason)"
-        case let .failed(reason): return "\(label): failed: \(reason)"
+        case let .failed(failure): return "\(label): failed: \(wording(failure))"
         }
     }
 }
@@ -150,15 +151,13 @@ public final class BatchViewModel {
             collage = try CollageViewModel(store: InMemorySelectionStore(), inspector: inspector,
                                            renderer: renderer, writer: writer)
         } catch {
-            return result(.failed("\(error)"))
+            return result(.failed(CollageFailure(error)))
         }
         let added = collage.add(group.photos)
         guard added.isSuccess else { return result(.skipped(added.message)) }
         if let refusal = collage.saveRefusal { return result(.skipped(refusal.description)) }
-        // The batch command's advice for a file in the way: it has --force.
-        let useForce = " (use --force to replace it)"
         if !options.overwrite && FileManager.default.fileExists(atPath: output) {
-            return result(.failed(FileWriteError.exists(path: output).description + useForce))
+            return result(.failed(CollageFailure(FileWriteError.exists(path: output))))
         }
         if options.dryRun { return result(.planned) }
         switch collage.save(to: URL(fileURLWithPath: output), options: options.render, overwrite: options.overwrite)
@@ -166,8 +165,7 @@ public final class BatchViewModel {
         case .success: return result(.saved)
         case let .failure(error):
             // Another run may have written it since the check above.
-            let advice = (error as? CollageActionError)?.isFileInTheWay == true ? useForce : ""
-            return result(.failed("\(error)" + advice))
+            return result(.failed((error as? CollageActionError)?.failure ?? CollageFailure(error)))
         }
     }
 }

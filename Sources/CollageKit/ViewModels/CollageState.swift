@@ -26,7 +26,7 @@ public enum CollageEvent: Equatable, Sendable {
     /// The rules forbid it; nothing changed.
     case refused(CollageRefusal)
     /// It was allowed but failed (storage, decoding, writing); the selection is kept.
-    case failed(String)
+    case failed(CollageFailure)
 
     /// One line for a person.
     public var message: String {
@@ -35,7 +35,7 @@ public enum CollageEvent: Equatable, Sendable {
         case .cleared: return "Cleared"
         case let .saved(path): return "Saved \(path)"
         case let .refused(refusal): return refusal.description
-        case let .failed(reason): return reason
+        case let .failed(failure): return failure.message
         }
     }
 
@@ -47,23 +47,30 @@ public enum CollageEvent: Equatable, Sendable {
     }
 }
 
-/// The error a refused or failed save completes with.
-public struct CollageActionError: Error, Equatable, CustomStringConvertible {
-    public let event: CollageEvent
-    /// Why the writer refused, when it did: lets each front end phrase its own
-    /// advice (the command line has --force; the collage screen asks for
-    /// another name).
-    public let writeError: FileWriteError?
-    public var description: String { event.message }
+/// The error a refused or failed action completes with: the refusal or the
+/// failure its event carried.
+public enum CollageActionError: Error, Equatable, CustomStringConvertible {
+    case refused(CollageRefusal)
+    case failed(CollageFailure)
 
-    /// The save was refused because a file already has that name.
-    public var isFileInTheWay: Bool {
-        if case .exists? = writeError { return true }
-        return false
+    /// The event that tells it.
+    public var event: CollageEvent {
+        switch self {
+        case let .refused(refusal): return .refused(refusal)
+        case let .failed(failure): return .failed(failure)
+        }
     }
 
-    public init(event: CollageEvent, writeError: FileWriteError? = nil) {
-        self.event = event
-        self.writeError = writeError
+    public var description: String {
+        switch self {
+        case let .refused(refusal): return refusal.description
+        case let .failed(failure): return failure.message
+        }
+    }
+
+    /// The failure, when it was one (not a refusal).
+    public var failure: CollageFailure? {
+        if case let .failed(failure) = self { return failure }
+        return nil
     }
 }

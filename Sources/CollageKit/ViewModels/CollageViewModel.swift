@@ -143,7 +143,7 @@ public final class CollageViewModel {
         do {
             stateSubject.send(CollageState(photos: try store.load()))
         } catch {
-            publish(.failed("\(error)"))
+            publish(.failed(CollageFailure(error)))
         }
     }
 
@@ -160,7 +160,7 @@ public final class CollageViewModel {
                 format = try ImageFormat(path: destination.path)
                 photos = try store.load()
             } catch {
-                return fail(.failed("\(error)"))
+                return fail(.failed(CollageFailure(error)))
             }
             stateSubject.send(CollageState(photos: photos))
             if let refusal = CollageRules.saveRefusal(count: photos.count) {
@@ -176,8 +176,7 @@ public final class CollageViewModel {
             }
             .catch { [weak self] error -> Completable in
                 guard let self else { return Fail(error: error).eraseToAnyPublisher() }
-                return self.fail(.failed("cannot save \(destination.path): \(error)"),
-                                 writeError: error as? FileWriteError)
+                return self.fail(.failed(CollageFailure(error).within("cannot save \(destination.path)")))
             }
             .handleEvents(receiveCompletion: { [weak self] completion in
                 if case .finished = completion { self?.didSave(photos, to: destination) }
@@ -205,7 +204,7 @@ public final class CollageViewModel {
             stateSubject.send(CollageState(photos: after))
             return publish(event)
         } catch {
-            return publish(.failed("\(error)"))
+            return publish(.failed(CollageFailure(error)))
         }
     }
 
@@ -220,13 +219,15 @@ public final class CollageViewModel {
             stateSubject.send(CollageState(photos: after))
             publish(.saved(path: destination.path))
         } catch {
-            publish(.failed("saved \(destination.path), but could not clear the selection: \(error)"))
+            publish(.failed(CollageFailure(.clearAfterSave, path: destination.path,
+                                           message: "saved \(destination.path), but could not clear the selection: \(error)")))
         }
     }
 
-    private func fail(_ event: CollageEvent, writeError: FileWriteError? = nil) -> Completable {
-        publish(event)
-        return Fail(error: CollageActionError(event: event, writeError: writeError)).eraseToAnyPublisher()
+    /// Publishes a refusal or failure and completes with it.
+    private func fail(_ error: CollageActionError) -> Completable {
+        publish(error.event)
+        return Fail(error: error).eraseToAnyPublisher()
     }
 
     @discardableResult

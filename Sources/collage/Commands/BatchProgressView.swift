@@ -25,14 +25,14 @@ final class BatchProgressView: Sendable {
         done.withLock { done in
             done += 1
             if dryRun {
-                if result.succeeded { print(result.message) } else { write(result.message) }
+                if result.succeeded { print(message(result)) } else { write(message(result)) }
                 return
             }
             if onTerminal {
-                if !result.succeeded { clearLine(); write(result.message) }
+                if !result.succeeded { clearLine(); write(message(result)) }
                 draw(done: done)
             } else {
-                write(result.message)
+                write(message(result))
             }
         }
     }
@@ -41,6 +41,10 @@ final class BatchProgressView: Sendable {
         done.withLock { _ in
             if onTerminal && !dryRun { clearLine() }
         }
+    }
+
+    private func message(_ result: BatchResult) -> String {
+        result.message(wording: \.commandLineMessage)
     }
 
     private func draw(done: Int) {

@@ -46,8 +46,7 @@ struct Save: ParsableCommand {
         case .success:
             print("Saved \(destination.path)")
         case let .failure(error):
-            let advice = (error as? CollageActionError)?.isFileInTheWay == true ? " (use --force to replace it)" : ""
-            Console.error("\(error)\(advice)")
+            Console.error((error as? CollageActionError)?.failure?.commandLineMessage ?? "\(error)")
             throw ExitCode.failure
         }
     }

@@ -12,6 +12,14 @@ enum Console {
     }
 }
 
+extension CollageFailure {
+    /// How the command line words a failure: the view model's line, and the
+    /// advice only the command line can give (`save` and `batch` have --force).
+    var commandLineMessage: String {
+        kind == .outputExists ? "\(message) (use --force to replace it)" : message
+    }
+}
+
 /// The view model of the interactive collage, over the persistent selection.
 /// `maxDecodedPixels` is `--max-pixels` (`ImageEngine.maxDecodedPixels`).
 func makeCollageViewModel(maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels) throws -> CollageViewModel {
