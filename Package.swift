@@ -64,22 +64,35 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // Generators of hostile files that more than one test target uses.
-        .target(name: "CollageTestFixtures", path: "Tests/CollageTestFixtures"),
+        // What more than one test target uses: fakes of the services and of
+        // the terminal, and generators of hostile files.
+        .target(
+            name: "CollageTestSupport",
+            dependencies: [
+                "CollageKit", "CollageTerminal",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
+            ],
+            path: "Tests/CollageTestSupport"),
 
-        .testTarget(name: "CollageImagingTests", dependencies: ["CollageImaging", "CollageTestFixtures"]),
+        // Unit tests, by layer: no binary is run.
+        .testTarget(name: "CollageImagingTests", dependencies: ["CollageImaging", "CollageTestSupport"]),
         .testTarget(
             name: "CollageTerminalTests",
             dependencies: [
-                "CollageTerminal", "CollageKit",
+                "CollageTerminal", "CollageKit", "CollageTestSupport",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ]),
         .testTarget(
             name: "CollageKitTests",
             dependencies: [
-                "CollageKit", "collage", "CollageTestFixtures",
+                "CollageKit", "CollageTestSupport",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ]),
+        // End to end: the built `collage` binary, run in a temporary
+        // XDG_STATE_HOME (and in tmux for the full-screen screens).
+        .testTarget(
+            name: "CollageEndToEndTests",
+            dependencies: ["collage", "CollageKit", "CollageImaging", "CollageTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -1,5 +1,5 @@
 import CollageImaging
-import CollageTestFixtures
+import CollageTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import CollageTestSupport
 import Testing
 @testable import CollageKit
 #if canImport(Combine)

@@ -1,4 +1,5 @@
 import CollageKit
+import CollageTestSupport
 import Testing
 @testable import CollageTerminal
 

@@ -1,3 +1,4 @@
+import CollageTestSupport
 import Testing
 @testable import CollageTerminal
 

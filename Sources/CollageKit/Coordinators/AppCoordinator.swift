@@ -22,11 +22,12 @@ public final class AppCoordinator {
     private let browser: DirectoryBrowsing
     private let previews: PreviewProviding?
     private let deliver: Deliver
+    private let scanQueue: DispatchQueue
     private let sceneSubject = CurrentValueSubject<Scene, Never>(.collage)
     private let quitSubject = PassthroughSubject<Void, Never>()
     private var routeSubscription: AnyCancellable?
     private var photosClosedSubscription: AnyCancellable?
-    private var photosDirectory: String
+    private var photosDirectory: Photo
 
     public var scene: AnyPublisher<Scene, Never> { sceneSubject.removeDuplicates().eraseToAnyPublisher() }
     public var currentScene: Scene { sceneSubject.value }
@@ -35,15 +36,19 @@ public final class AppCoordinator {
     /// Live subscriptions across every screen (COLLAGE_TRACE_RESOURCES).
     public var resources: Int { collage.resources.count }
 
+    /// `deliver` hands results to the interface's thread; folders are judged
+    /// on `scanQueue` (tests pass their own queues and wait on them).
     public init(collage: CollageViewModel, browser: DirectoryBrowsing = FileSystemBrowser(),
                 previews: PreviewProviding? = nil,
                 startDirectory: String = FileManager.default.currentDirectoryPath,
-                deliver: @escaping Deliver = deliverOnMain) {
+                deliver: @escaping Deliver = deliverOnMain,
+                scanQueue: DispatchQueue = DispatchQueue(label: "collage.photos.scan", qos: .userInitiated)) {
         self.collage = collage
         self.browser = browser
         self.previews = previews
         self.deliver = deliver
-        photosDirectory = startDirectory
+        self.scanQueue = scanQueue
+        photosDirectory = Photo(path: startDirectory)
         collageScreen = CollageScreenViewModel(collage: collage, previews: previews,
                                                workingDirectory: startDirectory, deliver: deliver)
         routeSubscription = collage.resources.track(collageScreen.routes.sink { [weak self] route in
@@ -55,7 +60,7 @@ public final class AppCoordinator {
     }
 
     /// Opens the photos screen on `directory` (for `collage pick DIR`).
-    public func openPhotos(at directory: String?) {
+    public func openPhotos(at directory: Photo?) {
         guard photosScreen == nil else { return }
         if let directory { photosDirectory = directory }
         let screen = PhotosViewModel(
@@ -65,7 +70,8 @@ public final class AppCoordinator {
             browser: browser,
             previews: previews,
             resources: collage.resources,
-            deliver: deliver)
+            deliver: deliver,
+            scanQueue: scanQueue)
         collage.bind(picks: screen.selectedPhotos)
         photosClosedSubscription = collage.resources.track(screen.closed.sink { [weak self] in
             self?.photosClosed()
@@ -87,7 +93,7 @@ public final class AppCoordinator {
     }
 
     private func photosClosed() {
-        if let screen = photosScreen { photosDirectory = screen.currentState.directory }
+        if let screen = photosScreen { photosDirectory = screen.folder }
         photosScreen = nil
         photosClosedSubscription = nil
         sceneSubject.send(.collage)

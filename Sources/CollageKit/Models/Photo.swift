@@ -74,6 +74,24 @@ public struct Photo: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The folder that holds this file, by its exact bytes ("/" for "/").
+    /// The photos screen walks folders this way, so a folder whose name is
+    /// not UTF-8 can be entered and left.
+    public var parent: Photo {
+        let bytes = fileSystemPath
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")), slash > 0 else {
+            return Photo(fileSystemPath: [UInt8(ascii: "/")])
+        }
+        return Photo(fileSystemPath: Array(bytes[..<slash]))
+    }
+
+    /// The file named `name` (exact bytes, one component) in this folder.
+    public func appending(_ name: [UInt8]) -> Photo {
+        var bytes = fileSystemPath
+        if bytes.last != UInt8(ascii: "/") { bytes.append(UInt8(ascii: "/")) }
+        return Photo(fileSystemPath: bytes + name)
+    }
+
     public var url: URL { URL(fileURLWithPath: path) }
     public var fileName: String { url.lastPathComponent }
     public var description: String { path }

@@ -8,16 +8,22 @@ import Glibc
 public struct DirectoryEntry: Equatable, Hashable, Sendable {
     public enum Kind: Equatable, Hashable, Sendable { case folder, photo }
 
+    /// The name as shown: exact for UTF-8 names, U+FFFD for bytes that are not.
     public let name: String
-    public let path: String
+    /// The entry by the exact bytes of its path, as the file system names it:
+    /// what is opened, previewed and added (`Photo` is the project's
+    /// exact-bytes file reference, for folders too).
+    public let file: Photo
     public let kind: Kind
 
-    public init(name: String, path: String, kind: Kind) {
+    public init(name: String, file: Photo, kind: Kind) {
         self.name = name
-        self.path = path
+        self.file = file
         self.kind = kind
     }
 
+    /// The path as text, for display.
+    public var path: String { file.path }
     public var isHidden: Bool { name.hasPrefix(".") }
 }
 
@@ -25,15 +31,21 @@ public struct DirectoryEntry: Equatable, Hashable, Sendable {
 /// to be classified by content.
 public struct DirectoryListing: Equatable, Sendable {
     public let folders: [DirectoryEntry]
-    public let files: [String]
+    public let files: [Photo]
+
+    public init(folders: [DirectoryEntry], files: [Photo]) {
+        self.folders = folders
+        self.files = files
+    }
 }
 
-/// The photo library of the original app: here, the file system.
+/// The photo library of the original app: here, the file system. Folders and
+/// files are named by their exact bytes: a name need not be UTF-8.
 public protocol DirectoryBrowsing: Sendable {
     /// Reads a folder. Throws a `CollageFailure` (`.folder`) naming it when it cannot be read.
-    func list(_ directory: String) throws -> DirectoryListing
+    func list(_ directory: Photo) throws -> DirectoryListing
     /// Whether a file is a photo, judged by its first bytes (JPEG or PNG).
-    func isPhoto(_ path: String) -> Bool
+    func isPhoto(_ file: Photo) -> Bool
 }
 
 /// Natural order ("img2" before "img10"), ignoring case: how people sort names.
@@ -47,45 +59,45 @@ public func naturalOrder(_ a: String, _ b: String) -> Bool {
 public struct FileSystemBrowser: DirectoryBrowsing {
     public init() {}
 
-    public func list(_ directory: String) throws -> DirectoryListing {
-        guard let handle = opendir(directory) else {
-            throw CollageFailure(.folder, path: directory,
-                                 message: "cannot open \(directory): \(String(cString: strerror(errno)))")
+    public func list(_ directory: Photo) throws -> DirectoryListing {
+        guard let handle = directory.withFileSystemPath({ opendir($0) }) ?? nil else {
+            throw CollageFailure(.folder, path: directory.path,
+                                 message: "cannot open \(directory.path): \(String(cString: strerror(errno)))")
         }
         defer { closedir(handle) }
         var folders: [DirectoryEntry] = []
-        var files: [String] = []
-        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        var files: [Photo] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
-            let path = base + name
+            // The name's exact bytes: decoding it as UTF-8 here once turned
+            // "caf\xe9.jpg" into "caf\u{FFFD}.jpg", a file that does not exist.
+            let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if nameBytes == [UInt8(ascii: ".")] || nameBytes == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            let file = directory.appending(nameBytes)
             var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
             var isFile = Int32(entry.pointee.d_type) == Int32(DT_REG)
             // Links and file systems that do not report types need a stat.
             if !isFolder && !isFile {
                 var info = stat()
-                if stat(path, &info) == 0 {
+                if file.withFileSystemPath({ stat($0, &info) }) == 0 {
                     isFolder = (info.st_mode & S_IFMT) == S_IFDIR
                     isFile = (info.st_mode & S_IFMT) == S_IFREG
                 }
             }
             if isFolder {
-                folders.append(DirectoryEntry(name: name, path: path, kind: .folder))
+                folders.append(DirectoryEntry(name: String(decoding: nameBytes, as: UTF8.self), file: file, kind: .folder))
             } else if isFile {
-                files.append(path)
+                files.append(file)
             }
         }
         folders.sort { naturalOrder($0.name, $1.name) }
         return DirectoryListing(folders: folders, files: files)
     }
 
-    public func isPhoto(_ path: String) -> Bool {
+    public func isPhoto(_ file: Photo) -> Bool {
         // O_NONBLOCK: a FIFO among the files must not stall the scan.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        guard let fd = file.withFileSystemPath({ open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }), fd >= 0 else {
+            return false
+        }
         defer { close(fd) }
         var header = [UInt8](repeating: 0, count: 8)
         let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 8) }

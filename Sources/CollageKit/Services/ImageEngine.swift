@@ -11,6 +11,17 @@ public struct PhotoInfo: Equatable, Sendable {
     public let displayWidth: Int
     public let displayHeight: Int
     public let hasAlpha: Bool
+
+    public init(format: ImageFormat, width: Int, height: Int, orientation: Int, displayWidth: Int,
+                displayHeight: Int, hasAlpha: Bool) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.displayWidth = displayWidth
+        self.displayHeight = displayHeight
+        self.hasAlpha = hasAlpha
+    }
 }
 
 /// An image the engine refused or failed on; `message` names the file.
@@ -39,7 +50,7 @@ public struct ImageEngineError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    init(kind: Kind, message: String) {
+    public init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }

@@ -27,6 +27,7 @@ public struct PhotosScreenState: Equatable, Sendable {
     /// The collage's title, kept visible while picking.
     public var collageTitle = CollageRules.title(count: 0)
     public var canAdd = true
+    /// The folder shown, as text (U+FFFD for bytes that are not UTF-8).
     public var directory: String
     /// Folders first, then photos, each in natural order, after the filter
     /// and the hidden-files setting.
@@ -63,10 +64,12 @@ public final class PhotosViewModel {
     private var photos: [DirectoryEntry] = []
     private var scanGeneration = 0
     private var previewTicket: PreviewTicket?
-    private var previewPath: String?
+    private var previewFile: Photo?
     private var previewSize = (columns: 0, rows: 0)
     private var pageSize = 10
     private(set) public var isClosed = false
+    /// The folder shown, by its exact bytes.
+    private(set) public var folder: Photo
 
     /// The photos picked, one pick at a time. Completes when the screen closes.
     public var selectedPhotos: AnyPublisher<[Photo], Never> { picks.eraseToAnyPublisher() }
@@ -75,7 +78,7 @@ public final class PhotosViewModel {
     /// Fires once, when the person leaves the screen.
     public var closed: AnyPublisher<Void, Never> { closedSubject.eraseToAnyPublisher() }
 
-    public init(directory: String,
+    public init(directory: Photo,
                 collageState: AnyPublisher<CollageState, Never>,
                 collageEvents: AnyPublisher<CollageEvent, Never>,
                 browser: DirectoryBrowsing = FileSystemBrowser(),
@@ -87,7 +90,8 @@ public final class PhotosViewModel {
         self.previews = previews
         self.deliver = deliver
         self.scanQueue = scanQueue
-        stateSubject = CurrentValueSubject(PhotosScreenState(directory: directory))
+        folder = directory
+        stateSubject = CurrentValueSubject(PhotosScreenState(directory: directory.path))
         subscriptions.append(resources.track(collageState.sink { [weak self] collage in
             self?.update { $0.collageTitle = collage.title; $0.canAdd = collage.canAdd }
         }))
@@ -106,7 +110,7 @@ public final class PhotosViewModel {
     public func setPreviewSize(columns: Int, rows: Int) {
         guard previewSize != (columns, rows) else { return }
         previewSize = (columns, rows)
-        previewPath = nil
+        previewFile = nil
         updatePreview()
     }
 
@@ -205,21 +209,20 @@ public final class PhotosViewModel {
     private func activate(addingPhotos: Bool) {
         guard let entry = currentState.highlightedEntry else { return }
         switch entry.kind {
-        case .folder: open(entry.path, highlighting: nil)
+        case .folder: open(entry.file, highlighting: nil)
         case .photo: if addingPhotos { addHighlightedPhoto() }
         }
     }
 
     private func addHighlightedPhoto() {
         guard let entry = currentState.highlightedEntry, entry.kind == .photo else { return }
-        picks.send([Photo(path: entry.path)])
+        picks.send([entry.file])
     }
 
     private func openParent() {
-        let directory = currentState.directory
-        let parent = (directory as NSString).deletingLastPathComponent
-        guard !parent.isEmpty, parent != directory else { return }
-        open(parent, highlighting: directory)
+        let parent = folder.parent
+        guard parent != folder else { return }
+        open(parent, highlighting: folder)
     }
 
     // MARK: Folders
@@ -228,7 +231,7 @@ public final class PhotosViewModel {
     /// then judges its files by content in the background, in chunks, so the
     /// list fills in while the person can already move and type. If the
     /// folder cannot be read, the screen stays where it was and says why.
-    private func open(_ directory: String, highlighting path: String?) {
+    private func open(_ directory: Photo, highlighting file: Photo?) {
         let listing: DirectoryListing
         do {
             listing = try browser.list(directory)
@@ -240,27 +243,28 @@ public final class PhotosViewModel {
         let generation = scanGeneration
         folders = listing.folders
         photos = []
+        folder = directory
         update {
-            $0.directory = directory
+            $0.directory = directory.path
             $0.filter = nil
             $0.message = nil
             $0.highlighted = nil
             $0.isScanning = !listing.files.isEmpty
         }
-        refresh(highlighting: path)
+        refresh(highlighting: file)
 
         guard !listing.files.isEmpty else { return }
         let browser = self.browser
         let deliver = self.deliver
         scanQueue.async { [weak self] in
             // Each name worked out once, not in every comparison of the sort.
-            let files = listing.files.map { (name: ($0 as NSString).lastPathComponent, path: $0) }
+            let files = listing.files.map { (name: $0.fileName, file: $0) }
                 .sorted { naturalOrder($0.name, $1.name) }
             var start = 0
             while start < files.count {
                 let end = min(files.count, start + 256)
-                let found = files[start..<end].filter { browser.isPhoto($0.path) }.map {
-                    DirectoryEntry(name: $0.name, path: $0.path, kind: .photo)
+                let found = files[start..<end].filter { browser.isPhoto($0.file) }.map {
+                    DirectoryEntry(name: $0.name, file: $0.file, kind: .photo)
                 }
                 let last = end == files.count
                 var stillWanted = true
@@ -286,9 +290,9 @@ public final class PhotosViewModel {
     }
 
     /// Recomputes the visible entries, keeping the highlight on the same entry.
-    private func refresh(highlighting path: String? = nil) {
+    private func refresh(highlighting file: Photo? = nil) {
         let state = currentState
-        let keep = path ?? state.highlightedEntry?.path
+        let keep = file ?? state.highlightedEntry?.file
         var visible = folders + photos
         if !state.showHidden { visible.removeAll { $0.isHidden } }
         if let filter = state.filter, !filter.isEmpty {
@@ -296,7 +300,7 @@ public final class PhotosViewModel {
             visible.removeAll { !$0.name.lowercased().contains(needle) }
         }
         var highlighted: Int?
-        if let keep, let index = visible.firstIndex(where: { $0.path == keep }) {
+        if let keep, let index = visible.firstIndex(where: { $0.file == keep }) {
             highlighted = index
         } else if !visible.isEmpty {
             highlighted = min(state.highlighted ?? 0, visible.count - 1)
@@ -314,17 +318,17 @@ public final class PhotosViewModel {
         guard let entry = currentState.highlightedEntry, entry.kind == .photo,
               let previews, previewSize.columns > 0, previewSize.rows > 0 else {
             previewTicket?.cancel()
-            previewPath = nil
+            previewFile = nil
             if currentState.preview != .none { update { $0.preview = .none } }
             return
         }
-        guard entry.path != previewPath else { return }
+        guard entry.file != previewFile else { return }
         previewTicket?.cancel()
-        previewPath = entry.path
+        previewFile = entry.file
         update { $0.preview = .loading }
-        previewTicket = previews.photoPreview(Photo(path: entry.path), columns: previewSize.columns, rows: previewSize.rows) {
+        previewTicket = previews.photoPreview(entry.file, columns: previewSize.columns, rows: previewSize.rows) {
             [weak self] result in
-            guard let self, self.previewPath == entry.path else { return }
+            guard let self, self.previewFile == entry.file else { return }
             self.update { $0.preview = PreviewState(result) }
         }
     }

@@ -46,7 +46,7 @@ public final class TerminalApp {
 
     /// Takes over the terminal and shows the collage screen, or the photos
     /// screen on `directory`. `onQuit` runs after the terminal is restored.
-    public func start(photosAt directory: String? = nil, onQuit: @escaping () -> Void = {}) throws {
+    public func start(photosAt directory: Photo? = nil, onQuit: @escaping () -> Void = {}) throws {
         self.onQuit = onQuit
         let resources = coordinator.collage.resources
         subscriptions.append(resources.track(coordinator.collageScreen.state.sink { [weak self] _ in self?.setNeedsRedraw() }))

@@ -35,10 +35,12 @@ struct Pick: ParsableCommand {
     var graphics: GraphicsMode = .auto
 
     func run() throws {
-        let folder = Photo(resolving: directory ?? ".").path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Console.error("\(folder): not a folder")
+        // The folder's exact bytes: its name need not be UTF-8.
+        let typed = directory.map { RawArguments.bytes(of: [$0])[0] } ?? [UInt8(ascii: ".")]
+        let folder = Photo(resolvingFileSystemPath: typed)
+        var info = stat()
+        guard folder.withFileSystemPath({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            Console.error("\(folder.path): not a folder")
             throw ExitCode.failure
         }
         try runTerminalUI(photosAt: folder, graphics: graphics)
@@ -47,7 +49,7 @@ struct Pick: ParsableCommand {
 
 /// Runs the two screens of the original app in this terminal until the
 /// person quits. Refuses, with a hint, when there is no terminal.
-func runTerminalUI(photosAt directory: String?, graphics: GraphicsMode) throws {
+func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode) throws {
     guard SystemTerminal.isInteractive else {
         Console.error("the picker needs a terminal: without one, use `collage add FILE...` or `collage batch LIST`")
         throw ExitCode.failure

@@ -1,0 +1,66 @@
+import Dispatch
+import Foundation
+import Testing
+import CollageTestSupport
+@testable import CollageKit
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+@Suite struct AppCoordinatorTests {
+    let browser = FakeBrowser(["/p": ["a.jpg", "b.jpg", "c.png"]])
+    /// Folders are judged here; `scan.sync {}` waits until a list is complete.
+    let scan = DispatchQueue(label: "test.scan")
+
+    func makeCoordinator() throws -> AppCoordinator {
+        AppCoordinator(collage: try makeViewModel(), browser: browser, startDirectory: "/p", deliver: immediately,
+                       scanQueue: scan)
+    }
+
+    @Test func addPicksAndComesBack() throws {
+        let coordinator = try makeCoordinator()
+        let scenes = Recorder(coordinator.scene)
+        coordinator.handle(.character("a"))
+        #expect(coordinator.currentScene == .photos)
+        scan.sync {}
+        #expect(coordinator.photosScreen?.currentState.entries.count == 3)
+        coordinator.handle(.enter)
+        coordinator.handle(.down)
+        coordinator.handle(.enter)
+        coordinator.handle(.character("q"))
+        #expect(coordinator.currentScene == .collage)
+        #expect(scenes.values == [.collage, .photos, .collage])
+        #expect(coordinator.collage.currentState.photos == [Photo(path: "/p/a.jpg"), Photo(path: "/p/b.jpg")])
+        #expect(coordinator.collageScreen.currentState.title == "2 photos")
+    }
+
+    /// The original app's leak: every visit to the photos screen left a
+    /// subscription behind. Here the count returns to where it was.
+    @Test func resourcesStayFlatAcrossOpenCloseCycles() throws {
+        let coordinator = try makeCoordinator()
+        let baseline = coordinator.resources
+        var whileOpen: Set<Int> = []
+        for _ in 0..<25 {
+            coordinator.handle(.character("a"))
+            whileOpen.insert(coordinator.resources)
+            coordinator.handle(.escape)
+            #expect(coordinator.resources == baseline)
+        }
+        #expect(whileOpen.count == 1, "the same number of subscriptions on every visit")
+        #expect(whileOpen.first! > baseline)
+        #expect(coordinator.collage.livePickSubscriptions == 0)
+    }
+
+    @Test func controlCQuitsFromAnyScreen() throws {
+        let coordinator = try makeCoordinator()
+        let quits = Recorder(coordinator.quit)
+        coordinator.handle(.character("a"))
+        coordinator.handle(.control("c"))
+        #expect(quits.values.count == 1)
+        coordinator.handle(.escape)
+        coordinator.handle(.character("q"))
+        #expect(quits.values.count == 2)
+    }
+}

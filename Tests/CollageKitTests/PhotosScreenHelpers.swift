@@ -1,0 +1,24 @@
+import Dispatch
+import Foundation
+import Testing
+import CollageTestSupport
+@testable import CollageKit
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// A photos screen whose background scan is finished before it returns.
+func makePhotosScreen(_ browser: FakeBrowser, at directory: String, collage: CollageViewModel,
+                      previews: PreviewProviding? = nil) -> (PhotosViewModel, DispatchQueue) {
+    let scan = DispatchQueue(label: "test.scan")
+    let screen = PhotosViewModel(directory: Photo(path: directory), collageState: collage.state, collageEvents: collage.events,
+                                 browser: browser, previews: previews, resources: collage.resources,
+                                 deliver: immediately, scanQueue: scan)
+    collage.bind(picks: screen.selectedPhotos)
+    scan.sync {}
+    return (screen, scan)
+}
+
+func names(_ screen: PhotosViewModel) -> [String] { screen.currentState.entries.map(\.name) }

@@ -1,0 +1,140 @@
+// Fakes of the services, shared by the unit tests of every layer: one copy
+// each (a test target cannot import another test target).
+import Dispatch
+import Foundation
+import CollageKit
+#if canImport(Combine)
+import Combine
+#else
+import OpenCombine
+#endif
+
+/// Accepts every photo except those whose name contains "bad".
+public struct FakeInspector: PhotoInspecting {
+    public init() {}
+
+    public func inspect(_ photo: Photo) throws -> PhotoInfo {
+        if photo.path.contains("bad") {
+            throw ImageEngineError(kind: .notImage, message: "\(photo.path): not a JPEG or PNG file")
+        }
+        return PhotoInfo(format: .jpeg, width: 4, height: 3, orientation: 1, displayWidth: 4, displayHeight: 3, hasAlpha: false)
+    }
+}
+
+/// Renders a tiny image, or fails for photos whose name contains "gone".
+public final class FakeRenderer: CollageRendering, Sendable {
+    private let renders = Locked<[[Photo]]>([])
+    public var rendered: [[Photo]] { renders.current }
+
+    public init() {}
+
+    public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RGBImage {
+        renders.withLock { $0.append(photos) }
+        if let gone = photos.first(where: { $0.path.contains("gone") }) {
+            throw ImageEngineError(kind: .open, message: "\(gone.path): No such file or directory")
+        }
+        return RGBImage(width: 2, height: 2, filledWith: options.background)
+    }
+}
+
+/// Records what it was asked to save; fails when `failure` is set. `during`
+/// runs while "writing", to simulate another process acting meanwhile.
+public final class FakeWriter: PhotoWriting, @unchecked Sendable {
+    public var failure: Error?
+    public var during: (() -> Void)?
+    public private(set) var saved: [URL] = []
+
+    public init() {}
+
+    public func save(_ image: RGBImage, to destination: URL, format: ImageFormat, quality: Int, overwrite: Bool) -> Completable {
+        during?()
+        if let failure { return Fail(error: failure).eraseToAnyPublisher() }
+        saved.append(destination)
+        return Empty().eraseToAnyPublisher()
+    }
+}
+
+/// A folder tree in memory, keyed by folder path. Names ending in "/" are
+/// folders; files whose name ends in .jpg or .png are photos, unless the name
+/// contains "fake" (a photo by name only). Paths are UTF-8 text.
+public final class FakeBrowser: DirectoryBrowsing, @unchecked Sendable {
+    public var tree: [String: [String]]
+    public var unreadable: Set<String> = []
+
+    public init(_ tree: [String: [String]]) { self.tree = tree }
+
+    public func list(_ directory: Photo) throws -> DirectoryListing {
+        let path = directory.path
+        if unreadable.contains(path) {
+            throw CollageFailure(.folder, path: path, message: "cannot open \(path): Permission denied")
+        }
+        guard let names = tree[path] else {
+            throw CollageFailure(.folder, path: path, message: "cannot open \(path): No such file or directory")
+        }
+        let folders = names.filter { $0.hasSuffix("/") }.map { String($0.dropLast()) }
+            .map { DirectoryEntry(name: $0, file: directory.appending(Array($0.utf8)), kind: .folder) }
+            .sorted { naturalOrder($0.name, $1.name) }
+        let files = names.filter { !$0.hasSuffix("/") }.map { directory.appending(Array($0.utf8)) }
+        return DirectoryListing(folders: folders, files: files)
+    }
+
+    public func isPhoto(_ file: Photo) -> Bool {
+        (file.path.hasSuffix(".jpg") || file.path.hasSuffix(".png")) && !file.path.contains("fake")
+    }
+}
+
+/// Previews on the spot: the picture's only line names what it shows.
+public final class FakePreviews: PreviewProviding {
+    public private(set) var requests: [String] = []
+
+    public init() {}
+
+    public func photoPreview(_ photo: Photo, columns: Int, rows: Int,
+                             completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+        requests.append(photo.fileName)
+        completion(.success(TerminalPicture(kind: .symbols, columns: columns, rows: rows, lines: [photo.fileName])))
+        return PreviewTicket()
+    }
+
+    public func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
+                               completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+        completion(.success(TerminalPicture(kind: .symbols, columns: columns, rows: rows,
+                                            lines: [photos.map(\.fileName).joined(separator: "+")])))
+        return PreviewTicket()
+    }
+}
+
+/// Delivers results on the calling thread, at once (the app delivers them to
+/// the main queue).
+public let immediately: Deliver = { $0() }
+
+/// Collects every value a publisher emits.
+public final class Recorder<Value> {
+    public private(set) var values: [Value] = []
+    private var subscription: AnyCancellable?
+
+    public init<P: Publisher>(_ publisher: P) where P.Output == Value, P.Failure == Never {
+        subscription = publisher.sink { [weak self] in self?.values.append($0) }
+    }
+}
+
+/// A photo in the fake library folder, /photos.
+public func photo(_ name: String) -> Photo { Photo(path: "/photos/\(name)") }
+
+/// A collage view model over fakes. Saves run on `workQueue`: a test that
+/// passes its own serial queue waits for a save with `workQueue.sync {}`.
+public func makeViewModel(
+    store: SelectionStore = InMemorySelectionStore(),
+    renderer: FakeRenderer = FakeRenderer(),
+    writer: FakeWriter = FakeWriter(),
+    workQueue: DispatchQueue = .global(qos: .userInitiated)
+) throws -> CollageViewModel {
+    try CollageViewModel(store: store, inspector: FakeInspector(), renderer: renderer, writer: writer, workQueue: workQueue)
+}
+
+/// A new empty folder under the system's temporary folder.
+public func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("collage-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
