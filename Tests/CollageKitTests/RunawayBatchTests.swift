@@ -12,7 +12,7 @@ import CollageTestSupport
             let calls = Locked(0)
             func inspect(_ photo: Photo) throws -> PhotoInfo {
                 calls.withLock { $0 += 1 }
-                return PhotoInfo(format: .jpeg, width: 4, height: 3, orientation: 1, displayWidth: 4, displayHeight: 3, hasAlpha: false)
+                return FakeInspector.info
             }
         }
         let inspector = CountingInspector()

@@ -2,6 +2,7 @@
 // each (a test target cannot import another test target).
 import Dispatch
 import Foundation
+import CollageImaging
 import CollageKit
 #if canImport(Combine)
 import Combine
@@ -17,8 +18,12 @@ public struct FakeInspector: PhotoInspecting {
         if photo.path.contains("bad") {
             throw ImageEngineError(kind: .notImage, message: "\(photo.path): not a JPEG or PNG file")
         }
-        return PhotoInfo(format: .jpeg, width: 4, height: 3, orientation: 1, displayWidth: 4, displayHeight: 3, hasAlpha: false)
+        return Self.info
     }
+
+    /// A 4 x 3 JPEG, upright.
+    public static let info = PhotoInfo(ci_photo_info(format: CI_FORMAT_JPEG, width: 4, height: 3, orientation: 1,
+                                                     display_width: 4, display_height: 3, has_alpha: 0))
 }
 
 /// Renders a tiny image, or fails for photos whose name contains "gone".

@@ -19,10 +19,8 @@ public final class AppCoordinator {
     public let collageScreen: CollageScreenViewModel
     public private(set) var photosScreen: PhotosViewModel?
 
-    private let browser: DirectoryBrowsing
-    private let previews: PreviewProviding?
-    private let deliver: Deliver
-    private let scanQueue: DispatchQueue
+    /// A photos screen on a folder, over this coordinator's services.
+    private let makePhotosScreen: (Photo) -> PhotosViewModel
     private let sceneSubject = CurrentValueSubject<Scene, Never>(.collage)
     private let quitSubject = PassthroughSubject<Void, Never>()
     private var routeSubscription: AnyCancellable?
@@ -44,10 +42,11 @@ public final class AppCoordinator {
                 deliver: @escaping Deliver = deliverOnMain,
                 scanQueue: DispatchQueue = DispatchQueue(label: "collage.photos.scan", qos: .userInitiated)) {
         self.collage = collage
-        self.browser = browser
-        self.previews = previews
-        self.deliver = deliver
-        self.scanQueue = scanQueue
+        makePhotosScreen = { directory in
+            PhotosViewModel(directory: directory, collageState: collage.state, collageEvents: collage.events,
+                            browser: browser, previews: previews, resources: collage.resources,
+                            deliver: deliver, scanQueue: scanQueue)
+        }
         photosDirectory = Photo(path: startDirectory)
         collageScreen = CollageScreenViewModel(collage: collage, previews: previews,
                                                workingDirectory: startDirectory, deliver: deliver)
@@ -63,15 +62,7 @@ public final class AppCoordinator {
     public func openPhotos(at directory: Photo?) {
         guard photosScreen == nil else { return }
         if let directory { photosDirectory = directory }
-        let screen = PhotosViewModel(
-            directory: photosDirectory,
-            collageState: collage.state,
-            collageEvents: collage.events,
-            browser: browser,
-            previews: previews,
-            resources: collage.resources,
-            deliver: deliver,
-            scanQueue: scanQueue)
+        let screen = makePhotosScreen(photosDirectory)
         collage.bind(picks: screen.selectedPhotos)
         photosClosedSubscription = collage.resources.track(screen.closed.sink { [weak self] in
             self?.photosClosed()

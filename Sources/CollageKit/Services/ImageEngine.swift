@@ -12,15 +12,15 @@ public struct PhotoInfo: Equatable, Sendable {
     public let displayHeight: Int
     public let hasAlpha: Bool
 
-    public init(format: ImageFormat, width: Int, height: Int, orientation: Int, displayWidth: Int,
-                displayHeight: Int, hasAlpha: Bool) {
-        self.format = format
-        self.width = width
-        self.height = height
-        self.orientation = orientation
-        self.displayWidth = displayWidth
-        self.displayHeight = displayHeight
-        self.hasAlpha = hasAlpha
+    /// What the engine's probe found.
+    public init(_ info: ci_photo_info) {
+        format = info.format == CI_FORMAT_PNG ? .png : .jpeg
+        width = Int(info.width)
+        height = Int(info.height)
+        orientation = Int(info.orientation)
+        displayWidth = Int(info.display_width)
+        displayHeight = Int(info.display_height)
+        hasAlpha = info.has_alpha != 0
     }
 }
 
@@ -165,12 +165,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         }
         guard status == CI_OK else { throw ImageEngineError(error) }
         try checkLimit(info, photo)
-        return PhotoInfo(
-            format: info.format == CI_FORMAT_PNG ? .png : .jpeg,
-            width: Int(info.width), height: Int(info.height),
-            orientation: Int(info.orientation),
-            displayWidth: Int(info.display_width), displayHeight: Int(info.display_height),
-            hasAlpha: info.has_alpha != 0)
+        return PhotoInfo(info)
     }
 
     /// Refuses, when it is added, a photo that could never be decoded within
