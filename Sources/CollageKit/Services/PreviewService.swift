@@ -60,15 +60,31 @@ public final class PreviewService: PreviewProviding {
     public func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
                                completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
         let key = "collage\u{0}" + photos.map(\.path).joined(separator: "\u{0}") + "\u{0}\(columns)x\(rows)"
-        let aspect = collageAspect
-        return schedule(key: key, completion: completion) { [engine, renderer] in
-            let box = renderer.pixelSize(columns: columns, rows: rows)
-            let width = max(1, min(box.width, Int((Double(box.height) * aspect).rounded())))
-            let height = max(1, min(box.height, Int((Double(box.width) / aspect).rounded())))
-            let size = try CanvasSize(width: width, height: height)
-            let image = try engine.render(photos, options: CollageRenderOptions(size: size))
-            return renderer.render(image, columns: columns, rows: rows)
+        return schedule(key: key, completion: completion) { [self] in
+            try collagePicture(photos, columns: columns, rows: rows)
         }
+    }
+
+    /// The collage as a picture of at most `columns` x `rows` cells, in the
+    /// collage's proportions, made on the calling thread (`collage preview`
+    /// has nothing else to do meanwhile). It is rendered at the pixel size the
+    /// cells can show, never above the default canvas, so the picture has the
+    /// saved file's layout without the work of a full-size render.
+    public func collagePicture(_ photos: [Photo], columns: Int, rows: Int) throws -> TerminalPicture {
+        let box = renderer.pixelSize(columns: columns, rows: rows)
+        let canvas = CanvasSize.default
+        let width = max(1, min(box.width, canvas.width, Int((Double(box.height) * collageAspect).rounded())))
+        let height = max(1, min(box.height, canvas.height, Int((Double(box.width) / collageAspect).rounded())))
+        let image = try engine.render(photos, options: CollageRenderOptions(size: try CanvasSize(width: width, height: height)))
+        return renderer.render(image, columns: columns, rows: rows)
+    }
+
+    /// The rows a collage picture `columns` wide needs to keep the collage's
+    /// proportions, given the cells' shape.
+    public func collageRows(columns: Int) -> Int {
+        let row = renderer.pixelSize(columns: columns, rows: 1)
+        guard row.height > 0 else { return 1 }
+        return max(1, Int((Double(row.width) / collageAspect / Double(row.height)).rounded(.up)))
     }
 
     private func schedule(key: String, completion: @escaping (Result<TerminalPicture, Error>) -> Void,

@@ -6,9 +6,6 @@ import Combine
 #else
 import OpenCombine
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -78,12 +75,13 @@ struct Batch: ParsableCommand {
 
     func run() throws {
         let workingDirectory = FileManager.default.currentDirectoryPath
-        let listSource = try ListSource(argument: list, workingDirectory: workingDirectory)
-        defer { listSource.close() }
-
         let outputDirectory = URL(fileURLWithPath: Photo(resolving: output, against: workingDirectory).path)
-        if !dryRun, let error = Self.makeFolders(outputDirectory.path) {
-            Console.error("cannot create the output folder \(outputDirectory.path): \(error)")
+        let listSource: BatchListSource
+        do {
+            listSource = try BatchListSource(argument: list, workingDirectory: workingDirectory)
+            if !dryRun { try OutputFolder.create(outputDirectory.path) }
+        } catch {
+            Console.error("\(error)")
             throw ExitCode.failure
         }
 
@@ -93,32 +91,16 @@ struct Batch: ParsableCommand {
         let viewModel = BatchViewModel(options: options)
         let progress = BatchProgressView(total: listSource.countGroups(), dryRun: dryRun)
         let subscription = viewModel.results.sink { progress.show($0) }
-
-        var reader = BatchListReader(fileDescriptor: listSource.fileDescriptor, baseDirectory: listSource.baseDirectory)
-        let summary = viewModel.run(IteratorSequence(AnyIterator { reader.next() }))
+        let summary = viewModel.run(IteratorSequence(listSource.groups))
         subscription.cancel()
         progress.finish()
 
-        if let error = reader.readError {
-            Console.error("cannot read \(listSource.name): \(String(cString: strerror(error)))")
+        if let failure = listSource.readFailure {
+            Console.error(failure.message)
             throw ExitCode.failure
         }
         print(Self.summaryLine(summary, directory: outputDirectory.path, dryRun: dryRun))
         if !summary.allSucceeded { throw ExitCode.failure }
-    }
-
-    /// `mkdir -p` with mode 0775 minus the umask: it honours the umask but,
-    /// unlike FileManager's 0777, never makes a folder writable by others.
-    /// Returns why it failed, or nil.
-    static func makeFolders(_ path: String) -> String? {
-        var current = ""
-        for component in path.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o775) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
-        }
-        var info = stat()
-        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
-        return (info.st_mode & S_IFMT) == S_IFDIR ? nil : "it is not a folder"
     }
 
     static func summaryLine(_ summary: BatchSummary, directory: String, dryRun: Bool) -> String {
@@ -128,60 +110,5 @@ struct Batch: ParsableCommand {
             return "Dry run: \(collages(summary.saved)) would be saved in \(directory); \(summary.failed) would fail."
         }
         return "Saved \(collages(summary.saved)) in \(directory); \(summary.failed) failed."
-    }
-}
-
-/// The list file or standard input, open for streaming.
-private struct ListSource {
-    let name: String
-    let fileDescriptor: Int32
-    let baseDirectory: String
-    let path: String?
-
-    init(argument: String, workingDirectory: String) throws {
-        if argument == "-" {
-            name = "standard input"
-            fileDescriptor = STDIN_FILENO
-            baseDirectory = workingDirectory
-            path = nil
-            return
-        }
-        let absolute = Photo(resolving: argument, against: workingDirectory).path
-        var info = stat()
-        if stat(absolute, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-            Console.error("\(absolute): is a folder, not a list")
-            throw ExitCode.failure
-        }
-        let fd = open(absolute, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            Console.error("cannot read the list \(absolute): \(String(cString: strerror(errno)))")
-            throw ExitCode.failure
-        }
-        name = absolute
-        fileDescriptor = fd
-        baseDirectory = (absolute as NSString).deletingLastPathComponent
-        path = absolute
-    }
-
-    /// The number of collages, for the progress bar: a quick first pass over
-    /// a regular file; unknown (nil) for standard input, which reads once.
-    /// So is a pipe given by name (`collage batch <(find ...)`, a FIFO,
-    /// /dev/stdin): a first pass over it would consume the list, and the
-    /// run proper would find it empty and make nothing.
-    func countGroups() -> Int? {
-        guard let path else { return nil }
-        var info = stat()
-        guard fstat(fileDescriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Glibc.close(fd) }
-        var reader = BatchListReader(fileDescriptor: fd, baseDirectory: baseDirectory)
-        var count = 0
-        while reader.next() != nil { count += 1 }
-        return count
-    }
-
-    func close() {
-        if path != nil { Glibc.close(fileDescriptor) }
     }
 }

@@ -57,31 +57,18 @@ struct Preview: ParsableCommand {
         let renderer = ChafaPictureRenderer(
             kind: kind, noColor: ANSIScreenWriter.noColorRequested(in: environment), terminal: terminal)
 
-        let canvas = CanvasSize.default
+        let previews = PreviewService(renderer: renderer)
         let columns = width ?? terminal?.columns ?? 80
-        // The rows a 16:9 picture needs at this width, given the cells' shape;
-        // by default no more than the terminal shows, keeping a line for the prompt.
-        let needed = Int((Double(columns * renderer.cellWidth) * Double(canvas.height)
-                          / Double(canvas.width) / Double(renderer.cellHeight)).rounded(.up))
-        var rows = height ?? max(1, needed)
+        // By default no more rows than the terminal shows, keeping a line for the prompt.
+        var rows = height ?? previews.collageRows(columns: columns)
         if height == nil, let terminal { rows = max(1, min(rows, terminal.rows - 1)) }
-
-        // Render the collage at the pixel size the picture can show, in the
-        // canvas's proportion, so the terminal picture has the saved file's layout.
-        let room = renderer.pixelSize(columns: columns, rows: rows)
-        let scale = min(Double(room.width) / Double(canvas.width), Double(room.height) / Double(canvas.height))
-        let size = try CanvasSize(
-            width: min(canvas.width, max(1, Int((Double(canvas.width) * scale).rounded()))),
-            height: min(canvas.height, max(1, Int((Double(canvas.height) * scale).rounded()))))
-        let image: RGBImage
+        let picture: TerminalPicture
         do {
-            image = try ImageEngine().render(state.photos, options: CollageRenderOptions(size: size))
+            picture = try previews.collagePicture(state.photos, columns: columns, rows: rows)
         } catch {
             Console.error("\(error)")
             throw ExitCode.failure
         }
-
-        let picture = renderer.render(image, columns: columns, rows: rows)
         let output = picture.kind == .symbols ? picture.lines.joined(separator: "\n") : picture.lines.joined()
         FileHandle.standardOutput.write(Data((output + "\n").utf8))
     }
