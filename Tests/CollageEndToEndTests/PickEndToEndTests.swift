@@ -2,6 +2,9 @@ import CollageImaging
 import CollageTestSupport
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite(.serialized) struct PickEndToEndTests {
     /// tmux comes with `make test`'s packages; where it cannot be had the
@@ -93,6 +96,49 @@ import Testing
             #expect(session.exitStatus() == "143")
         }
         #expect(!session.inAlternateScreen)
+    }
+
+    /// A folder and a photo whose names are not UTF-8 (Latin-1 "é"): the
+    /// picker once decoded names as UTF-8, so such a photo failed the content
+    /// check under its U+FFFD name and vanished, and such a folder could not
+    /// be opened. Now both are listed, the photo previewed and added by its
+    /// exact bytes, and the collage saved from it.
+    @Test func namesThatAreNotUTF8AreListedPreviewedAndAddedByteForByte() throws {
+        guard Self.tmuxAvailable else { return }
+        let cli = try CLI()
+        let photos = try temporaryDirectory()
+        let folderBytes = Array(photos.path.utf8) + Array("/d".utf8) + [0xE9] + Array("p".utf8)
+        let photoBytes = folderBytes + Array("/caf".utf8) + [0xE9] + Array(".jpg".utf8)
+        func cString(_ bytes: [UInt8]) -> [CChar] { bytes.map { CChar(bitPattern: $0) } + [0] }
+        #expect(mkdir(cString(folderBytes), 0o755) == 0)
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: CLI.jpegs[1]))
+        let fd = open(cString(photoBytes), O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        try #require(fd >= 0)
+        _ = jpeg.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+
+        let session = try TmuxSession(command: "'\(CLI.binary.path)' pick '\(photos.path)'",
+                                      environment: ["XDG_STATE_HOME": cli.state.path], folder: cli.workingDirectory)
+        try session.waitFor("the folder") { $0.contains(" d\u{FFFD}p/") }
+        try session.keys("Enter")
+        let screen = try session.waitFor("the photo and its preview") {
+            $0.contains("caf\u{FFFD}.jpg") && $0.contains("▀")
+        }
+        #expect(screen.contains("/d\u{FFFD}p"), "the folder is open")
+        try session.keys("Enter")
+        try session.waitFor("the first pick") { $0.contains("1 photo · add photos") }
+        try session.keys("Enter")
+        try session.waitFor("the second pick") { $0.contains("2 photos · add photos") }
+
+        // Stored by its exact bytes ("bytes", base64, beside the text).
+        let stored = try JSONSerialization.jsonObject(with: Data(contentsOf: cli.stateFile)) as? [String: Any]
+        let entries = stored?["photos"] as? [[String: Any]] ?? []
+        #expect(entries.count == 2)
+        #expect(entries.allSatisfy { ($0["bytes"] as? String).flatMap { Data(base64Encoded: $0) } == Data(photoBytes) })
+        // And the bytes name the file: the collage is made from it.
+        let saved = try cli.run("save", "-o", "out.png")
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(isCompleteImage(cli.workingDirectory.appendingPathComponent("out.png").path))
     }
 
     @Test func withoutATerminalPickRefusesWithAHint() throws {
