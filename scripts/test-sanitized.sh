@@ -10,7 +10,7 @@
 # - The end-to-end tests run the `collage` binary built the same way, with the
 #   same options, so the command-line program is checked too.
 # A separate scratch path (.build/sanitized) keeps this build from fighting
-# the normal one. Extra arguments go to `swift test` (e.g. --filter Reliability).
+# the normal one. Extra arguments go to `swift test` (e.g. --filter CollageEndToEndTests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

@@ -240,6 +240,9 @@ ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
         break;
     }
     free(buffer);
+    // A file cut short probes fine (its header is whole) and would fail only
+    // at save: tell now, while it is cheap.
+    if (status == CI_OK) status = ci_check_complete(fd, info->format, path, err);
     close(fd);
     if (status != CI_OK) memset(info, 0, sizeof *info);
     return status;

@@ -68,6 +68,11 @@ static inline int ci_cell_off_canvas(const ci_image *canvas, ci_rect cell) {
            cell.y >= (int64_t)canvas->height;
 }
 
+// Whether the open file `fd` of `format` reaches its end marker (JPEG EOI,
+// PNG IEND) without decoding (complete.c). Reads from the start; the file
+// position is left anywhere.
+ci_status ci_check_complete(int fd, ci_format format, const char *name, ci_error *err);
+
 // --- JPEG (jpeg.c) ---
 ci_status ci_jpeg_probe(const uint8_t *data, size_t size, const char *name,
                         ci_photo_info *info, ci_error *err);

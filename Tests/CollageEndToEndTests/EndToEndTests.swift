@@ -108,9 +108,12 @@ import Testing
         try FileManager.default.copyItem(atPath: CLI.jpegs[1], toPath: copy.path)
         try cli.run("add", CLI.jpegs[0], copy.path)
         try FileManager.default.removeItem(at: copy)
+        // Marked missing (issue #11), and the save refused up front naming it.
+        #expect(try cli.status()["missing"] as? [String] == [copy.path])
+        #expect(try cli.run("status").stdout.contains("  2. \(copy.path)  (missing)"))
         let output = try cli.run("save", "-o", "x.jpg")
-        #expect(output.status != 0)
-        #expect(output.stderr.contains(copy.path))
+        #expect(output.status == 1)
+        #expect(output.stderr == "collage: photo 2 is missing: \(copy.path) (remove it, or put the file back)\n")
         #expect(try cli.count() == 2)
         #expect(!FileManager.default.fileExists(atPath: cli.workingDirectory.appendingPathComponent("x.jpg").path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.path).isEmpty,
@@ -147,5 +150,23 @@ import Testing
         #expect(output.status != 0)
         #expect(output.stderr.contains("use .jpg, .jpeg or .png"))
         #expect(try cli.count() == 2)
+    }
+}
+
+/// `remove`, `move` and missing photos on the command line (issue #11).
+@Suite struct EditingEndToEndTests {
+    @Test func removeAndMoveByTheNumbersStatusShows() throws {
+        let cli = try CLI()
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1], CLI.jpegs[2])
+        let moved = try cli.run("move", "3", "1")
+        #expect(moved.status == 0 && moved.stdout == "Moved astronaut-eileen-collins.jpg to 1\n")
+        #expect(try cli.status()["photos"] as? [String] == [CLI.jpegs[2], CLI.jpegs[0], CLI.jpegs[1]])
+        let wrong = try cli.run("remove", "2", "4")
+        #expect(wrong.status == 1 && wrong.stderr == "collage: there is no photo 4: the collage has 3 photos\n")
+        #expect(try cli.count() == 3, "all or nothing")
+        let removed = try cli.run("remove", "2", "3")
+        #expect(removed.status == 0 && removed.stdout == "Removed 2 photos\n")
+        #expect(try cli.status()["photos"] as? [String] == [CLI.jpegs[2]])
+        #expect(try cli.run("move", "1", "2").stderr == "collage: there is no photo 2: the collage has 1 photo\n")
     }
 }

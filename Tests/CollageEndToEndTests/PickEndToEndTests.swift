@@ -141,6 +141,48 @@ import Glibc
         #expect(isCompleteImage(cli.workingDirectory.appendingPathComponent("out.png").path))
     }
 
+    /// The collage screen as a person edits it (issue #11): a failed save
+    /// says why, x and [ ] change the stored selection, a change made from
+    /// another shell appears without a key press, and the photos screen marks
+    /// what is already in.
+    @Test func editingTheCollageOnScreen() throws {
+        guard Self.tmuxAvailable else { return }
+        let cli = try CLI()
+        let photos = try photosFolder()
+        try cli.run("add", photos.appendingPathComponent("a.jpg").path, photos.appendingPathComponent("b.png").path,
+                    CLI.jpegs[2])
+        try Data("taken".utf8).write(to: photos.appendingPathComponent("taken.jpg"))
+        let session = try TmuxSession(command: "'\(CLI.binary.path)'", environment: ["XDG_STATE_HOME": cli.state.path],
+                                      folder: photos)
+        try session.waitFor("the collage screen") { $0.contains("3. ") && $0.contains("x remove") }
+
+        // ] moves the highlighted (first) photo down; x removes the highlighted one.
+        try session.keys("]")
+        try session.waitFor("the move") { $0.contains("Moved a.jpg to 2") }
+        #expect(try cli.run("status").stdout.contains("  2. \(photos.path)/a.jpg"))
+        try session.keys("x")
+        try session.waitFor("the removal") { $0.contains("Removed a.jpg") && $0.contains(" 2 photos") }
+        #expect(try cli.count() == 2)
+
+        // A save onto an existing file: the reason shows under the prompt.
+        try session.keys("s", "C-u")
+        try session.type("taken.jpg")
+        try session.keys("Enter")
+        try session.waitFor("the reason") { $0.contains("taken.jpg already exists") && $0.contains("Save as: taken.jpg") }
+        try session.keys("Escape")
+
+        // Another shell adds a photo: the open screen shows it by itself.
+        try cli.run("add", CLI.jpegs[3])
+        try session.waitFor("the other shell's photo") { $0.contains(" 3 photos") && $0.contains("3. cameraman-grayscale.jpg") }
+
+        // The photos screen marks what is in.
+        try session.keys("a")
+        let screen = try session.waitFor("the photos screen") { $0.contains("b.png") }
+        #expect(screen.contains("b.png  ✓"))
+        #expect(!screen.contains("a.jpg  ✓"))
+        try session.keys("q", "q")
+    }
+
     @Test func withoutATerminalPickRefusesWithAHint() throws {
         let cli = try CLI()
         let output = try cli.run("pick")

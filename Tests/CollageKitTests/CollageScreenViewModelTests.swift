@@ -24,7 +24,7 @@ import OpenCombine
     @Test func actionsAreEnabledByTheRules() throws {
         let (screen, _) = try makeScreen(photos: [photo("a.jpg")])
         #expect(screen.currentState.title == "1 photo")
-        #expect(screen.currentState.actions.map { "\($0.key):\($0.isEnabled)" } == ["a:true", "c:true", "s:false", "q:true"])
+        #expect(screen.currentState.actions.map { "\($0.key):\($0.isEnabled)" } == ["a:true", "x:true", "c:true", "s:false", "q:true"])
         screen.handle(.character("s"))
         #expect(screen.currentState.prompt == nil)
         #expect(screen.currentState.message == "cannot save 1 photo: a collage needs an even number of photos")
@@ -90,5 +90,57 @@ import OpenCombine
         screen.handle(.escape)
         #expect(screen.currentState.prompt == nil)
         #expect(screen.currentState.message == "Save cancelled")
+    }
+}
+
+/// The collage screen's highlight, remove and reorder keys (issue #11).
+@Suite struct CollageScreenEditingTests {
+    func makeScreen(_ names: [String]) throws -> (CollageScreenViewModel, InMemorySelectionStore) {
+        let store = InMemorySelectionStore(names.map(photo))
+        let screen = CollageScreenViewModel(collage: try makeViewModel(store: store), workingDirectory: "/work",
+                                            deliver: immediately)
+        return (screen, store)
+    }
+
+    @Test func theHighlightMovesAndXRemovesTheHighlightedPhoto() throws {
+        let (screen, store) = try makeScreen(["a.jpg", "b.jpg", "c.jpg"])
+        #expect(screen.currentState.highlighted == 0)
+        screen.handle(.down)
+        screen.handle(.character("j"))
+        screen.handle(.down)  // stays on the last
+        #expect(screen.currentState.highlighted == 2)
+        screen.handle(.up)
+        screen.handle(.character("x"))
+        #expect(try store.load() == [photo("a.jpg"), photo("c.jpg")])
+        #expect(screen.currentState.title == "2 photos")
+        #expect(screen.currentState.message == "Removed b.jpg")
+        screen.handle(.delete)
+        #expect(try store.load() == [photo("a.jpg")])
+        #expect(screen.currentState.highlighted == 0, "kept within the shorter list")
+        screen.handle(.delete)
+        #expect(screen.currentState.highlighted == nil)
+        screen.handle(.character("x"))
+        #expect(screen.currentState.message == "nothing to remove: the collage is empty")
+    }
+
+    @Test func bracketsMoveThePhotoAndTheHighlightFollows() throws {
+        let (screen, store) = try makeScreen(["a.jpg", "b.jpg", "c.jpg"])
+        screen.handle(.character("]"))
+        #expect(try store.load().map(\.fileName) == ["b.jpg", "a.jpg", "c.jpg"])
+        #expect(screen.currentState.highlighted == 1)
+        screen.handle(.character("]"))
+        screen.handle(.character("]"))  // already last: nothing happens
+        #expect(try store.load().map(\.fileName) == ["b.jpg", "c.jpg", "a.jpg"])
+        screen.handle(.character("["))
+        #expect(try store.load().map(\.fileName) == ["b.jpg", "a.jpg", "c.jpg"])
+        #expect(screen.currentState.message == "Moved a.jpg to 2")
+    }
+
+    @Test func aMessageStaysUntilTheNextKey() throws {
+        let (screen, _) = try makeScreen(["a.jpg"])
+        screen.handle(.character("s"))
+        #expect(screen.currentState.message == "cannot save 1 photo: a collage needs an even number of photos")
+        screen.handle(.down)
+        #expect(screen.currentState.message == nil)
     }
 }

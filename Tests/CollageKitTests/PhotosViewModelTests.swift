@@ -173,4 +173,42 @@ import OpenCombine
                                   "photo-9994.jpg", "photo-9995.jpg", "photo-9996.jpg", "photo-9997.jpg", "photo-9998.jpg"])
         counting.cancel()
     }
+
+    /// Adding a photo that is already in stays allowed (as in the original
+    /// app); the screen marks it and says so.
+    @Test func aPhotoAlreadyInIsMarkedAndAddingItAgainSaysSo() throws {
+        let collage = try makeViewModel()
+        let (screen, _) = makePhotosScreen(browser, at: "/p/alpha", collage: collage)
+        screen.handle(.enter)
+        #expect(screen.currentState.message == "Added a.jpg")
+        #expect(screen.currentState.inCollage == [Photo(path: "/p/alpha/a.jpg"): 1])
+        screen.handle(.enter)
+        #expect(screen.currentState.message == "Added a.jpg again: it is in the collage 2 times")
+        #expect(screen.currentState.inCollage == [Photo(path: "/p/alpha/a.jpg"): 2])
+        #expect(collage.currentState.count == 2)
+        screen.handle(.down)
+        #expect(screen.currentState.message == nil, "until the next key")
+    }
+
+    /// A photo whose preview could not be decoded would fail the save: Enter
+    /// is refused with the decoder's reason.
+    @Test func aPhotoWhosePreviewFailedIsRefusedWithTheReason() throws {
+        final class FailingPreviews: PreviewProviding {
+            func photoPreview(_ photo: Photo, columns: Int, rows: Int,
+                              completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+                completion(.failure(ImageEngineError(kind: .corrupt, message: "\(photo.path): Premature end of JPEG file")))
+                return PreviewTicket()
+            }
+            func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
+                                completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+                PreviewTicket()
+            }
+        }
+        let collage = try makeViewModel()
+        let (screen, _) = makePhotosScreen(browser, at: "/p/alpha", collage: collage, previews: FailingPreviews())
+        screen.setPreviewSize(columns: 20, rows: 10)
+        screen.handle(.enter)
+        #expect(screen.currentState.message == "/p/alpha/a.jpg: Premature end of JPEG file")
+        #expect(collage.currentState.count == 0)
+    }
 }

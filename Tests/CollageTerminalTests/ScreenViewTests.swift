@@ -10,13 +10,38 @@ import Testing
         let screen = CollageScreenView.render(state, columns: 60, rows: 12)
         let lines = screen.text.components(separatedBy: "\n")
         #expect(lines[0] == " 1 photo")
-        #expect(lines[2] == " 1. cat.jpg")
-        #expect(lines[11] == " a add  c clear  s save  q quit")
+        #expect(lines[2].hasPrefix(" 1. cat.jpg"))
+        // The photo is highlighted (x, [ and ] act on it), across the list.
+        #expect(screen.cells[2][1].style.reverse && screen.cells[2][20].style.reverse)
+        #expect(lines[11] == " a add  x remove  c clear  s save  q quit")
         // "s save" is dimmed: one photo cannot be saved.
-        #expect(screen.cells[11][17].character == "s")
-        #expect(screen.cells[11][17].style.dim)
+        #expect(screen.cells[11][27].character == "s")
+        #expect(screen.cells[11][27].style.dim)
         #expect(!screen.cells[11][1].style.dim)
         #expect(screen.cells[0][1].style.bold)
+    }
+
+    @Test func aMissingPhotoIsMarkedAndAFailedSaveSaysWhyUnderThePrompt() {
+        let cat = Photo(path: "/x/cat.jpg"), dog = Photo(path: "/x/dog.jpg")
+        var state = CollageScreenViewModel.screenState(for: CollageState(photos: [cat, dog], missing: [dog]))
+        state.prompt = "out.jpg"
+        state.message = "cannot save /w/out.jpg: /w/out.jpg already exists"
+        let screen = CollageScreenView.render(state, columns: 70, rows: 12)
+        let lines = screen.text.components(separatedBy: "\n")
+        #expect(lines[3].hasPrefix(" 2. dog.jpg  (missing)"))
+        #expect(lines[10].hasPrefix(" Save as: out.jpg"))
+        #expect(lines[11] == " cannot save /w/out.jpg: /w/out.jpg already exists")
+    }
+
+    @Test func photosAlreadyInTheCollageAreMarkedWithTheirCount() {
+        var state = PhotosScreenState(directory: "/pics")
+        let a = Photo(path: "/pics/a.jpg"), b = Photo(path: "/pics/b.jpg"), c = Photo(path: "/pics/c.jpg")
+        state.entries = [a, b, c].map { DirectoryEntry(name: $0.fileName, file: $0, kind: .photo) }
+        state.inCollage = [a: 1, c: 2]
+        let lines = PhotosScreenView.render(state, columns: 80, rows: 12).text.components(separatedBy: "\n")
+        #expect(lines[2].hasPrefix(" a.jpg  ✓") && !lines[2].hasPrefix(" a.jpg  ✓2"))
+        #expect(lines[3] == " b.jpg")
+        #expect(lines[4].hasPrefix(" c.jpg  ✓2"))
     }
 
     @Test func thePhotosScreenHighlightsAndScrolls() {

@@ -10,9 +10,12 @@ import Combine
 import OpenCombine
 #endif
 
-/// Accepts every photo except those whose name contains "bad".
+/// Accepts every photo except those whose name contains "bad"; photos whose
+/// name contains "gone" have vanished since they were added.
 public struct FakeInspector: PhotoInspecting {
     public init() {}
+
+    public func isAvailable(_ photo: Photo) -> Bool { !photo.path.contains("gone") }
 
     public func inspect(_ photo: Photo) throws -> PhotoInfo {
         if photo.path.contains("bad") {

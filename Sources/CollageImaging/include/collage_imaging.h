@@ -131,7 +131,9 @@ unsigned ci_draw_scale(uint32_t width, uint32_t height, int orientation, uint32_
 ci_format ci_sniff_format(const uint8_t *data, size_t size);
 
 // Reads the header of `path` and fills `info`. Judges the format by content,
-// never by the name. Refuses what cannot be decoded later (e.g. 12-bit JPEG).
+// never by the name. Refuses what cannot be decoded later (e.g. 12-bit JPEG)
+// and a file cut short (no JPEG end-of-image marker, no PNG IEND chunk),
+// found by walking the file's structure without decoding it.
 ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err);
 
 // Decodes `path` into a new image (free it with ci_image_free).

@@ -26,6 +26,7 @@ public final class AppCoordinator {
     private var routeSubscription: AnyCancellable?
     private var photosClosedSubscription: AnyCancellable?
     private var photosDirectory: Photo
+    private var liveUpdates: DispatchSourceTimer?
 
     public var scene: AnyPublisher<Scene, Never> { sceneSubject.removeDuplicates().eraseToAnyPublisher() }
     public var currentScene: Scene { sceneSubject.value }
@@ -70,6 +71,22 @@ public final class AppCoordinator {
         photosScreen = screen
         sceneSubject.send(.photos)
     }
+
+    /// Re-reads the stored selection every `interval` on `queue` (the
+    /// interface's), so that a photo added, removed or cleared from another
+    /// shell, or a photo file that disappears, shows on the open screens
+    /// without a key press. Reading is a locked read of a small file and a
+    /// stat of at most six photos; nothing is redrawn unless something changed.
+    public func startLiveUpdates(every interval: DispatchTimeInterval = .milliseconds(500), on queue: DispatchQueue = .main) {
+        liveUpdates?.cancel()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
+        timer.setEventHandler { [weak self] in self?.collage.reload() }
+        timer.resume()
+        liveUpdates = timer
+    }
+
+    deinit { liveUpdates?.cancel() }
 
     /// Keys go to the screen in front; Ctrl-C quits from anywhere.
     public func handle(_ key: Key) {

@@ -33,6 +33,24 @@ public enum CollageRules {
         if count % 2 != 0 { return .oddCount(count) }
         return nil
     }
+
+    /// Why removing the photos at `offsets` (0-based) from a collage of
+    /// `count` is refused, or nil.
+    public static func removeRefusal(count: Int, offsets: [Int]) -> CollageRefusal? {
+        if count == 0 { return .nothingToRemove }
+        if offsets.isEmpty { return .nothingToRemove }
+        if let wrong = offsets.first(where: { !(0..<count).contains($0) }) { return .noSuchPhoto(position: wrong + 1, count: count) }
+        return nil
+    }
+
+    /// Why moving the photo at `from` to `to` (0-based) is refused, or nil.
+    public static func moveRefusal(count: Int, from: Int, to: Int) -> CollageRefusal? {
+        if count == 0 { return .nothingToMove }
+        for offset in [from, to] where !(0..<count).contains(offset) {
+            return .noSuchPhoto(position: offset + 1, count: count)
+        }
+        return nil
+    }
 }
 
 /// An action the rules forbid. A refused action changes nothing.
@@ -43,6 +61,12 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
     case nothingToSave
     case oddCount(Int)
     case unreadablePhoto(path: String, reason: String)
+    case nothingToRemove
+    case nothingToMove
+    /// A position (1-based, as `status` numbers photos) the collage does not have.
+    case noSuchPhoto(position: Int, count: Int)
+    /// A photo of the selection that can no longer be read (deleted, moved, unreadable).
+    case missingPhoto(path: String, position: Int)
 
     public var description: String {
         switch self {
@@ -65,6 +89,15 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
             return "cannot save \(CollageRules.title(count: count)): a collage needs an even number of photos"
         case let .unreadablePhoto(_, reason):
             return reason
+        case .nothingToRemove:
+            return "nothing to remove: the collage is empty"
+        case .nothingToMove:
+            return "nothing to move: the collage is empty"
+        case let .noSuchPhoto(position, count):
+            if position < 1 { return "photos are numbered from 1, not \(position)" }
+            return "there is no photo \(position): the collage has \(CollageRules.title(count: count).lowercased())"
+        case let .missingPhoto(path, position):
+            return "photo \(position) is missing: \(path) (remove it, or put the file back)"
         }
     }
 }

@@ -74,6 +74,11 @@ public struct Photo: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the file is there and readable now (access(2), R_OK).
+    public var isReadable: Bool {
+        withFileSystemPath { access($0, R_OK) == 0 } ?? false
+    }
+
     /// The folder that holds this file, by its exact bytes ("/" for "/").
     /// The photos screen walks folders this way, so a folder whose name is
     /// not UTF-8 can be entered and left.

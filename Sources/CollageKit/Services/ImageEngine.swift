@@ -126,6 +126,13 @@ public struct RGBImage: Equatable, Sendable {
 /// Tells whether a file is a photo we can use, by its content.
 public protocol PhotoInspecting: Sendable {
     func inspect(_ photo: Photo) throws -> PhotoInfo
+    /// Whether the photo's file is still there and readable: checked on
+    /// every reload, so it must be cheap (no decoding).
+    func isAvailable(_ photo: Photo) -> Bool
+}
+
+extension PhotoInspecting {
+    public func isAvailable(_ photo: Photo) -> Bool { photo.isReadable }
 }
 
 /// Draws a collage of photos.

@@ -16,8 +16,15 @@ public struct ScreenAction: Equatable, Sendable {
 public struct CollageScreenState: Equatable, Sendable {
     public var title: String
     public var photos: [Photo]
-    /// add, clear, save, quit: disabled ones are shown dimmed.
+    /// The photos that can no longer be read (marked on screen).
+    public var missing: [Photo] = []
+    /// The photo the person is on (Up/Down): what x, [ and ] act on. Nil
+    /// when the collage is empty.
+    public var highlighted: Int?
+    /// add, remove, clear, save, quit: disabled ones are shown dimmed.
     public var actions: [ScreenAction]
+    /// What the last action said (a refusal or failure gives its reason); it
+    /// stays until the next key.
     public var message: String?
     /// The file name being typed for a save; nil when not saving.
     public var prompt: String?
@@ -85,8 +92,27 @@ public final class CollageScreenViewModel {
             handlePrompt(key)
             return
         }
+        // A message stays until the next key: this one.
+        if currentState.message != nil { update { $0.message = nil } }
         let count = collage.currentState.count
         switch key {
+        case .up, .character("k"):
+            moveHighlight(by: -1)
+        case .down, .character("j"):
+            moveHighlight(by: 1)
+        case .character("x"), .delete:
+            guard let index = currentState.highlighted else {
+                return update { $0.message = CollageRefusal.nothingToRemove.description }
+            }
+            collage.remove(at: [index])
+        case .character("["), .character("]"):
+            guard let index = currentState.highlighted else {
+                return update { $0.message = CollageRefusal.nothingToMove.description }
+            }
+            let target = key == .character("[") ? index - 1 : index + 1
+            // At either end there is nowhere to go: nothing to refuse either.
+            guard (0..<count).contains(target) else { return }
+            if collage.move(from: index, to: target).isSuccess { update { $0.highlighted = target } }
         case .character("a"):
             if let refusal = CollageRules.addRefusal(count: count, adding: 1) {
                 update { $0.message = refusal.description }
@@ -100,10 +126,7 @@ public final class CollageScreenViewModel {
             if let refusal = collage.saveRefusal {
                 update { $0.message = refusal.description }
             } else if !currentState.isSaving {
-                update {
-                    $0.prompt = defaultCollageFileName(now: now())
-                    $0.message = "Save as (Enter saves, Esc cancels, Ctrl-U clears):"
-                }
+                update { $0.prompt = defaultCollageFileName(now: now()) }
             }
         case .character("q"), .escape:
             routeSubject.send(.quit)
@@ -115,6 +138,7 @@ public final class CollageScreenViewModel {
     // MARK: Saving
 
     private func handlePrompt(_ key: Key) {
+        if currentState.message != nil && !currentState.isSaving { update { $0.message = nil } }
         switch key {
         case let .character(character): update { $0.prompt?.append(character) }
         case .backspace: update { _ = $0.prompt?.popLast() }
@@ -156,6 +180,10 @@ public final class CollageScreenViewModel {
         next.message = previous.message
         next.prompt = previous.prompt
         next.isSaving = previous.isSaving
+        // The highlight stays on its place, within the (maybe shorter) list.
+        if !next.photos.isEmpty {
+            next.highlighted = min(previous.highlighted ?? 0, next.photos.count - 1)
+        }
         next.preview = previous.photos == next.photos ? previous.preview : .none
         stateSubject.send(next)
         if previous.photos != next.photos { requestPreview() }
@@ -180,12 +208,21 @@ public final class CollageScreenViewModel {
         stateSubject.change(change)
     }
 
+    private func moveHighlight(by delta: Int) {
+        let count = currentState.photos.count
+        guard count > 0 else { return }
+        update { $0.highlighted = min(max(0, ($0.highlighted ?? 0) + delta), count - 1) }
+    }
+
     static func screenState(for collage: CollageState) -> CollageScreenState {
         CollageScreenState(
             title: collage.title,
             photos: collage.photos,
+            missing: collage.missing,
+            highlighted: collage.photos.isEmpty ? nil : 0,
             actions: [
                 ScreenAction(key: "a", label: "add", isEnabled: collage.canAdd),
+                ScreenAction(key: "x", label: "remove", isEnabled: collage.canClear),
                 ScreenAction(key: "c", label: "clear", isEnabled: collage.canClear),
                 ScreenAction(key: "s", label: "save", isEnabled: collage.canSave),
                 ScreenAction(key: "q", label: "quit", isEnabled: true),

@@ -5,10 +5,14 @@ public struct CollageState: Equatable, Sendable, Codable {
     public let canAdd: Bool
     public let canClear: Bool
     public let canSave: Bool
+    /// The photos of the selection that can no longer be read (deleted,
+    /// moved, made unreadable since they were added), in selection order.
+    public let missing: [Photo]
 
-    public init(photos: [Photo]) {
+    public init(photos: [Photo], missing: [Photo] = []) {
         let count = photos.count
         self.photos = photos
+        self.missing = missing
         title = CollageRules.title(count: count)
         canAdd = CollageRules.canAdd(count: count)
         canClear = CollageRules.canClear(count: count)
@@ -16,12 +20,24 @@ public struct CollageState: Equatable, Sendable, Codable {
     }
 
     public var count: Int { photos.count }
+
+    /// Why saving would be refused: the rules, then the first missing photo.
+    public var saveRefusal: CollageRefusal? {
+        if let refusal = CollageRules.saveRefusal(count: count) { return refusal }
+        if let first = missing.first, let index = photos.firstIndex(of: first) {
+            return .missingPhoto(path: first.path, position: index + 1)
+        }
+        return nil
+    }
 }
 
 /// What became of an action: shown by whichever view triggered it.
 public enum CollageEvent: Equatable, Sendable {
     case added([Photo])
     case cleared
+    case removed([Photo])
+    /// The photo now at 0-based `to`.
+    case moved(Photo, to: Int)
     case saved(path: String)
     /// The rules forbid it; nothing changed.
     case refused(CollageRefusal)
@@ -33,6 +49,9 @@ public enum CollageEvent: Equatable, Sendable {
         switch self {
         case let .added(photos): return "Added \(photos.count == 1 ? "1 photo" : "\(photos.count) photos")"
         case .cleared: return "Cleared"
+        case let .removed(photos):
+            return "Removed " + (photos.count == 1 ? photos[0].fileName : "\(photos.count) photos")
+        case let .moved(photo, to): return "Moved \(photo.fileName) to \(to + 1)"
         case let .saved(path): return "Saved \(path)"
         case let .refused(refusal): return refusal.description
         case let .failed(failure): return failure.message
@@ -41,7 +60,7 @@ public enum CollageEvent: Equatable, Sendable {
 
     public var isSuccess: Bool {
         switch self {
-        case .added, .cleared, .saved: return true
+        case .added, .cleared, .removed, .moved, .saved: return true
         case .refused, .failed: return false
         }
     }

@@ -51,7 +51,7 @@ public final class CollageViewModel {
     public var currentState: CollageState { stateSubject.value }
 
     /// Why saving the current selection would be refused, or nil.
-    public var saveRefusal: CollageRefusal? { CollageRules.saveRefusal(count: currentState.count) }
+    public var saveRefusal: CollageRefusal? { currentState.saveRefusal }
 
     /// How many pick streams are still subscribed. A source that completes
     /// when its screen closes ends its subscription, so this stays flat across
@@ -72,7 +72,8 @@ public final class CollageViewModel {
         self.renderer = renderer
         self.writer = writer
         self.workQueue = workQueue
-        stateSubject = CurrentValueSubject(CollageState(photos: try store.load()))
+        let photos = try store.load()
+        stateSubject = CurrentValueSubject(CollageState(photos: photos, missing: photos.filter { !inspector.isAvailable($0) }))
     }
 
     // MARK: Inputs
@@ -138,10 +139,36 @@ public final class CollageViewModel {
         }
     }
 
-    /// Re-reads the stored selection (another shell may have changed it).
+    /// Removes the photos at `offsets` (0-based, any order); refused, changing
+    /// nothing, when the collage is empty or an offset is out of range.
+    @discardableResult
+    public func remove(at offsets: [Int]) -> CollageEvent {
+        change { photos in
+            let unique = Array(Set(offsets)).sorted()
+            if let refusal = CollageRules.removeRefusal(count: photos.count, offsets: unique) { return .refused(refusal) }
+            let removed = unique.map { photos[$0] }
+            for offset in unique.reversed() { photos.remove(at: offset) }
+            return .removed(removed)
+        }
+    }
+
+    /// Moves the photo at `from` to `to` (0-based; the others shift), which
+    /// moves it to another cell of the grid.
+    @discardableResult
+    public func move(from: Int, to: Int) -> CollageEvent {
+        change { photos in
+            if let refusal = CollageRules.moveRefusal(count: photos.count, from: from, to: to) { return .refused(refusal) }
+            let photo = photos.remove(at: from)
+            photos.insert(photo, at: to)
+            return .moved(photo, to: to)
+        }
+    }
+
+    /// Re-reads the stored selection (another shell may have changed it) and
+    /// which of its photos are still there.
     public func reload() {
         do {
-            stateSubject.send(CollageState(photos: try store.load()))
+            stateSubject.send(state(of: try store.load()))
         } catch {
             publish(.failed(CollageFailure(error)))
         }
@@ -162,8 +189,10 @@ public final class CollageViewModel {
             } catch {
                 return fail(.failed(CollageFailure(error)))
             }
-            stateSubject.send(CollageState(photos: photos))
-            if let refusal = CollageRules.saveRefusal(count: photos.count) {
+            let state = state(of: photos)
+            stateSubject.send(state)
+            // Before any work: the rules, then a photo that has gone since it was added.
+            if let refusal = state.saveRefusal {
                 return fail(.refused(refusal))
             }
             let renderer = self.renderer
@@ -188,6 +217,11 @@ public final class CollageViewModel {
 
     // MARK: Private
 
+    /// The state of a selection, with the photos that have gone since.
+    private func state(of photos: [Photo]) -> CollageState {
+        CollageState(photos: photos, missing: photos.filter { !inspector.isAvailable($0) })
+    }
+
     private func project<Value: Equatable>(_ keyPath: KeyPath<CollageState, Value>) -> AnyPublisher<Value, Never> {
         stateSubject.map(keyPath).removeDuplicates().eraseToAnyPublisher()
     }
@@ -201,7 +235,7 @@ public final class CollageViewModel {
                 after = photos
                 return event
             }
-            stateSubject.send(CollageState(photos: after))
+            stateSubject.send(state(of: after))
             return publish(event)
         } catch {
             return publish(.failed(CollageFailure(error)))
@@ -216,7 +250,7 @@ public final class CollageViewModel {
                 if photos.starts(with: saved) { photos.removeFirst(saved.count) }
                 return photos
             }
-            stateSubject.send(CollageState(photos: after))
+            stateSubject.send(state(of: after))
             publish(.saved(path: destination.path))
         } catch {
             publish(.failed(CollageFailure(.clearAfterSave, path: destination.path,

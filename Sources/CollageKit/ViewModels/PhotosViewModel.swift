@@ -27,6 +27,8 @@ public struct PhotosScreenState: Equatable, Sendable {
     /// The collage's title, kept visible while picking.
     public var collageTitle = CollageRules.title(count: 0)
     public var canAdd = true
+    /// How many times each photo is in the collage (marked in the list).
+    public var inCollage: [Photo: Int] = [:]
     /// The folder shown, as text (U+FFFD for bytes that are not UTF-8).
     public var directory: String
     /// Folders first, then photos, each in natural order, after the filter
@@ -93,7 +95,11 @@ public final class PhotosViewModel {
         folder = directory
         stateSubject = CurrentValueSubject(PhotosScreenState(directory: directory.path))
         subscriptions.append(resources.track(collageState.sink { [weak self] collage in
-            self?.update { $0.collageTitle = collage.title; $0.canAdd = collage.canAdd }
+            self?.update {
+                $0.collageTitle = collage.title
+                $0.canAdd = collage.canAdd
+                $0.inCollage = collage.photos.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+            }
         }))
         subscriptions.append(resources.track(collageEvents.sink { [weak self] event in
             self?.show(event)
@@ -116,6 +122,8 @@ public final class PhotosViewModel {
 
     public func handle(_ key: Key) {
         guard !isClosed else { return }
+        // A message stays until the next key: this one.
+        if currentState.message != nil { update { $0.message = nil } }
         if currentState.filter != nil {
             handleWhileFiltering(key)
         } else {
@@ -216,6 +224,12 @@ public final class PhotosViewModel {
 
     private func addHighlightedPhoto() {
         guard let entry = currentState.highlightedEntry, entry.kind == .photo else { return }
+        // A photo whose preview could not be decoded would fail the save:
+        // refuse it now, with the decoder's reason.
+        if previewFile == entry.file, case let .failed(reason) = currentState.preview {
+            update { $0.message = reason }
+            return
+        }
         picks.send([entry.file])
     }
 
@@ -338,7 +352,10 @@ public final class PhotosViewModel {
         switch event {
         case let .added(added):
             let names = added.map(\.fileName).joined(separator: ", ")
-            message = "Added \(names)"
+            // Adding a photo that is already in is allowed, as in the original
+            // app; the state (sent before the event) already counts this one.
+            let times = added.count == 1 ? currentState.inCollage[added[0]] ?? 1 : 1
+            message = times > 1 ? "Added \(names) again: it is in the collage \(times) times" : "Added \(names)"
         default:
             message = event.message
         }

@@ -13,7 +13,14 @@ public enum CollageScreenView {
                        maxWidth: layout.listWidth)
         }
         for (index, photo) in state.photos.enumerated() where index < layout.bodyHeight {
-            screen.put("\(index + 1). \(photo.fileName)", column: 1, row: layout.bodyTop + index, maxWidth: layout.listWidth)
+            let missing = state.missing.contains(photo)
+            var line = "\(index + 1). \(photo.fileName)"
+            if missing { line += "  (missing)" }
+            let row = layout.bodyTop + index
+            screen.put(line, column: 1, row: row, style: missing ? Palette.message : .plain, maxWidth: layout.listWidth)
+            if index == state.highlighted {
+                screen.paint(style: Palette.highlight, column: 0, row: row, width: layout.listWidth + 1)
+            }
         }
         screen.putPreview(state.preview, column: layout.pictureColumn, row: layout.bodyTop,
                           columns: layout.pictureColumns, rows: layout.pictureRows, empty: "")
@@ -22,8 +29,13 @@ public enum CollageScreenView {
             let label = "Save as: "
             screen.put(label, column: 1, row: layout.messageRow, style: Palette.key)
             screen.put(prompt + "▏", column: 1 + label.count, row: layout.messageRow, maxWidth: columns - label.count - 2)
-            screen.put(state.isSaving ? "Saving…" : "Enter save   Esc cancel   Ctrl-U clear",
-                       column: 1, row: layout.keysRow, style: Palette.dim)
+            // A failed save says why here, under the name, until the next key.
+            if let message = state.message {
+                screen.putMessage(message, row: layout.keysRow)
+            } else {
+                screen.put(state.isSaving ? "Saving…" : "Enter save   Esc cancel   Ctrl-U clear",
+                           column: 1, row: layout.keysRow, style: Palette.dim)
+            }
         } else {
             screen.putMessage(state.message, layout: layout)
             screen.putActions(state.actions, row: layout.keysRow)

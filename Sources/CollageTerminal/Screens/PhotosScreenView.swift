@@ -26,8 +26,16 @@ public enum PhotosScreenView {
             let entry = state.entries[index]
             let row = layout.bodyTop + line
             let isFolder = entry.kind == .folder
+            // Photos already in the collage are marked, with how many times
+            // when more than once.
+            let times = isFolder ? 0 : state.inCollage[entry.file] ?? 0
+            let mark = times == 0 ? "" : times == 1 ? "  ✓" : "  ✓\(times)"
             screen.put(isFolder ? entry.name + "/" : entry.name, column: 1, row: row,
-                       style: isFolder ? Palette.folder : .plain, maxWidth: layout.listWidth)
+                       style: isFolder ? Palette.folder : .plain, maxWidth: layout.listWidth - mark.count)
+            if !mark.isEmpty {
+                screen.put(mark, column: 1 + min(entry.name.count, layout.listWidth - mark.count), row: row,
+                           style: Palette.key)
+            }
             if index == state.highlighted {
                 screen.paint(style: Palette.highlight, column: 0, row: row, width: layout.listWidth + 1)
             }
@@ -41,7 +49,11 @@ public enum PhotosScreenView {
         if let filter = state.filter {
             screen.put("/", column: 1, row: layout.messageRow, style: Palette.key)
             screen.put(filter + "▏", column: 3, row: layout.messageRow, maxWidth: columns - 4)
-            screen.put("Enter add   Esc clear filter   ↑↓ move", column: 1, row: layout.keysRow, style: Palette.dim)
+            if let message = state.message {
+                screen.putMessage(message, row: layout.keysRow)
+            } else {
+                screen.put("Enter add   Esc clear filter   ↑↓ move", column: 1, row: layout.keysRow, style: Palette.dim)
+            }
         } else {
             screen.putMessage(state.message, layout: layout)
             screen.put("↑↓ move   Enter add/open   ← back   / filter   . hidden   q done",

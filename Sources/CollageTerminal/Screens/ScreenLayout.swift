@@ -79,6 +79,14 @@ extension ScreenBuffer {
     /// The message row, when there is a message.
     mutating func putMessage(_ message: String?, layout: ScreenLayout) {
         guard let message else { return }
-        put(message, column: 1, row: layout.messageRow, style: Palette.message, maxWidth: columns - 2)
+        putMessage(message, row: layout.messageRow)
+    }
+
+    /// A message on `row`. One too long for the screen keeps its end, where
+    /// the reason is ("…/taken.jpg already exists"), rather than its start.
+    mutating func putMessage(_ message: String, row: Int) {
+        let width = max(1, columns - 2)
+        let shown = message.count <= width ? message : "…" + message.suffix(width - 1)
+        put(shown, column: 1, row: row, style: Palette.message, maxWidth: width)
     }
 }

@@ -54,3 +54,46 @@ struct Clear: ParsableCommand {
         try report(try makeCollageViewModel().clear())
     }
 }
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",  // not derived from the type name: that costs start-up time (docs/performance.md)
+        abstract: "Remove photos from the collage, by their numbers in `collage status`.",
+        discussion: """
+            Numbers start at 1, as `collage status` shows them. All or nothing:
+            a number the collage does not have is refused and nothing changes.
+            Example: collage remove 2 4
+            """)
+
+    @Argument(help: ArgumentHelp("The numbers of the photos to remove.", valueName: "index"))
+    var indices: [Int]
+
+    func validate() throws {
+        if indices.isEmpty { throw ValidationError("name at least one photo number to remove") }
+    }
+
+    func run() throws {
+        try report(try makeCollageViewModel().remove(at: indices.map { $0 - 1 }))
+    }
+}
+
+struct Move: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move",  // not derived from the type name: that costs start-up time (docs/performance.md)
+        abstract: "Move a photo to another place in the collage (and so another cell).",
+        discussion: """
+            Numbers start at 1, as `collage status` shows them; the photos in
+            between shift by one. Example: collage move 4 1 makes the fourth photo
+            the first, in the top-left cell.
+            """)
+
+    @Argument(help: ArgumentHelp("The number of the photo to move.", valueName: "from"))
+    var from: Int
+
+    @Argument(help: ArgumentHelp("The number it gets.", valueName: "to"))
+    var to: Int
+
+    func run() throws {
+        try report(try makeCollageViewModel().move(from: from - 1, to: to - 1))
+    }
+}

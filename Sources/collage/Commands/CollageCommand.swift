@@ -27,7 +27,8 @@ struct CollageCommand: ParsableCommand {
               collage clear
             """,
         version: "0.1.0",
-        subcommands: [Add.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self, Preview.self])
+        subcommands: [Add.self, Remove.self, Move.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self,
+                      Preview.self])
 
     /// With no subcommand: the collage screen on a terminal, the help otherwise.
     func run() throws {

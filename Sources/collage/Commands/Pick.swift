@@ -60,6 +60,7 @@ func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode) throws {
     let renderer = ChafaPictureRenderer(kind: GraphicsDetection.pictureKind(for: graphics, environment: environment),
                                         noColor: noColor, terminal: terminal.size)
     let coordinator = AppCoordinator(collage: try makeCollageViewModel(), previews: PreviewService(renderer: renderer))
+    coordinator.startLiveUpdates()
     var writer = ANSIScreenWriter(noColor: noColor)
     let app = TerminalApp(terminal: terminal, coordinator: coordinator,
                           frame: { writer.frame($0) }, invalidate: { writer.invalidate() },

@@ -7,7 +7,7 @@ struct Status: ParsableCommand {
         commandName: "status",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Show the collage: its title, its photos and which actions are allowed.")
 
-    @Flag(help: "Print one JSON object: title, count, photos, canAdd, canClear, canSave.")
+    @Flag(help: "Print one JSON object: title, count, photos, missing, canAdd, canClear, canSave.")
     var json = false
 
     func run() throws {
@@ -21,12 +21,12 @@ struct Status: ParsableCommand {
         }
         print(state.title)
         for (index, photo) in state.photos.enumerated() {
-            print("  \(index + 1). \(photo.path)")
+            print("  \(index + 1). \(photo.path)" + (state.missing.contains(photo) ? "  (missing)" : ""))
         }
         let room = CollageRules.maximumPhotos - state.count
         print("add:   " + (state.canAdd ? "yes (room for \(room) more)" : "no (the collage is full)"))
         print("clear: " + (state.canClear ? "yes" : "no (nothing to clear)"))
-        print("save:  " + (CollageRules.saveRefusal(count: state.count).map { "no (\($0))" } ?? "yes"))
+        print("save:  " + (state.saveRefusal.map { "no (\($0))" } ?? "yes"))
     }
 }
 
@@ -35,6 +35,8 @@ private struct StatusReport: Encodable {
     let title: String
     let count: Int
     let photos: [String]
+    /// The photos that can no longer be read, as in `photos`.
+    let missing: [String]
     let canAdd: Bool
     let canClear: Bool
     let canSave: Bool
@@ -43,6 +45,7 @@ private struct StatusReport: Encodable {
         title = state.title
         count = state.count
         photos = state.photos.map(\.path)
+        missing = state.missing.map(\.path)
         canAdd = state.canAdd
         canClear = state.canClear
         canSave = state.canSave
