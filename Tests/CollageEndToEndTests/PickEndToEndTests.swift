@@ -1,4 +1,5 @@
 import CollageImaging
+import CollageKit
 import CollageTestSupport
 import Foundation
 import Testing
@@ -180,6 +181,49 @@ import Glibc
         let screen = try session.waitFor("the photos screen") { $0.contains("b.png") }
         #expect(screen.contains("b.png  ✓"))
         #expect(!screen.contains("a.jpg  ✓"))
+        try session.keys("q", "q")
+    }
+
+    /// What a person sees: the preview of a photo 301 px wide (once sheared
+    /// and grey, issue #11) shows its four coloured quadrants where they are.
+    @Test func thePreviewShowsThePhotosColoursWhereTheyBelong() throws {
+        guard Self.tmuxAvailable else { return }
+        let cli = try CLI()
+        let folder = try temporaryDirectory()
+        let quadrants: [[UInt8]] = [[230, 30, 30], [30, 200, 40], [40, 60, 220], [240, 220, 30]]
+        let (width, height) = (301, 200)
+        var samples: [UInt8] = []
+        for y in 0..<height { for x in 0..<width { samples.append(UInt8((y < height / 2 ? 0 : 2) + (x < width / 2 ? 0 : 1))) } }
+        try Data(PNGFile.encode(width: width, height: height, colourType: 3, samples: samples,
+                                palette: quadrants.flatMap { $0 })).write(to: folder.appendingPathComponent("quadrants.png"))
+        // NO_COLOR emptied: `swift test` sets it for its children, and a person's terminal has colours.
+        let session = try TmuxSession(command: "'\(CLI.binary.path)' pick '\(folder.path)'",
+                                      environment: ["XDG_STATE_HOME": cli.state.path, "NO_COLOR": ""],
+                                      folder: cli.workingDirectory)
+        try session.waitFor("the photo") { $0.contains("quadrants.png") }
+        usleep(500_000)  // the preview is decoded off the interface thread
+        let rows = try session.colouredScreen().components(separatedBy: "\n").map { cellColours($0, width: 100) }
+        // The picture: the cells right of the list that are not black.
+        func lit(_ c: RGBColor) -> Bool {
+            let sum: Int = Int(c.red) + Int(c.green) + Int(c.blue)
+            return sum > 60
+        }
+        let pictureRows = rows.indices.filter { $0 >= 2 && lit(rows[$0][50]) }
+        let top = try #require(pictureRows.first)
+        let bottom = try #require(pictureRows.last)
+        let middle = (top + bottom) / 2
+        let columns = rows[middle].indices.filter { $0 >= 42 && lit(rows[middle][$0]) }
+        let left = try #require(columns.first)
+        let right = try #require(columns.last)
+        for (index, expected) in quadrants.enumerated() {
+            let row = index < 2 ? top + (bottom - top) / 4 : bottom - (bottom - top) / 4
+            let column = index % 2 == 0 ? left + (right - left) / 4 : right - (right - left) / 4
+            let seen = rows[row][column]
+            let red: Int = abs(Int(seen.red) - Int(expected[0]))
+            let green: Int = abs(Int(seen.green) - Int(expected[1]))
+            let blue: Int = abs(Int(seen.blue) - Int(expected[2]))
+            #expect(red + green + blue < 60, "quadrant \(index) at cell (\(column), \(row)) shows \(seen)")
+        }
         try session.keys("q", "q")
     }
 

@@ -158,31 +158,10 @@ func note(_ text: String) {
 // MARK: - Files made for the tests
 
 enum HostileFiles {
-    /// A PNG chunk with its CRC.
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        let length = UInt32(data.count)
-        var out: [UInt8] = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
-        out += typeBytes + data
-        let crc = crc32(typeBytes + data)
-        out += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
-        return out
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-        }
-        return ~crc
-    }
-
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-    static func be32(_ value: UInt32) -> [UInt8] {
-        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { PNGFile.chunk(type, data) }
+    static func crc32(_ bytes: [UInt8]) -> UInt32 { PNGFile.crc32(bytes) }
+    static let pngSignature = PNGFile.signature
+    static func be32(_ value: UInt32) -> [UInt8] { PNGFile.be32(value) }
 
     /// A decompression bomb's header: a PNG claiming `width` x `height` RGB
     /// pixels, with a few bytes of (stored, valid) zlib data and IEND.

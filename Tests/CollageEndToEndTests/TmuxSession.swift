@@ -64,6 +64,8 @@ final class TmuxSession {
     func keys(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
     func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
     func screen() throws -> String { try tmux(["capture-pane", "-p"]) }
+    /// The screen with its colours (SGR escape sequences), as a person sees it.
+    func colouredScreen() throws -> String { try tmux(["capture-pane", "-p", "-e"]) }
     var inAlternateScreen: Bool { ((try? tmux(["display-message", "-p", "#{alternate_on}"])) ?? "").hasPrefix("1") }
 
     /// Waits (up to 10 s) until the screen satisfies `condition`; returns it.

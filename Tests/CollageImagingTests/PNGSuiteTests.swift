@@ -1,5 +1,6 @@
 import CollageImaging
 import Foundation
+import CollageTestSupport
 import Testing
 
 // PNG decoding against PngSuite (../shared/testdata/pngsuite): every valid file
@@ -274,22 +275,9 @@ struct PNGSuiteTests {
 /// A minimal PNG with the given header and a few bytes of image data, with
 /// valid CRCs, to reach the size checks with absurd dimensions.
 private func pngWithHeader(width: UInt32, height: UInt32) -> [UInt8] {
-    func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-    func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let body = Array(type.utf8) + data
-        return be32(UInt32(data.count)) + body + be32(crc32(body))
-    }
-    let ihdr = be32(width) + be32(height) + [8, 2, 0, 0, 0]  // 8-bit RGB
+    let ihdr = PNGFile.be32(width) + PNGFile.be32(height) + [8, 2, 0, 0, 0]  // 8-bit RGB
     let idat: [UInt8] = [0x78, 0x01, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]  // zlib of one 0 byte
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", [])
+    return PNGFile.signature + PNGFile.chunk("IHDR", ihdr) + PNGFile.chunk("IDAT", idat) + PNGFile.chunk("IEND", [])
 }
 
 extension PNGSuiteTests {

@@ -28,30 +28,14 @@ private func expectClean(_ status: ci_status, _ error: ci_error, naming path: St
     #expect(!message.contains("\n"))
 }
 
-/// A PNG chunk: length, type, data, CRC.
 private func chunk(_ type: String, _ data: [UInt8], declaredLength: UInt32? = nil) -> [UInt8] {
-    func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-    let body = Array(type.utf8) + data
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in body {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-    }
-    return be32(declaredLength ?? UInt32(data.count)) + body + be32(~crc)
+    PNGFile.chunk(type, data, declaredLength: declaredLength)
 }
 
-/// A 2 x 1 grey PNG (two stored zlib bytes per row), with `extra` chunks before IDAT.
+/// A 2 x 1 grey PNG, with `extra` chunks before IDAT.
 private func tinyPNG(extra: [UInt8] = []) -> [UInt8] {
-    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     let ihdr = chunk("IHDR", [0, 0, 0, 2, 0, 0, 0, 1, 8, 0, 0, 0, 0])
-    // zlib: 78 01, a final stored block of 3 bytes (filter 0, 0x40, 0xC0), Adler-32.
-    let raw: [UInt8] = [0, 0x40, 0xC0]
-    var a: UInt32 = 1, b: UInt32 = 0
-    for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
-    let adler = (b << 16) | a
-    let idat: [UInt8] = [0x78, 0x01, 0x01, 0x03, 0x00, 0xFC, 0xFF] + raw
-        + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
-    return signature + ihdr + extra + chunk("IDAT", idat) + chunk("IEND", [])
+    return PNGFile.signature + ihdr + extra + chunk("IDAT", PNGFile.zlibStored([0, 0x40, 0xC0])) + chunk("IEND", [])
 }
 
 private func write(_ bytes: [UInt8], named name: String) throws -> String {

@@ -129,40 +129,6 @@ import Testing
         #expect(unsized.cellWidth == 10 && unsized.cellHeight == 20)
     }
 
-    /// Each printed cell's colour: the background for a space, else the
-    /// foreground (in a uniform area libchafa gives both the same colour),
-    /// the other way round in reverse video (SGR 7, which libchafa uses).
-    private func cellColours(_ line: String) -> [RGBColor] {
-        var colours: [RGBColor] = []
-        var foreground = RGBColor(red: 0, green: 0, blue: 0), background = foreground
-        var inverse = false
-        var scalars = Array(line.unicodeScalars)[...]
-        while let scalar = scalars.first {
-            if scalar == "\u{1B}" {
-                let end = scalars.firstIndex { (0x40...0x7E).contains($0.value) && $0 != "[" } ?? scalars.endIndex
-                let body = String(String.UnicodeScalarView(scalars[scalars.index(after: scalars.startIndex)..<end]))
-                let numbers = body.dropFirst().split(separator: ";").compactMap { Int($0) }
-                var at = 0
-                while at < numbers.count {
-                    if numbers[at] == 38 || numbers[at] == 48, at + 4 < numbers.count, numbers[at + 1] == 2 {
-                        let colour = RGBColor(red: UInt8(numbers[at + 2]), green: UInt8(numbers[at + 3]), blue: UInt8(numbers[at + 4]))
-                        if numbers[at] == 38 { foreground = colour } else { background = colour }
-                        at += 5
-                    } else {
-                        if numbers[at] == 7 { inverse = true }
-                        if numbers[at] == 0 || numbers[at] == 27 { inverse = false }
-                        at += 1
-                    }
-                }
-                scalars = scalars[min(scalars.endIndex, scalars.index(after: end))...]
-            } else {
-                colours.append((scalar == " ") != inverse ? background : foreground)
-                scalars = scalars.dropFirst()
-            }
-        }
-        return colours
-    }
-
     /// libchafa 1.12 scaled packed RGB rows that were not a multiple of 4
     /// bytes wrongly: photos 301 px wide were sheared, 302 and 303 grey with
     /// coloured stripes (issue #11). Four coloured quadrants must stay where
@@ -183,7 +149,7 @@ import Testing
             }
         }
         let picture = ChafaPictureRenderer().render(image, columns: 24, rows: 8)
-        let cells = picture.lines.map(cellColours)
+        let cells = picture.lines.map { cellColours($0) }
         try #require(picture.rows >= 4 && picture.columns >= (narrow ? 1 : 4))
         #expect(cells.allSatisfy { $0.count == picture.columns })
         // A cell a quarter of the way in from each corner lies well inside its quadrant.

@@ -77,3 +77,6 @@ else
   echo "Scheduling: default (no autogroup priority)" | tee -a "$work/machine.txt" >&2
   "${run[@]}"
 fi
+
+# --- the picker: key to frame in a folder of 10,000 photos (issue 11) --------
+/usr/bin/python3 scripts/bench/keys.py "$collage" "$work/w6/photo-1.jpg" "$work" | tee -a "$work/results.md"

@@ -1,0 +1,114 @@
+import CollageKit
+import CollageTestSupport
+import Dispatch
+import Foundation
+import Testing
+@testable import CollageTerminal
+
+/// The photos screen's previews at the widths that once came out sheared or
+/// grey (issue #11): through the real path (PreviewService: shrink-on-load
+/// decode, then the renderer), the picture handed to libchafa equals the
+/// photo scaled, for JPEG and for grey, grey + alpha and palette PNGs.
+@Suite struct PreviewPixelTests {
+    static let widths = Array(1...8) + Array(299...303) + Array(598...601) + [2001]
+
+    enum Kind: String, CaseIterable { case jpeg, grey, greyAlpha, palette }
+
+    /// Records the image the preview path hands the renderer, and renders it.
+    final class RecordingRenderer: PictureRendering, @unchecked Sendable {
+        let real = ChafaPictureRenderer()
+        var handed: RGBImage?
+        func pixelSize(columns: Int, rows: Int) -> (width: Int, height: Int) { real.pixelSize(columns: columns, rows: rows) }
+        func render(_ image: RGBImage, columns: Int, rows: Int) -> TerminalPicture {
+            handed = image
+            return real.render(image, columns: columns, rows: rows)
+        }
+    }
+
+    /// The photo as a function of position (0...1 across and down): smooth
+    /// in both directions, so a shear or a wrong stride shows everywhere.
+    static func grey(_ x: Double, _ y: Double) -> UInt8 { UInt8(20 + 180 * x + 50 * y) }
+    static let quadrants: [[UInt8]] = [[230, 30, 30], [30, 200, 40], [40, 60, 220], [240, 220, 30]]
+    static func quadrant(_ x: Double, _ y: Double) -> Int { (y < 0.5 ? 0 : 2) + (x < 0.5 ? 0 : 1) }
+
+    /// The expected RGB at a position, alpha composited over white.
+    static func expected(_ kind: Kind, _ x: Double, _ y: Double) -> [Int] {
+        switch kind {
+        case .jpeg: return [Int(60 + 140 * x), Int(60 + 140 * y), 128]
+        case .grey: return Array(repeating: Int(grey(x, y)), count: 3)
+        case .greyAlpha:
+            let alpha = x < 0.5 ? 255.0 : 128.0, v = Double(grey(x, y))
+            return Array(repeating: Int((v * alpha + 255 * (255 - alpha)) / 255), count: 3)
+        case .palette: return quadrants[quadrant(x, y)].map(Int.init)
+        }
+    }
+
+    static func file(_ kind: Kind, width: Int, height: Int) throws -> [UInt8] {
+        func position(_ i: Int, _ n: Int) -> Double { n == 1 ? 0.25 : Double(i) / Double(n - 1) }
+        var samples: [UInt8] = []
+        for row in 0..<height {
+            for column in 0..<width {
+                let x = position(column, width), y = position(row, height)
+                switch kind {
+                case .jpeg: samples += [UInt8(60 + 140 * x), UInt8(60 + 140 * y), 128]
+                case .grey: samples.append(grey(x, y))
+                case .greyAlpha: samples += [grey(x, y), x < 0.5 ? 255 : 128]
+                case .palette: samples.append(UInt8(quadrant(x, y)))
+                }
+            }
+        }
+        switch kind {
+        case .jpeg:
+            var image = RGBImage(width: width, height: height, filledWith: .white)
+            image.pixels = samples
+            return try ImageEngine().encode(image, as: .jpeg, quality: 97)
+        case .grey: return PNGFile.encode(width: width, height: height, colourType: 0, samples: samples)
+        case .greyAlpha: return PNGFile.encode(width: width, height: height, colourType: 4, samples: samples)
+        case .palette:
+            return PNGFile.encode(width: width, height: height, colourType: 3, samples: samples,
+                                  palette: quadrants.flatMap { $0 })
+        }
+    }
+
+    @Test(arguments: widths, Kind.allCases)
+    func thePictureHandedToLibchafaIsThePhotoScaled(width: Int, kind: Kind) throws {
+        let height = 40
+        let folder = try temporaryDirectory()
+        let path = folder.appendingPathComponent("photo-\(width).\(kind == .jpeg ? "jpg" : "png")").path
+        try Data(try Self.file(kind, width: width, height: height)).write(to: URL(fileURLWithPath: path))
+
+        let renderer = RecordingRenderer()
+        let previews = PreviewService(renderer: renderer, deliver: immediately)
+        let done = DispatchSemaphore(value: 0)
+        var result: Result<TerminalPicture, Error>?
+        _ = previews.photoPreview(Photo(path: path), columns: 40, rows: 20) { result = $0; done.signal() }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        _ = try #require(result).get()
+        let image = try #require(renderer.handed)
+        let input = ChafaPictureRenderer.chafaInput(image, toAspect: nil)
+        #expect(input.width == image.width && input.height == image.height)
+
+        // Every pixel handed to libchafa, against the photo at that place.
+        // Exact for PNG (decoded at full size); for JPEG its brightness, within
+        // the codec's loss (its colour is subsampled 2 x 2, which a photo 2 px
+        // wide with a steep gradient cannot keep); the palette away from the
+        // quadrants' edges.
+        let tolerance = kind == .jpeg ? 10 : 1
+        func luma(_ rgb: [Int]) -> Int { (299 * rgb[0] + 587 * rgb[1] + 114 * rgb[2]) / 1000 }
+        var worst = 0, worstAt = (0, 0)
+        for v in 0..<input.height {
+            for u in 0..<input.width {
+                let x = input.width == 1 ? 0.25 : Double(u) / Double(input.width - 1)
+                let y = Double(v) / Double(input.height - 1)
+                if kind == .palette && (abs(x - 0.5) < 0.1 || abs(y - 0.5) < 0.1) { continue }
+                let at = (v * input.width + u) * 4
+                let got = input.pixels[at..<at + 3].map(Int.init)
+                let want = Self.expected(kind, x, y)
+                let difference = kind == .jpeg ? abs(luma(got) - luma(want)) : zip(got, want).map { abs($0 - $1) }.max()!
+                if difference > worst { worst = difference; worstAt = (u, v) }
+                #expect(input.pixels[at + 3] == 255)
+            }
+        }
+        #expect(worst <= tolerance, "\(kind) \(width) px wide: off by \(worst) at \(worstAt) of \(input.width)x\(input.height)")
+    }
+}
