@@ -2,6 +2,10 @@
 // dispatch shared by the decoders.
 #include "internal.h"
 
+#include <stdio.h>  // before jpeglib.h, which uses FILE
+#include <jpeglib.h>
+#include <png.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -116,16 +120,35 @@ uint64_t ci_max_pixels(const ci_limits *limits) {
     return (limits && limits->max_pixels) ? limits->max_pixels : CI_DEFAULT_MAX_PIXELS;
 }
 
+void ci_describe_pixels(uint64_t pixels, uint64_t limit, char *pixels_text, char *limit_text, size_t size) {
+    if (!pixels_text || !limit_text || size == 0) return;
+    // Under a megapixel, megapixels would read "0.0": count pixels.
+    if (limit < 1000000) {
+        snprintf(pixels_text, size, "%llu pixels", (unsigned long long)pixels);
+        snprintf(limit_text, size, "%llu pixels", (unsigned long long)limit);
+        return;
+    }
+    // Megapixels with the fewest decimals (at least one) that tell the two
+    // apart: "100.0 over the limit of 100.0" said nothing; 6 decimals are exact.
+    for (int decimals = 1; decimals <= 6; decimals++) {
+        snprintf(pixels_text, size, "%.*f megapixels", decimals, pixels / 1e6);
+        snprintf(limit_text, size, "%.*f megapixels", decimals, limit / 1e6);
+        if (strcmp(pixels_text, limit_text) != 0) return;
+    }
+}
+
 ci_status ci_check_pixels(uint32_t width, uint32_t height, const ci_limits *limits,
                           const char *name, ci_error *err) {
     if (width == 0 || height == 0)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: invalid image size %ux%u", name, width, height);
     uint64_t pixels = (uint64_t)width * height;
     uint64_t limit = ci_max_pixels(limits);
-    if (pixels > limit)
-        return ci_fail(err, CI_ERR_TOO_LARGE,
-                       "%s: %ux%u is %.1f megapixels, over the limit of %.1f megapixels", name,
-                       width, height, pixels / 1e6, limit / 1e6);
+    if (pixels > limit) {
+        char pixels_text[48], limit_text[48];
+        ci_describe_pixels(pixels, limit, pixels_text, limit_text, sizeof pixels_text);
+        return ci_fail(err, CI_ERR_TOO_LARGE, "%s: %ux%u is %s, over the limit of %s", name, width,
+                       height, pixels_text, limit_text);
+    }
     return CI_OK;
 }
 
@@ -271,4 +294,13 @@ ci_status ci_decode_file(const char *path, const ci_decode_options *options,
     status = ci_decode_memory(data, size, path, options, out, err);
     free(data);
     return status;
+}
+
+#define CI_STRINGIFY_(x) #x
+#define CI_STRINGIFY(x) CI_STRINGIFY_(x)
+
+const char *ci_library_versions(void) {
+    // From the headers built against (libjpeg-turbo's version is a bare
+    // token, hence the stringification).
+    return "libjpeg-turbo " CI_STRINGIFY(LIBJPEG_TURBO_VERSION) ", libpng " PNG_LIBPNG_VER_STRING ", libexif";
 }

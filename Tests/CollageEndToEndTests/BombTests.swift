@@ -71,7 +71,7 @@ import Glibc
         try write(HostileFiles.flatGreyJPEG(side: 65496), to: huge)
         let refused = try cli.collage("add", "--max-pixels", "50M", huge.path, cat)
         #expect(refused.isOneLineRefusal(naming: huge.path), "\(refused)")
-        #expect(refused.stderr.contains("67.0 at 1/8 scale"), "\(refused)")
+        #expect(refused.stderr.contains("(67.0 megapixels at 1/8 scale)"), "\(refused)")
         #expect(refused.stderr.contains("over the limit of 50.0 megapixels"), "\(refused)")
 
         #expect(try cli.collage("add", huge.path, cat).succeeded)

@@ -145,7 +145,8 @@ import Glibc
         #expect(try cli.collage("add", cat, cup).succeeded)
         try Data("a file".utf8).write(to: cli.file("plain"))
         let cases: [(String, String)] = [
-            ("/nonexistent-folder/x.jpg", "No such file or directory"),
+            // Missing parents are created (issue #14): only where that cannot be done is it refused.
+            ("/proc/nonexistent-folder/x.jpg", "No such file or directory"),
             (cli.file("plain").path + "/x.jpg", "Not a directory"),
             (cli.file(String(repeating: "n", count: 300) + ".jpg").path, "File name too long"),
             ("/proc/collage-test.jpg", "cannot write"),

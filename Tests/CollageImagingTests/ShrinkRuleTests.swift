@@ -61,3 +61,22 @@ import Testing
         #expect(ci_draw_scale(8000, 8000, 1, 6000, 6000, &limits) == 6)
     }
 }
+
+/// Pixel counts in messages (issue #14): units that make sense at any size.
+@Suite struct PixelWordingTests {
+    func describe(_ pixels: UInt64, _ limit: UInt64) -> (String, String) {
+        var a = [CChar](repeating: 0, count: 48), b = [CChar](repeating: 0, count: 48)
+        ci_describe_pixels(pixels, limit, &a, &b, 48)
+        return (String(cString: a), String(cString: b))
+    }
+
+    @Test func smallLimitsCountPixels() {
+        #expect(describe(120_000, 40_000) == ("120000 pixels", "40000 pixels"))
+    }
+
+    @Test func megapixelsWithTheDecimalsThatTellThemApart() {
+        #expect(describe(10_000_000_000, 100_000_000) == ("10000.0 megapixels", "100.0 megapixels"))
+        #expect(describe(100_000_001, 100_000_000) == ("100.000001 megapixels", "100.000000 megapixels"))
+        #expect(describe(100_040_000, 100_000_000) == ("100.04 megapixels", "100.00 megapixels"))
+    }
+}

@@ -126,6 +126,17 @@ unsigned ci_shrink_scale(uint32_t width, uint32_t height, uint32_t need_width, u
 unsigned ci_draw_scale(uint32_t width, uint32_t height, int orientation, uint32_t cell_width,
                        uint32_t cell_height, const ci_limits *limits);
 
+// A pixel count and the limit it is compared with, as text in units that make
+// sense at any size ("350 pixels"; "100.000001 megapixels" against "100.0
+// megapixels": the fewest decimals that tell them apart). Each buffer holds
+// `size` bytes (48 is plenty).
+void ci_describe_pixels(uint64_t pixels, uint64_t limit, char *pixels_text, char *limit_text, size_t size);
+
+// The libraries the engine was built with and their versions, for
+// `collage --version`: "libjpeg-turbo 2.1.5, libpng 1.6.39, libexif". A
+// string constant (libexif exposes no version).
+const char *ci_library_versions(void);
+
 // The format by the first bytes of a file (magic numbers), never by its
 // name. Eight bytes are enough to tell.
 ci_format ci_sniff_format(const uint8_t *data, size_t size);

@@ -93,6 +93,6 @@ public enum OutputFolder {
         }
         var info = stat()
         guard stat(path, &info) == 0 else { throw failure(String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw failure("it is not a folder") }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw failure(String(cString: strerror(ENOTDIR))) }
     }
 }

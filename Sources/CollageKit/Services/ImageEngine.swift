@@ -186,11 +186,17 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             height = UInt64(ci_scaled_size(info.height, 1))
         }
         guard width * height > maxDecodedPixels else { return }
-        let megapixels = { (pixels: UInt64) in String(format: "%.1f", Double(pixels) / 1e6) }
-        let smallest = info.format == CI_FORMAT_JPEG ? " (\(megapixels(width * height)) at 1/8 scale)" : ""
+        // The engine's wording of pixel counts, so both limits read alike.
+        func describe(_ pixels: UInt64) -> (pixels: String, limit: String) {
+            var text = [CChar](repeating: 0, count: 48), limit = [CChar](repeating: 0, count: 48)
+            ci_describe_pixels(pixels, maxDecodedPixels, &text, &limit, 48)
+            return (String(cString: text), String(cString: limit))
+        }
+        let full = describe(UInt64(info.width) * UInt64(info.height))
+        let smallest = info.format == CI_FORMAT_JPEG ? " (\(describe(width * height).pixels) at 1/8 scale)" : ""
         throw ImageEngineError(
             kind: .tooLarge,
-            message: "\(photo.path): \(info.width)x\(info.height) is \(megapixels(UInt64(info.width) * UInt64(info.height))) megapixels\(smallest), over the limit of \(megapixels(maxDecodedPixels)) megapixels")
+            message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit)")
     }
 
     /// Draws every photo into its grid cell. The photos are decoded in
@@ -270,6 +276,9 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         }
         return image
     }
+
+    /// The image libraries the engine was built with, with their versions.
+    public static var libraryVersions: String { String(cString: ci_library_versions()) }
 
     public func encode(_ image: RGBImage, as format: ImageFormat, quality: Int) throws -> [UInt8] {
         // The encoders only read the pixels, so borrow them: a mutable buffer

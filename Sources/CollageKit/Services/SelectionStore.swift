@@ -115,8 +115,11 @@ public final class FileSelectionStore: SelectionStore {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state/collage")
     }
 
+    /// Reading creates nothing: `status`, `preview` and `--help` leave the
+    /// disk as they found it. Without the folder or its lock file nobody has
+    /// ever stored a selection here, so there is nothing to wait for.
     public func load() throws -> [Photo] {
-        try withLock { try read() }
+        try withLock(creating: false) { try read() }
     }
 
     public func update<T>(_ change: (inout [Photo]) throws -> T) throws -> T {
@@ -131,16 +134,19 @@ public final class FileSelectionStore: SelectionStore {
 
     // MARK: - Locking
 
-    private func withLock<T>(_ body: () throws -> T) throws -> T {
-        do {
-            // Private, as the XDG base directory specification asks of state
-            // folders (and whatever the umask): the selection names your files.
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw SelectionStoreError(description: "cannot create the state folder \(directory.path): \(error.localizedDescription)")
+    private func withLock<T>(creating: Bool = true, _ body: () throws -> T) throws -> T {
+        if creating {
+            do {
+                // Private, as the XDG base directory specification asks of state
+                // folders (and whatever the umask): the selection names your files.
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw SelectionStoreError(description: "cannot create the state folder \(directory.path): \(error.localizedDescription)")
+            }
         }
-        let fd = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(lockFile.path, O_RDWR | O_CLOEXEC | (creating ? O_CREAT : 0), 0o600)
+        if fd < 0 && !creating && errno == ENOENT { return try body() }
         guard fd >= 0 else { throw posixError("cannot open the lock file \(lockFile.path)") }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {

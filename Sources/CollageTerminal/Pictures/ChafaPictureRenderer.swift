@@ -14,6 +14,9 @@ public struct ChafaPictureRenderer: PictureRendering {
     /// libchafa matches symbols against 8x8-pixel blocks of the image, one per cell.
     static let symbolResolution = 8
 
+    /// "libchafa 1.12.4": the version built against, for `collage --version`.
+    public static let libraryVersion = "libchafa \(CHAFA_MAJOR_VERSION).\(CHAFA_MINOR_VERSION).\(CHAFA_MICRO_VERSION)"
+
     public let kind: TerminalPicture.Kind
     /// NO_COLOR: symbols are drawn with the terminal's own foreground and
     /// background only (CHAFA_CANVAS_MODE_FGBG), without colour codes.

@@ -26,7 +26,7 @@ struct CollageCommand: ParsableCommand {
               collage save -o holiday.jpg --size 3000x2000 --gap 8
               collage clear
             """,
-        version: "0.1.0",
+        version: "0.1.0 (\(ImageEngine.libraryVersions), \(ChafaPictureRenderer.libraryVersion))",
         subcommands: [Add.self, Remove.self, Move.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self,
                       Preview.self])
 

@@ -14,7 +14,8 @@ struct RenderOptionGroup: ParsableArguments {
             transform: { try RGBColor(parsing: $0) })
     var background: RGBColor = .white
 
-    @Option(help: ArgumentHelp("Space between cells, in pixels.", valueName: "px"))
+    // Unconditional: "-1" is the value (refused below with the reason), not an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space between cells, in pixels.", valueName: "px"))
     var gap: Int = 0
 
     func validate() throws {

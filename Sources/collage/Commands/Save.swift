@@ -17,7 +17,7 @@ struct Save: ParsableCommand {
             """)
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("Where to write (default: collage-YYYYMMDD-HHMMSS.jpg here).", valueName: "path"))
+            help: ArgumentHelp("The file to write, or a folder to write the default name in (default: collage-YYYYMMDD-HHMMSS.jpg here; -2, -3... when taken).", valueName: "path"))
     var output: String?
 
     @OptionGroup var render: RenderOptionGroup
@@ -29,7 +29,14 @@ struct Save: ParsableCommand {
 
     func validate() throws {
         if let output {
-            _ = try ImageFormat(path: output)
+            // A wrong extension is a usage error (exit 64), said in the model's
+            // words; a folder gets the default name (.jpg).
+            var isFolder: ObjCBool = false
+            let namesFolder = output.hasSuffix("/")
+                || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
+            if !namesFolder {
+                do { _ = try ImageFormat(path: output) } catch { throw ValidationError("\(error)") }
+            }
             // The writer names files by String: bytes that are not UTF-8 would
             // silently become U+FFFD, a different name from the one typed.
             if RawArguments.isLossy(output) {
@@ -40,14 +47,36 @@ struct Save: ParsableCommand {
 
     func run() throws {
         let options = try render.renderOptions()
-        let destination = URL(fileURLWithPath: Photo(resolving: output ?? defaultCollageFileName()).path)
+        let target = SaveDestination(output: output, workingDirectory: FileManager.default.currentDirectoryPath) {
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && isFolder.boolValue
+        }
         let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels)
-        switch viewModel.save(to: destination, options: options, overwrite: force).waitForCompletion() {
-        case .success:
-            print("Saved \(destination.path)")
-        case let .failure(error):
-            Console.error((error as? CollageActionError)?.failure?.commandLineMessage ?? "\(error)")
+        // Refused saves (odd count, missing photo) say so before any folder is made.
+        if let refusal = viewModel.saveRefusal {
+            Console.error(refusal.description)
             throw ExitCode.failure
+        }
+        let now = Date()
+        do {
+            try OutputFolder.create(target.folder)  // missing parents, as batch does
+        } catch {
+            Console.error("cannot save \(target.path(now: now)): \(error)")
+            throw ExitCode.failure
+        }
+        // A default name taken (another save this second) moves on to -2, -3...
+        for attempt in 1... {
+            let destination = URL(fileURLWithPath: target.path(now: now, attempt: attempt))
+            switch viewModel.save(to: destination, options: options, overwrite: force).waitForCompletion() {
+            case .success:
+                print("Saved \(destination.path)")
+                return
+            case let .failure(error):
+                let failure = (error as? CollageActionError)?.failure
+                if failure?.kind == .outputExists && target.usesDefaultName && attempt < 100 { continue }
+                Console.error(failure?.commandLineMessage ?? "\(error)")
+                throw ExitCode(failure?.kind == .options ? CommandLineEntry.usageError : 1)
+            }
         }
     }
 }

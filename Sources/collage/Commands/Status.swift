@@ -21,7 +21,7 @@ struct Status: ParsableCommand {
         }
         print(state.title)
         for (index, photo) in state.photos.enumerated() {
-            print("  \(index + 1). \(photo.path)" + (state.missing.contains(photo) ? "  (missing)" : ""))
+            print("  \(index + 1). \(Console.printable(photo.path))" + (state.missing.contains(photo) ? "  (missing)" : ""))
         }
         let room = CollageRules.maximumPhotos - state.count
         print("add:   " + (state.canAdd ? "yes (room for \(room) more)" : "no (the collage is full)"))
@@ -37,6 +37,11 @@ private struct StatusReport: Encodable {
     let photos: [String]
     /// The photos that can no longer be read, as in `photos`.
     let missing: [String]
+    /// For each photo, the base64 of its path's exact bytes when they are not
+    /// UTF-8 (its entry in `photos` then shows U+FFFD in their place); null
+    /// for every other. A JSON string holds only Unicode: this keeps such a
+    /// name without loss.
+    let pathBytes: [String?]
     let canAdd: Bool
     let canClear: Bool
     let canSave: Bool
@@ -46,6 +51,7 @@ private struct StatusReport: Encodable {
         count = state.count
         photos = state.photos.map(\.path)
         missing = state.missing.map(\.path)
+        pathBytes = state.photos.map { $0.pathIsExact ? nil : Data($0.fileSystemPath).base64EncodedString() }
         canAdd = state.canAdd
         canClear = state.canClear
         canSave = state.canSave

@@ -6,9 +6,25 @@ import Foundation
 /// stderr as one line prefixed with "collage: ".
 enum Console {
     static func error(_ message: String) {
-        // One line even when a file name holds a line break: shown as "\n".
-        let line = message.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-        FileHandle.standardError.write(Data("collage: \(line)\n".utf8))
+        FileHandle.standardError.write(Data("collage: \(printable(message))\n".utf8))
+    }
+
+    /// `text` safe to print on a terminal, one line: control characters (a
+    /// line break in a file name, an escape sequence that would recolour or
+    /// clear the screen) are shown as escapes, \n, \t, \r or \u{1B}.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}":
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 

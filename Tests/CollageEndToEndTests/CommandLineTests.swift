@@ -1,0 +1,87 @@
+import CollageKit
+import CollageTestSupport
+import Foundation
+import Testing
+
+/// The command line as a person meets it (issue #14): one error shape, exit
+/// statuses that tell usage from failure, honest units, safe output.
+@Suite struct CommandLineTests {
+    @Test func everyErrorIsOneLineWithOnePrefixAndUsageErrorsExit64() throws {
+        let cli = try CLI()
+        let cases: [([String], String)] = [
+            (["save", "--gap", "-1"], "collage: --gap must not be negative\n"),
+            (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg or .png\n"),
+            (["nope"], "collage: Unexpected argument 'nope'\n"),
+            (["help", "nope"], "collage: no command 'nope' (see 'collage --help')\n"),
+            (["save", "--size", "0x10"], "collage: The value '0x10' is invalid for '--size <WxH>': size 0x10 is out of range: each side must be 1 to 16384 pixels\n"),
+        ]
+        for (arguments, expected) in cases {
+            let output = try cli.run(arguments)
+            #expect(output.status == 64, "\(arguments)")
+            #expect(output.stderr == expected, "\(arguments)")
+            #expect(output.stdout.isEmpty)
+        }
+        // A failure that is not a usage error: 1.
+        let empty = try cli.run("save")
+        #expect(empty.status == 1 && empty.stderr == "collage: nothing to save: the collage is empty\n")
+        #expect(try cli.run("help", "add").status == 0)
+    }
+
+    @Test func versionNamesTheImageLibraries() throws {
+        let output = try CLI().run("--version")
+        #expect(output.status == 0)
+        #expect(output.stdout.hasPrefix("0.1.0 (libjpeg-turbo "))
+        #expect(output.stdout.contains(", libpng 1.") && output.stdout.contains(", libchafa 1."))
+    }
+
+    @Test func statusEscapesControlCharactersAndJSONKeepsBytesThatAreNotUTF8() throws {
+        let cli = try CLI()
+        let odd = cli.workingDirectory.appendingPathComponent("a\u{1B}[31mred\nx.jpg")
+        try FileManager.default.copyItem(atPath: CLI.jpegs[0], toPath: odd.path)
+        try cli.run("add", odd.path, CLI.jpegs[1])
+        let text = try cli.run("status").stdout
+        #expect(text.contains("  1. \(cli.workingDirectory.path)/a\\u{1B}[31mred\\nx.jpg\n"))
+        #expect(!text.contains("\u{1B}"))
+        let json = try cli.status()
+        #expect((json["pathBytes"] as? [Any])?.count == 2)
+        #expect((json["pathBytes"] as? [Any])?.allSatisfy { $0 is NSNull } == true, "UTF-8 names need no bytes")
+    }
+
+    @Test func readOnlyCommandsCreateNothing() throws {
+        let cli = try CLI()
+        for arguments in [["status"], ["status", "--json"], ["preview"], ["--help"], ["save", "--help"]] {
+            _ = try cli.run(arguments)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.state.path).isEmpty)
+    }
+
+    @Test func saveIntoAFolderCreatesMissingParentsAndNeverCollides() throws {
+        let cli = try CLI()
+        let add = { _ = try cli.run("add", CLI.jpegs[0], CLI.jpegs[1]) }
+        // "-o DIR/": the default name inside, the folder created.
+        try add()
+        let intoNew = try cli.run("save", "-o", "new/deeper/", "--size", "64x32")
+        #expect(intoNew.status == 0, "\(intoNew.stderr)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.appendingPathComponent("new/deeper").path)
+        #expect(made.count == 1 && made[0].hasPrefix("collage-") && made[0].hasSuffix(".jpg"))
+        // An existing folder named without "/": the same.
+        try add()
+        #expect(try cli.run("save", "-o", "new", "--size", "64x32").status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.appendingPathComponent("new").path)
+            .filter { $0.hasPrefix("collage-") }.count == 1)
+        // A file in a missing folder.
+        try add()
+        #expect(try cli.run("save", "-o", "made/here.png", "--size", "64x32").status == 0)
+        #expect(isCompleteImage(cli.workingDirectory.appendingPathComponent("made/here.png").path))
+        // Two default-name saves in the same second: -2.
+        try add()
+        #expect(try cli.run("save", "-o", "twice/", "--size", "64x32").status == 0)
+        try add()
+        #expect(try cli.run("save", "-o", "twice/", "--size", "64x32").status == 0)
+        let twice = try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.appendingPathComponent("twice").path).sorted()
+        #expect(twice.count == 2, "\(twice)")
+        if twice.count == 2, twice[0].dropLast(4) == twice[1].dropLast(6) {
+            #expect(twice[1].hasSuffix("-2.jpg"))
+        }
+    }
+}
