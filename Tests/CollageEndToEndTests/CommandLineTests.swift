@@ -84,4 +84,42 @@ import Testing
             #expect(twice[1].hasSuffix("-2.jpg"))
         }
     }
+
+    @Test func helpShowsEveryDefaultOnce() throws {
+        let cli = try CLI()
+        let save = try cli.run("save", "--help").stdout
+        for text in ["(default: 1920x1080)", "(default: white)", "(default: 100M)", "(default: 90)", "(default: 0)"] {
+            #expect(save.contains(text), "\(text)")
+        }
+        let batch = try cli.run("batch", "--help").stdout
+        #expect(batch.components(separatedBy: "(default:").count - 1 == batch.components(separatedBy: "\n").filter { $0.contains("(default:") }.count,
+                "one default per option")
+        #expect(batch.contains("(default: the number of cores)") && !batch.contains("cores).\n                          (default: "))
+    }
+
+    @Test func qualityForAPNGIsPointedOut() throws {
+        let cli = try CLI()
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
+        let output = try cli.run("save", "-o", "x.png", "--quality", "50", "--size", "64x32")
+        #expect(output.status == 0)
+        #expect(output.stderr == "collage: warning: --quality applies to JPEG only: PNG is lossless, so it is ignored\n")
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
+        #expect(try cli.run("save", "-o", "y.jpg", "--quality", "50", "--size", "64x32").stderr.isEmpty)
+    }
+
+    @Test func batchNamesEveryBadPhotoAndSkipExistingKeepsWhatIsThere() throws {
+        let cli = try CLI()
+        let list = cli.workingDirectory.appendingPathComponent("list.txt")
+        try "\(CLI.jpegs[0])\n\(CLI.jpegs[1])\n\nnope-1.jpg\nnope-2.jpg\n".write(to: list, atomically: true, encoding: .utf8)
+        let first = try cli.run("batch", list.path, "-o", "out", "--size", "64x32")
+        #expect(first.status == 1)
+        #expect(first.stderr.contains("nope-1.jpg") && first.stderr.contains("nope-2.jpg"), "\(first.stderr)")
+        // The first collage exists now: --skip-existing keeps it, and only the bad group fails.
+        let again = try cli.run("batch", list.path, "-o", "out", "--size", "64x32", "--skip-existing")
+        #expect(again.stdout.contains("1 kept (already there); 1 failed."), "\(again.stdout)")
+        #expect(again.stderr.contains("collage 1 (lines 1-2): kept"), "\(again.stderr)")
+        try "\(CLI.jpegs[0])\n\(CLI.jpegs[1])\n".write(to: list, atomically: true, encoding: .utf8)
+        let whole = try cli.run("batch", list.path, "-o", "out", "--size", "64x32", "--skip-existing")
+        #expect(whole.status == 0, "kept is not failed")
+    }
 }

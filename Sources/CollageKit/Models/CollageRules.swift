@@ -61,6 +61,8 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
     case nothingToSave
     case oddCount(Int)
     case unreadablePhoto(path: String, reason: String)
+    /// Several unreadable photos (each an `unreadablePhoto`).
+    indirect case unreadablePhotos([CollageRefusal])
     case nothingToRemove
     case nothingToMove
     /// A position (1-based, as `status` numbers photos) the collage does not have.
@@ -89,6 +91,8 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
             return "cannot save \(CollageRules.title(count: count)): a collage needs an even number of photos"
         case let .unreadablePhoto(_, reason):
             return reason
+        case let .unreadablePhotos(refusals):
+            return refusals.map(\.description).joined(separator: "; ")
         case .nothingToRemove:
             return "nothing to remove: the collage is empty"
         case .nothingToMove:

@@ -14,18 +14,22 @@ public struct BatchOptions: Sendable {
     /// Collages made at once.
     public var jobs: Int
     public var overwrite: Bool
+    /// Leave collages whose file exists alone, as done (`--skip-existing`).
+    public var skipExisting: Bool
     public var dryRun: Bool
     /// The most pixels one decoded photo may have (`ImageEngine.maxDecodedPixels`).
     public var maxDecodedPixels: UInt64
 
     public init(outputDirectory: URL, format: ImageFormat = .jpeg, render: CollageRenderOptions,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, overwrite: Bool = false, dryRun: Bool = false,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, overwrite: Bool = false,
+                skipExisting: Bool = false, dryRun: Bool = false,
                 maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels) {
         self.outputDirectory = outputDirectory
         self.format = format
         self.render = render
         self.jobs = max(1, jobs)
         self.overwrite = overwrite
+        self.skipExisting = skipExisting
         self.dryRun = dryRun
         self.maxDecodedPixels = maxDecodedPixels
     }
@@ -43,6 +47,8 @@ public struct BatchResult: Equatable, Sendable {
         /// Written (or, in a dry run, would be written).
         case saved
         case planned
+        /// Its file exists and `--skip-existing` leaves it alone: done already.
+        case kept
         /// Breaks a collage rule; not attempted.
         case skipped(String)
         /// Allowed, but writing failed (e.g. the file exists).
@@ -55,7 +61,7 @@ public struct BatchResult: Equatable, Sendable {
 
     public var succeeded: Bool {
         switch outcome {
-        case .saved, .planned: return true
+        case .saved, .planned, .kept: return true
         case .skipped, .failed: return false
         }
     }
@@ -66,6 +72,7 @@ public struct BatchResult: Equatable, Sendable {
         let label = "collage \(group.number) (\(group.lineRange))"
         switch outcome {
         case .saved: return "\(label): saved \(output)"
+        case .kept: return "\(label): kept \(output) (it exists)"
         case .planned: return "\(label): \(CollageRules.title(count: group.photos.count)) -> \(output)"
         case let .skipped(reason): return "\(label): skipped: \(reason)"
         case let .failed(failure): return "\(label): failed: \(wording(failure))"
@@ -76,7 +83,9 @@ public struct BatchResult: Equatable, Sendable {
 public struct BatchSummary: Equatable, Sendable {
     public var saved = 0
     public var failed = 0
-    public var total: Int { saved + failed }
+    /// Left alone by `--skip-existing`: neither made nor failed.
+    public var kept = 0
+    public var total: Int { saved + failed + kept }
     public var allSucceeded: Bool { failed == 0 }
 }
 
@@ -129,7 +138,11 @@ public final class BatchViewModel {
             DispatchQueue(label: "collage.batch.job", qos: .userInitiated).async { [self] in
                 let result = make(group)
                 tally.withLock { tally in
-                    if result.succeeded { tally.saved += 1 } else { tally.failed += 1 }
+                    switch result.outcome {
+                    case .kept: tally.kept += 1
+                    case .saved, .planned: tally.saved += 1
+                    case .skipped, .failed: tally.failed += 1
+                    }
                     resultsSubject.send(result)
                 }
                 slots.signal()
@@ -156,6 +169,9 @@ public final class BatchViewModel {
         let added = collage.add(group.photos)
         guard added.isSuccess else { return result(.skipped(added.message)) }
         if let refusal = collage.saveRefusal { return result(.skipped(refusal.description)) }
+        if options.skipExisting && !options.overwrite && FileManager.default.fileExists(atPath: output) {
+            return result(.kept)
+        }
         if !options.overwrite && FileManager.default.fileExists(atPath: output) {
             return result(.failed(CollageFailure(FileWriteError.exists(path: output))))
         }

@@ -112,14 +112,18 @@ public final class CollageViewModel {
            let refusal = CollageRules.addRefusal(count: currentState.count, adding: pick.count) {
             return publish(.refused(refusal))
         }
-        // Check every file before recording anything: all or nothing.
+        // Check every file before recording anything: all or nothing. Every
+        // bad file is named, so one attempt shows all there is to fix.
+        var unreadable: [CollageRefusal] = []
         for photo in pick {
             do {
                 _ = try inspector.inspect(photo)
             } catch {
-                return publish(.refused(.unreadablePhoto(path: photo.path, reason: "\(error)")))
+                unreadable.append(.unreadablePhoto(path: photo.path, reason: "\(error)"))
             }
         }
+        if unreadable.count == 1 { return publish(.refused(unreadable[0])) }
+        if !unreadable.isEmpty { return publish(.refused(.unreadablePhotos(unreadable))) }
         return change { photos in
             if let refusal = CollageRules.addRefusal(count: photos.count, adding: pick.count) {
                 return .refused(refusal)

@@ -51,10 +51,13 @@ struct Batch: ParsableCommand {
     @OptionGroup var limits: LimitOptionGroup
 
     @Option(help: ArgumentHelp("Collages made at once (default: the number of cores).", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Flag(help: "Replace existing files.")
     var force = false
+
+    @Flag(help: "Leave collages whose file exists alone, counted as kept, not failed (to finish an interrupted run).")
+    var skipExisting = false
 
     @Flag(help: "Check the whole list and print the plan, writing nothing.")
     var dryRun = false
@@ -65,7 +68,7 @@ struct Batch: ParsableCommand {
     }
 
     func validate() throws {
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         // Folders and the list are named by String: bytes that are not UTF-8
         // would silently become U+FFFD. (The photos in the list may have any name.)
         for (name, value) in [("output folder", output), ("list", list)] where RawArguments.isLossy(value) {
@@ -85,8 +88,11 @@ struct Batch: ParsableCommand {
             throw ExitCode.failure
         }
 
+        render.warnIfQualityIsIgnored(for: format.imageFormat)
         let options = BatchOptions(outputDirectory: outputDirectory, format: format.imageFormat,
-                                   render: try render.renderOptions(), jobs: jobs, overwrite: force, dryRun: dryRun,
+                                   render: try render.renderOptions(),
+                                   jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, overwrite: force,
+                                   skipExisting: skipExisting, dryRun: dryRun,
                                    maxDecodedPixels: limits.maxPixels)
         let viewModel = BatchViewModel(options: options)
         let progress = BatchProgressView(total: listSource.countGroups(), dryRun: dryRun)
@@ -107,8 +113,10 @@ struct Batch: ParsableCommand {
         func collages(_ n: Int) -> String { n == 1 ? "1 collage" : "\(n) collages" }
         if summary.total == 0 { return "The list has no collage." }
         if dryRun {
-            return "Dry run: \(collages(summary.saved)) would be saved in \(directory); \(summary.failed) would fail."
+            let kept = summary.kept > 0 ? "; \(summary.kept) kept (already there)" : ""
+            return "Dry run: \(collages(summary.saved)) would be saved in \(directory)\(kept); \(summary.failed) would fail."
         }
-        return "Saved \(collages(summary.saved)) in \(directory); \(summary.failed) failed."
+        let kept = summary.kept > 0 ? "; \(summary.kept) kept (already there)" : ""
+        return "Saved \(collages(summary.saved)) in \(directory)\(kept); \(summary.failed) failed."
     }
 }

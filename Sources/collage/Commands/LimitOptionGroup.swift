@@ -7,7 +7,7 @@ import CollageKit
 /// allocated for them; see docs/reliability.md for the memory it bounds.
 struct LimitOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The most pixels one photo may decode to: a number, or with K, M or G (e.g. 250M). JPEGs count at their shrink-on-load size.",
+        "The most pixels one photo may decode to: a number, or with K, M or G (e.g. 250M). JPEGs count at their shrink-on-load size. (default: 100M)",
         valueName: "n"),
             transform: { try Self.parse($0) })
     var maxPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels

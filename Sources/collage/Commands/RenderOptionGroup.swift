@@ -3,14 +3,19 @@ import CollageKit
 
 /// The drawing options `save` and `batch` share.
 struct RenderOptionGroup: ParsableArguments {
-    @Option(help: ArgumentHelp("Canvas size in pixels.", valueName: "WxH"),
+    // Defaults of parsed values are written in the help: ArgumentParser shows
+    // only those of types it parses itself.
+    @Option(help: ArgumentHelp("Canvas size in pixels (default: \(CanvasSize.default.width)x\(CanvasSize.default.height)).",
+                               valueName: "WxH"),
             transform: { try CanvasSize(parsing: $0) })
     var size: CanvasSize = .default
 
-    @Option(help: ArgumentHelp("JPEG quality, 1-100.", valueName: "1-100"))
-    var quality: Int = CollageRenderOptions.defaultQuality
+    // Optional, so that a quality given for a PNG can be pointed out.
+    @Option(help: ArgumentHelp("JPEG quality, 1-100 (default: \(CollageRenderOptions.defaultQuality)).", valueName: "1-100"))
+    var quality: Int?
 
-    @Option(help: ArgumentHelp("Colour of empty cells, gaps and transparency: a name or #RRGGBB.", valueName: "color"),
+    @Option(help: ArgumentHelp("Colour of empty cells, gaps and transparency: a name or #RRGGBB (default: white).",
+                               valueName: "color"),
             transform: { try RGBColor(parsing: $0) })
     var background: RGBColor = .white
 
@@ -19,11 +24,19 @@ struct RenderOptionGroup: ParsableArguments {
     var gap: Int = 0
 
     func validate() throws {
-        if !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, not \(quality)") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, not \(quality)") }
         if gap < 0 { throw ValidationError("--gap must not be negative") }
     }
 
     func renderOptions() throws -> CollageRenderOptions {
-        try CollageRenderOptions(size: size, background: background, gap: gap, quality: quality)
+        try CollageRenderOptions(size: size, background: background, gap: gap,
+                                 quality: quality ?? CollageRenderOptions.defaultQuality)
+    }
+
+    /// Says so when --quality was given for a format it does not apply to.
+    func warnIfQualityIsIgnored(for format: ImageFormat) {
+        if quality != nil && format == .png {
+            Console.warning("--quality applies to JPEG only: PNG is lossless, so it is ignored")
+        }
     }
 }

@@ -58,6 +58,7 @@ struct Save: ParsableCommand {
             throw ExitCode.failure
         }
         let now = Date()
+        if let format = try? ImageFormat(path: target.path(now: now)) { render.warnIfQualityIsIgnored(for: format) }
         do {
             try OutputFolder.create(target.folder)  // missing parents, as batch does
         } catch {

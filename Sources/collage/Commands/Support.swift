@@ -9,6 +9,11 @@ enum Console {
         FileHandle.standardError.write(Data("collage: \(printable(message))\n".utf8))
     }
 
+    /// Something worth knowing that does not stop the command.
+    static func warning(_ message: String) {
+        FileHandle.standardError.write(Data("collage: warning: \(printable(message))\n".utf8))
+    }
+
     /// `text` safe to print on a terminal, one line: control characters (a
     /// line break in a file name, an escape sequence that would recolour or
     /// clear the screen) are shown as escapes, \n, \t, \r or \u{1B}.
