@@ -41,5 +41,17 @@ test-sanitized: deps
 bench:
 	SWIFT=$(SWIFT) scripts/bench/bench.sh
 
+# Install: the release binary, its manual page (generated from the command
+# definitions) and bash, zsh and fish completions, under $(DESTDIR)$(PREFIX).
+# BINARY=path installs that binary instead of building one.
+PREFIX ?= /usr/local
+.PHONY: install uninstall
+
+install: $(if $(BINARY),,build)
+	SWIFT=$(SWIFT) scripts/install.sh install "$(DESTDIR)$(PREFIX)" "$(or $(BINARY),$$(scripts/build-release.sh --show-bin-path)/collage)"
+
+uninstall:
+	scripts/install.sh uninstall "$(DESTDIR)$(PREFIX)"
+
 clean:
 	rm -rf .build demo-output

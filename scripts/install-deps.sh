@@ -23,6 +23,10 @@ missing=()
 if ! command -v tmux >/dev/null 2>&1; then
   missing+=(tmux)
 fi
+# man renders the installed manual page in the install test.
+if ! command -v man >/dev/null 2>&1; then
+  missing+=(man-db)
+fi
 if ! command -v pkg-config >/dev/null 2>&1; then
   missing+=(pkg-config)
 fi

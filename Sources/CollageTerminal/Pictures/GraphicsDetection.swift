@@ -8,10 +8,12 @@ public enum GraphicsMode: String, CaseIterable, Equatable, Sendable {
     case auto
     case symbols, sixel, kitty, iterm2
 
+    /// Every mode's name, as typed (and completed by shells).
+    public static var names: [String] { allCases.map(\.rawValue) }
+
     public init(parsing text: String) throws {
         guard let mode = GraphicsMode(rawValue: text.lowercased()) else {
-            let names = GraphicsMode.allCases.map(\.rawValue).joined(separator: ", ")
-            throw OptionError("graphics '\(text)' is not one of \(names)")
+            throw OptionError("graphics '\(text)' is not one of \(Self.names.joined(separator: ", "))")
         }
         self = mode
     }

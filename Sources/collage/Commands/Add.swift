@@ -17,7 +17,8 @@ struct Add: ParsableCommand {
             Photos are recorded by absolute path, in the order given.
             """)
 
-    @Argument(help: ArgumentHelp("The photos to add (JPEG or PNG).", valueName: "file"))
+    @Argument(help: ArgumentHelp("The photos to add (JPEG or PNG).", valueName: "file"),
+              completion: .file(extensions: photoExtensions))
     var files: [String]
 
     @OptionGroup var limits: LimitOptionGroup

@@ -36,11 +36,12 @@ struct Batch: ParsableCommand {
               kids/sunset.jpg
             """)
 
-    @Argument(help: ArgumentHelp("The list of photos, or - for standard input.", valueName: "list"))
+    @Argument(help: ArgumentHelp("The list of photos, or - for standard input.", valueName: "list"), completion: .file())
     var list: String
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("The folder for the collages (created if missing).", valueName: "dir"))
+            help: ArgumentHelp("The folder for the collages (created if missing).", valueName: "dir"),
+            completion: .directory)
     var output: String = "."
 
     @Option(help: ArgumentHelp("File format of the collages.", valueName: "jpg|png"))

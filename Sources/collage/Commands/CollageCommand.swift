@@ -10,20 +10,42 @@ struct CollageCommand: ParsableCommand {
         discussion: """
             The collage you are building is kept between commands, in
             $XDG_STATE_HOME/collage (default ~/.local/state/collage). Add photos,
-            look at the selection, then save it: saving needs an even number of
-            photos (2, 4 or 6), writes the file and empties the selection.
+            look at the selection, then save it: saving writes the file and
+            empties the selection; a failed save keeps it.
 
-            Layout: 1-2 photos sit side by side; 3-6 fill a grid of 2 rows. Each
+            RULES: a collage holds at most 6 photos; clear needs at least one;
+            save needs a non-zero even number (2, 4 or 6). The title reads
+            Collage, 1 photo or N photos. A refused action changes nothing.
+
+            LAYOUT: 1-2 photos sit side by side; 3-6 fill a grid of 2 rows. Each
             photo covers its cell, centred, and the overflow is cropped.
+
+            BATCH LISTS (collage batch): one photo path per line; a blank line
+            ends a collage; lines starting with # are comments; relative paths
+            start from the list's folder.
+
+            FILES: $XDG_STATE_HOME/collage/selection.json (the selection) and
+            selection.lock (held while it changes).
+
+            ENVIRONMENT: XDG_STATE_HOME (where the selection is kept); NO_COLOR
+            (pictures without colour codes); COLLAGE_TRACE_RESOURCES=1 (the
+            picker shows its live subscriptions).
+
+            EXIT STATUS: 0 on success; 64 for a usage error (an unknown option,
+            a bad value, an output extension that is not .jpg, .jpeg or .png);
+            1 for any other failure (a refused action, a bad photo, a failed
+            write). Errors are one line on stderr, starting "collage: ".
 
             Run `collage` alone on a terminal for the interactive collage screen,
             or `collage pick` to browse folders for photos.
 
-            Examples:
+            EXAMPLES:
               collage pick ~/Pictures
               collage add beach.jpg dog.png
               collage status
+              collage move 2 1
               collage save -o holiday.jpg --size 3000x2000 --gap 8
+              collage batch summer.txt -o collages/
               collage clear
             """,
         version: "0.1.0 (\(ImageEngine.libraryVersions), \(ChafaPictureRenderer.libraryVersion))",

@@ -27,10 +27,11 @@ struct Pick: ParsableCommand {
             number of live subscriptions. NO_COLOR is honoured.
             """)
 
-    @Argument(help: ArgumentHelp("The folder to start in.", valueName: "dir"))
+    @Argument(help: ArgumentHelp("The folder to start in.", valueName: "dir"), completion: .directory)
     var directory: String?
 
     @Option(help: ArgumentHelp("How to draw pictures: auto, symbols, sixel, kitty or iterm2.", valueName: "mode"),
+            completion: .list(GraphicsMode.names),
             transform: { try GraphicsMode(parsing: $0) })
     var graphics: GraphicsMode = .auto
 

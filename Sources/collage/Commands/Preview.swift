@@ -20,6 +20,7 @@ struct Preview: ParsableCommand {
             """)
 
     @Option(help: ArgumentHelp("How to draw: auto, symbols, sixel, kitty or iterm2.", valueName: "mode"),
+            completion: .list(GraphicsMode.names),
             transform: { try GraphicsMode(parsing: $0) })
     var graphics: GraphicsMode = .auto
 

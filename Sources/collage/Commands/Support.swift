@@ -33,6 +33,9 @@ enum Console {
     }
 }
 
+/// What shells complete photo names with.
+let photoExtensions = ["jpg", "jpeg", "JPG", "JPEG", "png", "PNG"]
+
 extension CollageFailure {
     /// How the command line words a failure: the view model's line, and the
     /// advice only the command line can give (`save` and `batch` have --force).

@@ -1,0 +1,66 @@
+import CollageTestSupport
+import Foundation
+import Testing
+
+/// `make install` and `make uninstall` (issue #14), with the built binary
+/// (BINARY=, so no release build runs inside the tests).
+@Suite(.serialized) struct InstallTests {
+    func sh(_ script: String, in folder: URL = CLI.packageRoot) throws -> (status: Int32, out: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = folder
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func installPutsEverythingInItsPlaceAndUninstallTakesItAllBack() throws {
+        let destination = try temporaryDirectory()
+        let make = "make -s --no-print-directory DESTDIR='\(destination.path)' PREFIX=/usr"
+        let installed = try sh("\(make) install BINARY='\(CLI.binary.path)'")
+        try #require(installed.status == 0)
+        let files = try sh("cd '\(destination.path)' && find . -type f | sort").out
+        #expect(files == """
+            ./usr/bin/collage
+            ./usr/share/bash-completion/completions/collage
+            ./usr/share/fish/vendor_completions.d/collage.fish
+            ./usr/share/man/man1/collage.1
+            ./usr/share/zsh/site-functions/_collage
+
+            """)
+
+        // The manual renders, and says what --help says, and more.
+        let manual = try sh("MANWIDTH=80 man -l '\(destination.path)/usr/share/man/man1/collage.1' 2>/dev/null")
+        #expect(manual.status == 0)
+        for text in ["collage", "EXIT STATUS", "64 for a usage error", "selection.json", "NO_COLOR", "EXAMPLES", "save"] {
+            #expect(manual.out.contains(text), "the manual lacks \(text)")
+        }
+
+        // bash completes photo names (and folders) for `collage add Sa`, not other
+        // files; bash calls the function with the command, the word and the one before.
+        let photos = try temporaryDirectory()
+        for name in ["Sample.jpg", "Sale.txt", "Sand.PNG", "Other.jpg"] { try Data().write(to: photos.appendingPathComponent(name)) }
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("Salt"), withIntermediateDirectories: true)
+        let completion = try sh("""
+            source '\(destination.path)/usr/share/bash-completion/completions/collage'
+            COMP_WORDS=(collage add Sa); COMP_CWORD=2; COMP_LINE='collage add Sa'; COMP_POINT=${#COMP_LINE}
+            _collage collage Sa add; printf '%s\\n' "${COMPREPLY[@]}" | sort
+            """, in: photos)
+        #expect(completion.out == "Salt\nSample.jpg\nSand.PNG\n", "\(completion.out)")
+        // Enum values: --graphics.
+        let graphics = try sh("""
+            source '\(destination.path)/usr/share/bash-completion/completions/collage'
+            COMP_WORDS=(collage pick --graphics s); COMP_CWORD=3; COMP_LINE='collage pick --graphics s'; COMP_POINT=${#COMP_LINE}
+            _collage collage s --graphics; printf '%s\\n' "${COMPREPLY[@]}" | sort
+            """, in: photos)
+        #expect(graphics.out == "sixel\nsymbols\n", "\(graphics.out)")
+
+        #expect(try sh("\(make) uninstall").status == 0)
+        #expect(try sh("cd '\(destination.path)' && find . -mindepth 2").out.isEmpty, "nothing left behind")
+    }
+}
