@@ -136,6 +136,9 @@ import Glibc
         let entries = stored?["photos"] as? [[String: Any]] ?? []
         #expect(entries.count == 2)
         #expect(entries.allSatisfy { ($0["bytes"] as? String).flatMap { Data(base64Encoded: $0) } == Data(photoBytes) })
+        // status --json keeps them too (issue #14).
+        let report = try cli.status()
+        #expect((report["pathBytes"] as? [String])?.allSatisfy { Data(base64Encoded: $0) == Data(photoBytes) } == true)
         // And the bytes name the file: the collage is made from it.
         let saved = try cli.run("save", "-o", "out.png")
         #expect(saved.status == 0, "\(saved.stderr)")
