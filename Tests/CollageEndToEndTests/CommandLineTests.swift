@@ -27,6 +27,14 @@ import Testing
         #expect(try cli.run("help", "add").status == 0)
     }
 
+    /// "0.1 megapixels, over the limit of 0.0 megapixels" said nothing.
+    @Test func pixelLimitsAreWordedInUnitsThatFitTheirSize() throws {
+        let cli = try CLI()
+        let small = try cli.run("add", "--max-pixels", "1000", CLI.png)
+        #expect(small.status == 1)
+        #expect(small.stderr.hasSuffix("480x480 is 230400 pixels, over the limit of 1000 pixels\n"), "\(small.stderr)")
+    }
+
     @Test func versionNamesTheImageLibraries() throws {
         let output = try CLI().run("--version")
         #expect(output.status == 0)
