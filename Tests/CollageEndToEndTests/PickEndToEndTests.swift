@@ -181,7 +181,8 @@ import Glibc
 
         // The photos screen marks what is in.
         try session.keys("a")
-        let screen = try session.waitFor("the photos screen") { $0.contains("b.png") }
+        // (The collage screen lists b.png too: wait for the photos screen's title.)
+        let screen = try session.waitFor("the photos screen") { $0.contains("add photos") && $0.contains("a.jpg") }
         #expect(screen.contains("b.png  ✓"))
         #expect(!screen.contains("a.jpg  ✓"))
         try session.keys("q", "q")
@@ -204,12 +205,17 @@ import Glibc
                                       environment: ["XDG_STATE_HOME": cli.state.path, "NO_COLOR": ""],
                                       folder: cli.workingDirectory)
         try session.waitFor("the photo") { $0.contains("quadrants.png") }
-        usleep(500_000)  // the preview is decoded off the interface thread
-        let rows = try session.colouredScreen().components(separatedBy: "\n").map { cellColours($0, width: 100) }
-        // The picture: the cells right of the list that are not black.
+        // The picture: the cells right of the list that are not black. It is
+        // decoded off the interface thread: wait (up to 10 s) until it shows.
         func lit(_ c: RGBColor) -> Bool {
             let sum: Int = Int(c.red) + Int(c.green) + Int(c.blue)
             return sum > 60
+        }
+        var rows: [[RGBColor]] = []
+        for _ in 0..<200 {
+            rows = try session.colouredScreen().components(separatedBy: "\n").map { cellColours($0, width: 100) }
+            if rows.count > 10 && lit(rows[10][50]) { break }
+            usleep(50_000)
         }
         let pictureRows = rows.indices.filter { $0 >= 2 && lit(rows[$0][50]) }
         let top = try #require(pictureRows.first)
