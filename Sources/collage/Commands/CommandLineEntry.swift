@@ -11,16 +11,19 @@ enum CommandLineEntry {
     /// sysexits.h: the command was used incorrectly.
     static let usageError: Int32 = 64
 
-    static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+    /// Reads CommandLine.arguments in place, copying nothing: a command may
+    /// end the process from deep inside (the picker exits from its run loop),
+    /// and a copy held by this frame would then be reported as leaked.
+    static func main() -> Never {
         // `collage help NAME` for a NAME that is no command: ArgumentParser
         // would print the general help and succeed.
-        if arguments.first == "help", arguments.count > 1,
-           !CollageCommand.configuration.subcommands.contains(where: { $0._commandName == arguments[1] }) {
-            Console.error("no command '\(arguments[1])' (see 'collage --help')")
+        if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "help",
+           !CollageCommand.configuration.subcommands.contains(where: { $0._commandName == CommandLine.arguments[2] }) {
+            Console.error("no command '\(CommandLine.arguments[2])' (see 'collage --help')")
             exit(usageError)
         }
         do {
-            var command = try CollageCommand.parseAsRoot(arguments)
+            var command = try CollageCommand.parseAsRoot()
             try command.run()
             exit(0)
         } catch let code as ExitCode {
