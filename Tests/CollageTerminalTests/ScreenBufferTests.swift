@@ -12,3 +12,13 @@ import Testing
         #expect(screen.text(row: 0) == "hello     ")
     }
 }
+
+@Suite struct ScreenBufferControlTests {
+    /// A file name holding ESC once reached the terminal as an escape sequence.
+    @Test func controlCharactersAreShownNotSent() {
+        var screen = ScreenBuffer(columns: 20, rows: 1)
+        screen.put("a\u{1B}[41mRED\u{7}.jpg", column: 0, row: 0)
+        #expect(screen.text.hasPrefix("a\u{FFFD}[41mRED\u{FFFD}.jpg"))
+        #expect(!screen.text.contains("\u{1B}"))
+    }
+}

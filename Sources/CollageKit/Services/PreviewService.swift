@@ -49,7 +49,8 @@ public final class PreviewService: PreviewProviding {
 
     public func photoPreview(_ photo: Photo, columns: Int, rows: Int,
                              completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
-        let key = "photo\u{0}\(photo.path)\u{0}\(columns)x\(rows)"
+        // By the exact bytes: two names that are not UTF-8 can read alike.
+        let key = "photo\u{0}\(photo.fileSystemPath)\u{0}\(columns)x\(rows)"
         return schedule(key: key, completion: completion) { [engine, renderer] in
             let box = renderer.pixelSize(columns: columns, rows: rows)
             let image = try engine.decode(photo, fitting: box.width, height: box.height)

@@ -55,7 +55,13 @@ public struct ScreenBuffer: Equatable, Sendable {
         guard row >= 0, row < rows, column < columns else { return }
         let limit = min(maxWidth ?? Int.max, columns - max(0, column))
         guard limit > 0 else { return }
-        var characters = Array(text.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+        // Text is shown, never obeyed: a file name holding ESC would otherwise
+        // reach the terminal as an escape sequence (and recolour the screen).
+        var characters = Array(text.map { character -> Character in
+            if character.isNewline || character == "\t" { return " " }
+            let isControl = character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            return isControl ? "\u{FFFD}" : character
+        })
         if characters.count > limit {
             characters = Array(characters.prefix(limit - 1)) + ["…"]
         }
