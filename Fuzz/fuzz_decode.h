@@ -1,7 +1,7 @@
 // fuzz_decode.h — the body shared by the JPEG and PNG harnesses.
 //
 // Every input goes through what `collage` does with a photo file:
-//  1. the probe (ci_jpeg_probe / ci_png_probe);
+//  1. the probe (the format's codec, from memory);
 //  2. a full-size decode through ci_decode_memory, RGB over a background,
 //     oriented;
 //  3. a shrink-on-load decode to a small target, RGBA, not oriented;
@@ -131,8 +131,8 @@ static void fuzz_decode_one(const uint8_t *data, size_t size, ci_format expected
 
     // 1. Probe.
     ci_photo_info info;
-    ci_status probed = expected == CI_FORMAT_JPEG ? ci_jpeg_probe(data, size, FUZZ_NAME, &info, &err)
-                                                  : ci_png_probe(data, size, FUZZ_NAME, &info, &err);
+    ci_source source = ci_source_memory(data, size, FUZZ_NAME);
+    ci_status probed = ci_codec_for(expected)->probe(&source, &info, &err);
     check_error(probed, &err, FUZZ_NAME);
     if (probed == CI_OK) {
         CHECK(info.format == expected);

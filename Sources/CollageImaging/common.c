@@ -234,66 +234,28 @@ ci_status ci_read_rest(int fd, uint8_t **buffer, size_t *filled, size_t file_siz
     return CI_OK;
 }
 
-ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
-    if (!path || !info) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_probe_file: missing argument");
-    memset(info, 0, sizeof *info);
-    // The header only, not the whole file: a JPEG's is read as libjpeg asks
-    // for it, a PNG's from the first CI_READ_BUFFER_BYTES (and from the whole
-    // file only when that is not enough to decide).
-    int fd;
-    size_t file_size, capacity, filled;
-    uint8_t *buffer;
-    ci_status status = ci_open_prefix(path, &fd, &file_size, &buffer, &capacity, &filled, err);
-    if (status != CI_OK) return status;
-    switch (ci_sniff_format(buffer, filled)) {
-    case CI_FORMAT_JPEG:
-        status = ci_jpeg_probe_fd(fd, buffer, capacity, filled, path, info, err);
-        break;
-    case CI_FORMAT_PNG:
-        status = ci_png_probe(buffer, filled, path, info, err);
-        if (status != CI_OK && filled == capacity && file_size > capacity) {
-            // The chunks before the image data run past what was read (or the
-            // file is broken): decide on the whole file.
-            status = ci_read_rest(fd, &buffer, &filled, file_size, path, err);
-            if (status == CI_OK) status = ci_png_probe(buffer, filled, path, info, err);
-        }
-        break;
-    default:
-        status = ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a JPEG or PNG file", path);
-        break;
-    }
-    free(buffer);
-    // A file cut short probes fine (its header is whole) and would fail only
-    // at save: tell now, while it is cheap.
-    if (status == CI_OK) status = ci_check_complete(fd, info->format, path, err);
-    close(fd);
-    if (status != CI_OK) memset(info, 0, sizeof *info);
+ci_source ci_source_memory(const uint8_t *data, size_t size, const char *name) {
+    ci_source source;
+    memset(&source, 0, sizeof source);
+    source.name = name;
+    source.fd = -1;
+    source.file_size = size;
+    // Never written through: a memory source is complete, so nothing grows it.
+    source.buffer = (uint8_t *)data;
+    source.capacity = source.filled = size;
+    return source;
+}
+
+ci_status ci_source_read_all(ci_source *source, ci_error *err) {
+    if (source->fd < 0 || source->filled >= source->file_size) return CI_OK;
+    ci_status status = ci_read_rest(source->fd, &source->buffer, &source->filled,
+                                    source->file_size, source->name, err);
+    if (source->buffer && status == CI_OK) source->capacity = source->file_size;
     return status;
 }
 
-ci_status ci_decode_memory(const uint8_t *data, size_t size, const char *name,
-                           const ci_decode_options *options, ci_image *out, ci_error *err) {
-    if (!data || !options || !out)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_memory: missing argument");
-    if (!name) name = "(memory)";
-    memset(out, 0, sizeof *out);
-    switch (ci_sniff_format(data, size)) {
-    case CI_FORMAT_JPEG: return ci_jpeg_decode(data, size, name, options, out, err);
-    case CI_FORMAT_PNG: return ci_png_decode(data, size, name, options, out, err);
-    default: return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a JPEG or PNG file", name);
-    }
-}
-
-ci_status ci_decode_file(const char *path, const ci_decode_options *options,
-                         ci_image *out, ci_error *err) {
-    if (!path) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_file: missing path");
-    uint8_t *data;
-    size_t size;
-    ci_status status = ci_read_file(path, &data, &size, err);
-    if (status != CI_OK) return status;
-    status = ci_decode_memory(data, size, path, options, out, err);
-    free(data);
-    return status;
+ci_status ci_fail_not_image(const char *name, ci_error *err) {
+    return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a JPEG or PNG file", name);
 }
 
 #define CI_STRINGIFY_(x) #x

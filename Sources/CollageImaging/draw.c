@@ -1,12 +1,15 @@
-// draw.c — one photo into one cell of the collage.
+// draw.c — the engine's entry points for a photo file, dispatched by content
+// to one file per format (jpeg.c, png.c), each with the same entry points
+// (ci_codec: probe, draw into a cell, decode).
 //
-// JPEG: decoded straight into the cell (ci_jpeg_draw_fd): shrink-on-load to
-// the smallest DCT scale that still covers the cell, only the visible part
-// transformed, each row resampled as it arrives, oriented on the way out. The
-// file is read a buffer at a time and the photo is never held whole.
-//
-// PNG: read -> probe -> decode (alpha over the background) -> resample to
-// cover the cell (resample.c).
+// How each format draws into a cell:
+//  - JPEG: decoded straight into the cell, streaming: shrink-on-load to the
+//    smallest DCT scale that still covers the cell, only the visible part
+//    transformed, each row resampled as it arrives, oriented on the way out;
+//    the photo is never held whole.
+//  - PNG: the file in memory -> decode (alpha over the background) ->
+//    resample to cover the cell (resample.c).
+// Each converts its colours to sRGB at cell size (colour.c).
 //
 // Every buffer is local to the call: calls on disjoint cells of one canvas
 // may run concurrently.
@@ -16,47 +19,71 @@
 #include <string.h>
 #include <unistd.h>
 
-// The PNG path: the whole file in memory (`data`, taken over and freed).
-static ci_status draw_png(uint8_t *data, size_t size, const char *path, ci_image *canvas,
-                          ci_rect cell, ci_color background, const ci_limits *limits,
-                          ci_error *err) {
-    ci_photo_info info;
-    memset(&info, 0, sizeof info);
-    ci_status status = ci_png_probe(data, size, path, &info, err);
-    if (status != CI_OK) {
-        free(data);
-        return status;
+const ci_codec *ci_codec_for(ci_format format) {
+    switch (format) {
+    case CI_FORMAT_JPEG: return &ci_jpeg_codec;
+    case CI_FORMAT_PNG: return &ci_png_codec;
+    default: return NULL;
     }
-    if (info.display_width == 0 || info.display_height == 0) {
-        free(data);
-        return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", path);
-    }
+}
 
-    // A cell entirely off the canvas: the file has been checked (so a broken
-    // file is still reported), but there is nothing to decode for.
-    if (ci_cell_off_canvas(canvas, cell)) {
-        free(data);
-        return CI_OK;
-    }
+// Opens `path` and reads its first bytes into a new source (close it with
+// source_close), and finds its codec.
+static ci_status source_open(const char *path, ci_source *source, const ci_codec **codec,
+                             ci_error *err) {
+    memset(source, 0, sizeof *source);
+    source->name = path;
+    source->fd = -1;
+    ci_status status = ci_open_prefix(path, &source->fd, &source->file_size, &source->buffer,
+                                      &source->capacity, &source->filled, err);
+    if (status != CI_OK) return status;
+    *codec = ci_codec_for(ci_sniff_format(source->buffer, source->filled));
+    return *codec ? CI_OK : ci_fail_not_image(path, err);
+}
 
-    // PNGs have no shrink-on-load and no orientation (png.c): only the
-    // background matters.
-    ci_decode_options options;
-    memset(&options, 0, sizeof options);
-    options.keep_alpha = 0;
-    options.background = background;
-    if (limits) options.limits = *limits;
+static void source_close(ci_source *source) {
+    free(source->buffer);
+    if (source->fd >= 0) close(source->fd);
+    memset(source, 0, sizeof *source);
+    source->fd = -1;
+}
 
-    ci_image photo;
-    memset(&photo, 0, sizeof photo);
-    status = ci_png_decode(data, size, path, &options, &photo, err);
-    free(data);  // before resampling: lowers the peak when cells are drawn in parallel
-    if (status != CI_OK) {
-        ci_image_free(&photo);
-        return status;
-    }
-    status = ci_resample_cover(&photo, canvas, cell, path, err);
-    ci_image_free(&photo);
+ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
+    if (!path || !info) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_probe_file: missing argument");
+    memset(info, 0, sizeof *info);
+    // The header only, not the whole file (each codec reads what it needs).
+    ci_source source;
+    const ci_codec *codec = NULL;
+    ci_status status = source_open(path, &source, &codec, err);
+    if (status == CI_OK) status = codec->probe(&source, info, err);
+    // A file cut short probes fine (its header is whole) and would fail only
+    // at save: tell now, while it is cheap.
+    if (status == CI_OK) status = ci_check_complete(source.fd, info->format, path, err);
+    source_close(&source);
+    if (status != CI_OK) memset(info, 0, sizeof *info);
+    return status;
+}
+
+ci_status ci_decode_memory(const uint8_t *data, size_t size, const char *name,
+                           const ci_decode_options *options, ci_image *out, ci_error *err) {
+    if (!data || !options || !out)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_memory: missing argument");
+    if (!name) name = "(memory)";
+    memset(out, 0, sizeof *out);
+    const ci_codec *codec = ci_codec_for(ci_sniff_format(data, size));
+    if (!codec) return ci_fail_not_image(name, err);
+    return codec->decode(data, size, name, options, out, err);
+}
+
+ci_status ci_decode_file(const char *path, const ci_decode_options *options,
+                         ci_image *out, ci_error *err) {
+    if (!path) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_file: missing path");
+    uint8_t *data;
+    size_t size;
+    ci_status status = ci_read_file(path, &data, &size, err);
+    if (status != CI_OK) return status;
+    status = ci_decode_memory(data, size, path, options, out, err);
+    free(data);
     return status;
 }
 
@@ -71,34 +98,10 @@ ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: empty cell %ux%u", path, cell.width,
                        cell.height);
 
-    int fd;
-    size_t file_size, capacity, filled;
-    uint8_t *buffer;
-    ci_status status = ci_open_prefix(path, &fd, &file_size, &buffer, &capacity, &filled, err);
-    if (status != CI_OK) return status;
-
-    switch (ci_sniff_format(buffer, filled)) {
-    case CI_FORMAT_JPEG:
-        status = ci_jpeg_draw_fd(fd, buffer, capacity, filled, path, canvas, cell, limits, err);
-        free(buffer);
-        close(fd);
-        return status;
-    case CI_FORMAT_PNG: {
-        // The whole file: what was read, then the rest.
-        if (filled == capacity && file_size > capacity) {
-            status = ci_read_rest(fd, &buffer, &filled, file_size, path, err);
-            if (status != CI_OK) {
-                free(buffer);
-                close(fd);
-                return status;
-            }
-        }
-        close(fd);
-        return draw_png(buffer, filled, path, canvas, cell, background, limits, err);
-    }
-    default:
-        free(buffer);
-        close(fd);
-        return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a JPEG or PNG file", path);
-    }
+    ci_source source;
+    const ci_codec *codec = NULL;
+    ci_status status = source_open(path, &source, &codec, err);
+    if (status == CI_OK) status = codec->draw(&source, canvas, cell, background, limits, err);
+    source_close(&source);
+    return status;
 }

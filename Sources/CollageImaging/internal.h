@@ -68,31 +68,85 @@ static inline int ci_cell_off_canvas(const ci_image *canvas, ci_rect cell) {
            cell.y >= (int64_t)canvas->height;
 }
 
-// Whether the open file `fd` of `format` reaches its end marker (JPEG EOI,
-// PNG IEND) without decoding (complete.c). Reads from the start; the file
-// position is left anywhere.
+// Whether the open file `fd` of `format` reaches its end (JPEG EOI, PNG
+// IEND; the sizes a HEIF's boxes and a WebP's RIFF header give) without
+// decoding (complete.c). Reads from the start; the file position is left
+// anywhere.
 ci_status ci_check_complete(int fd, ci_format format, const char *name, ci_error *err);
 
+// --- Formats: one file each, the same entry points (draw.c dispatches) ---
+
+// A photo being read: the file open, its first bytes read. From memory
+// (ci_decode_memory, the fuzz harnesses): fd is -1 and the buffer, which the
+// source does not own, holds all of it.
+typedef struct {
+    const char *name;       // the path, for messages
+    int fd;                 // positioned right after the first `filled` bytes; -1 for memory
+    size_t file_size;
+    uint8_t *buffer;        // `capacity` bytes, the first `filled` of the file in them
+    size_t capacity, filled;
+} ci_source;
+
+// A source over bytes in memory (not copied, not freed).
+ci_source ci_source_memory(const uint8_t *data, size_t size, const char *name);
+
+// The whole file into source->buffer (grown as needed): for the formats whose
+// library decodes from memory. A no-op when it is all there.
+ci_status ci_source_read_all(ci_source *source, ci_error *err);
+
+// Every format's entry points. Each keeps the public contract of the call it
+// serves (ci_probe_file, ci_draw_photo, ci_decode_memory) and the shrink rule
+// (shrink.c), and leaves colours in sRGB (colour.c).
+typedef struct {
+    ci_format format;
+    const char *name;   // "JPEG", for messages
+    // The header: fills `info`; may read more of the source.
+    ci_status (*probe)(ci_source *source, ci_photo_info *info, ci_error *err);
+    // Into `cell` of `canvas`, covering it, oriented, alpha over `background`.
+    // On failure the cell may be partly drawn.
+    ci_status (*draw)(ci_source *source, ci_image *canvas, ci_rect cell, ci_color background,
+                      const ci_limits *limits, ci_error *err);
+    // A whole file in memory into a new image, as ci_decode_options ask.
+    ci_status (*decode)(const uint8_t *data, size_t size, const char *name,
+                        const ci_decode_options *options, ci_image *out, ci_error *err);
+} ci_codec;
+
+extern const ci_codec ci_jpeg_codec;   // jpeg.c
+extern const ci_codec ci_png_codec;    // png.c
+
+// The codec of a format, or NULL for CI_FORMAT_UNKNOWN.
+const ci_codec *ci_codec_for(ci_format format);
+
+// The one refusal of content that is no format we read.
+ci_status ci_fail_not_image(const char *name, ci_error *err);
+
+// --- Colour (colour.c): what a photo says its colours are, to sRGB ---
+
+// From the file: an embedded ICC profile and/or (HEIF, AVIF) an nclx colour
+// description, in ITU-T H.273 code points. Neither means sRGB.
+typedef struct {
+    const uint8_t *icc;    // NULL: none
+    size_t icc_size;
+    int has_nclx;
+    int primaries, transfer, matrix, full_range;
+} ci_colour_tag;
+
+// Converts the part of `cell` on the RGB `canvas` from the tagged colours to
+// sRGB, in place. Untagged and sRGB: nothing to do. A profile lcms2 cannot
+// use is ignored (the pixels are taken as sRGB), as browsers do.
+ci_status ci_colour_convert_cell(const ci_colour_tag *tag, ci_image *canvas, ci_rect cell,
+                                 const char *name, ci_error *err);
+
+// The same for a whole decoded image (RGB or RGBA; alpha is kept).
+ci_status ci_colour_convert_image(const ci_colour_tag *tag, ci_image *image, const char *name,
+                                  ci_error *err);
+
 // --- JPEG (jpeg.c) ---
-ci_status ci_jpeg_probe(const uint8_t *data, size_t size, const char *name,
-                        ci_photo_info *info, ci_error *err);
 // Decodes to RGB (3 channels), or RGBA with alpha 255 when options->keep_alpha.
 // Applies shrink-on-load for options->min_width/min_height (in oriented
 // coordinates) and, with options->apply_orientation, the EXIF orientation.
 ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
                          const ci_decode_options *options, ci_image *out, ci_error *err);
-
-// From an open file: `buffer` (capacity bytes) already holds the first
-// `prefilled` bytes of the file and fd is positioned right after them; more
-// is read into the buffer as needed. The probe reads the header only.
-ci_status ci_jpeg_probe_fd(int fd, uint8_t *buffer, size_t capacity, size_t prefilled,
-                           const char *name, ci_photo_info *info, ci_error *err);
-// ci_draw_photo for a JPEG, streaming: decoded with shrink-on-load, only the
-// part the cell shows transformed, rows resampled into the cell as they
-// arrive. On failure the cell may be partly drawn.
-ci_status ci_jpeg_draw_fd(int fd, uint8_t *buffer, size_t capacity, size_t prefilled,
-                          const char *name, ci_image *canvas, ci_rect cell,
-                          const ci_limits *limits, ci_error *err);
 
 // --- EXIF (exif.c) ---
 // The orientation (1-8) in an APP1 "Exif\0\0" payload; 1 when absent/invalid.
@@ -104,8 +158,6 @@ int ci_exif_orientation(const uint8_t *app1, size_t size);
 ci_status ci_apply_orientation(ci_image *image, int orientation, const char *name, ci_error *err);
 
 // --- PNG (png.c) ---
-ci_status ci_png_probe(const uint8_t *data, size_t size, const char *name,
-                       ci_photo_info *info, ci_error *err);
 // Decodes any colour type and bit depth (16-bit rounded to 8, tRNS to alpha,
 // interlacing handled, gamma not applied) to RGBA when options->keep_alpha,
 // else to RGB composited over options->background.

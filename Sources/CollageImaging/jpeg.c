@@ -304,15 +304,16 @@ static ci_status probe(const uint8_t *data, size_t size, int fd, uint8_t *buffer
     return status;
 }
 
-ci_status ci_jpeg_probe(const uint8_t *data, size_t size, const char *name,
-                        ci_photo_info *info, ci_error *err) {
-    if (size > ULONG_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is too large", name);
-    return probe(data, size, -1, NULL, 0, name, info, err);
-}
-
-ci_status ci_jpeg_probe_fd(int fd, uint8_t *buffer, size_t capacity, size_t prefilled,
-                           const char *name, ci_photo_info *info, ci_error *err) {
-    return probe(NULL, prefilled, fd, buffer, capacity, name, info, err);
+// The codec's probe: through the source's buffer (from its file when it has
+// one, else from the bytes in memory).
+static ci_status jpeg_probe_source(ci_source *source, ci_photo_info *info, ci_error *err) {
+    if (source->fd < 0) {
+        if (source->filled > ULONG_MAX)
+            return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is too large", source->name);
+        return probe(source->buffer, source->filled, -1, NULL, 0, source->name, info, err);
+    }
+    return probe(NULL, source->filled, source->fd, source->buffer, source->capacity, source->name,
+                 info, err);
 }
 
 // ---------------------------------------------------------------------------
@@ -478,9 +479,9 @@ typedef struct {
 // (one chroma sample, two pixels at 2x2 subsampling) at any scale.
 #define CROP_MARGIN 16
 
-static ci_status draw_inner(draw_job *job, int fd, uint8_t *buffer, size_t capacity,
-                            size_t prefilled, const char *name, ci_image *canvas, ci_rect cell,
+static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
                             const ci_limits *limits, ci_error *err) {
+    const char *name = source->name;
     j_decompress_ptr cinfo = &job->cinfo;
     cinfo->err = failure_init(&job->failure);
     if (setjmp(job->failure.jump)) return fd_failure(&job->failure, &job->source, name, err);
@@ -488,8 +489,14 @@ static ci_status draw_inner(draw_job *job, int fd, uint8_t *buffer, size_t capac
     jpeg_create_decompress(cinfo);
     cinfo->mem->max_memory_to_use = decode_memory_cap(limits);
     limit_scans(cinfo, &job->failure);
-    fd_source_attach(cinfo, &job->source, fd, buffer, capacity, prefilled);
-    int orientation = read_header_from_source(cinfo);
+    int orientation;
+    if (source->fd < 0) {
+        orientation = read_header(cinfo, source->buffer, source->filled);
+    } else {
+        fd_source_attach(cinfo, &job->source, source->fd, source->buffer, source->capacity,
+                         source->filled);
+        orientation = read_header_from_source(cinfo);
+    }
     if (!colour_space_supported(cinfo->jpeg_color_space)) return unsupported_colour(cinfo, name, err);
     const int is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     // RGBX: 4 bytes per pixel, which the resampler handles as one vector.
@@ -547,19 +554,27 @@ static ci_status draw_inner(draw_job *job, int fd, uint8_t *buffer, size_t capac
     return CI_OK;
 }
 
-ci_status ci_jpeg_draw_fd(int fd, uint8_t *buffer, size_t capacity, size_t prefilled,
-                          const char *name, ci_image *canvas, ci_rect cell,
-                          const ci_limits *limits, ci_error *err) {
+// The codec's draw. From memory the bytes are read through jpeg_mem_src.
+static ci_status jpeg_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
+                                  ci_color background, const ci_limits *limits, ci_error *err) {
+    (void)background;  // a JPEG has no alpha
     draw_job job;
     // Zeroed so that jpeg_destroy and ci_cover_plan_free are safe after any
     // failure, and so that fd_failure sees no read error where nothing was read.
     memset(&job, 0, sizeof job);
-    ci_status status = draw_inner(&job, fd, buffer, capacity, prefilled, name, canvas, cell,
-                                  limits, err);
+    ci_status status = draw_inner(&job, source, canvas, cell, limits, err);
     jpeg_destroy_decompress(&job.cinfo);
     ci_cover_plan_free(&job.plan);
     return status;
 }
+
+const ci_codec ci_jpeg_codec = {
+    .format = CI_FORMAT_JPEG,
+    .name = "JPEG",
+    .probe = jpeg_probe_source,
+    .draw = jpeg_draw_source,
+    .decode = ci_jpeg_decode,
+};
 
 // ---------------------------------------------------------------------------
 // Encode

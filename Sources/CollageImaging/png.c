@@ -163,7 +163,7 @@ static ci_status probe_body(png_reader *reader, ci_photo_info *info) {
     return CI_OK;
 }
 
-ci_status ci_png_probe(const uint8_t *data, size_t size, const char *name,
+static ci_status png_probe_memory(const uint8_t *data, size_t size, const char *name,
                        ci_photo_info *info, ci_error *err) {
     if (!name) name = "(memory)";
     if (!data || !info) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: missing argument", name);
@@ -176,6 +176,18 @@ ci_status ci_png_probe(const uint8_t *data, size_t size, const char *name,
     if (status != CI_OK) {
         memset(info, 0, sizeof *info);
         if (err) *err = local;
+    }
+    return status;
+}
+
+// The codec's probe: from the first bytes read, and from the whole file only
+// when the chunks before the image data run past them (or the file is
+// broken).
+static ci_status png_probe_source(ci_source *source, ci_photo_info *info, ci_error *err) {
+    ci_status status = png_probe_memory(source->buffer, source->filled, source->name, info, err);
+    if (status != CI_OK && source->filled < source->file_size) {
+        status = ci_source_read_all(source, err);
+        if (status == CI_OK) status = png_probe_memory(source->buffer, source->filled, source->name, info, err);
     }
     return status;
 }
@@ -384,3 +396,57 @@ ci_status ci_encode_png(const ci_image *image, uint8_t **out, size_t *out_size, 
     *out_size = writer.sink.size;
     return CI_OK;
 }
+
+// ---------------------------------------------------------------------------
+// Draw: the whole file in memory -> decode (alpha over the background) ->
+// resample to cover the cell (resample.c). PNGs have no shrink-on-load and
+// no orientation.
+
+static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
+                                 ci_color background, const ci_limits *limits, ci_error *err) {
+    const char *name = source->name;
+    ci_status status = ci_source_read_all(source, err);
+    if (status != CI_OK) return status;
+    ci_photo_info info;
+    memset(&info, 0, sizeof info);
+    status = png_probe_memory(source->buffer, source->filled, name, &info, err);
+    if (status != CI_OK) return status;
+    if (info.display_width == 0 || info.display_height == 0)
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", name);
+
+    // A cell entirely off the canvas: the file has been checked (so a broken
+    // file is still reported), but there is nothing to decode for.
+    if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
+
+    ci_decode_options options;
+    memset(&options, 0, sizeof options);
+    options.keep_alpha = 0;
+    options.background = background;
+    if (limits) options.limits = *limits;
+
+    ci_image photo;
+    memset(&photo, 0, sizeof photo);
+    status = ci_png_decode(source->buffer, source->filled, name, &options, &photo, err);
+    if (source->fd >= 0) {
+        // The file's bytes go before resampling: it lowers the peak when
+        // cells are drawn in parallel.
+        free(source->buffer);
+        source->buffer = NULL;
+        source->capacity = source->filled = 0;
+    }
+    if (status != CI_OK) {
+        ci_image_free(&photo);
+        return status;
+    }
+    status = ci_resample_cover(&photo, canvas, cell, name, err);
+    ci_image_free(&photo);
+    return status;
+}
+
+const ci_codec ci_png_codec = {
+    .format = CI_FORMAT_PNG,
+    .name = "PNG",
+    .probe = png_probe_source,
+    .draw = png_draw_source,
+    .decode = ci_png_decode,
+};
