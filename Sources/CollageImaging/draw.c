@@ -101,7 +101,8 @@ ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
     ci_source source;
     const ci_codec *codec = NULL;
     ci_status status = source_open(path, &source, &codec, err);
-    if (status == CI_OK) status = codec->draw(&source, canvas, cell, background, limits, err);
+    ci_draw_request request = {.background = background, .limits = limits};
+    if (status == CI_OK) status = codec->draw(&source, canvas, cell, &request, err);
     source_close(&source);
     return status;
 }

@@ -94,6 +94,13 @@ ci_source ci_source_memory(const uint8_t *data, size_t size, const char *name);
 // library decodes from memory. A no-op when it is all there.
 ci_status ci_source_read_all(ci_source *source, ci_error *err);
 
+// What a draw is asked for besides the photo and the cell. Issue #13's crop
+// placement (focus, fit) joins here, so no codec's signature changes.
+typedef struct {
+    ci_color background;        // under transparent pixels
+    const ci_limits *limits;    // NULL: the default
+} ci_draw_request;
+
 // Every format's entry points. Each keeps the public contract of the call it
 // serves (ci_probe_file, ci_draw_photo, ci_decode_memory) and the shrink rule
 // (shrink.c), and leaves colours in sRGB (colour.c).
@@ -104,8 +111,8 @@ typedef struct {
     ci_status (*probe)(ci_source *source, ci_photo_info *info, ci_error *err);
     // Into `cell` of `canvas`, covering it, oriented, alpha over `background`.
     // On failure the cell may be partly drawn.
-    ci_status (*draw)(ci_source *source, ci_image *canvas, ci_rect cell, ci_color background,
-                      const ci_limits *limits, ci_error *err);
+    ci_status (*draw)(ci_source *source, ci_image *canvas, ci_rect cell,
+                      const ci_draw_request *request, ci_error *err);
     // A whole file in memory into a new image, as ci_decode_options ask.
     ci_status (*decode)(const uint8_t *data, size_t size, const char *name,
                         const ci_decode_options *options, ci_image *out, ci_error *err);

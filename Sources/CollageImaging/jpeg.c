@@ -556,13 +556,13 @@ static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, 
 
 // The codec's draw. From memory the bytes are read through jpeg_mem_src.
 static ci_status jpeg_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
-                                  ci_color background, const ci_limits *limits, ci_error *err) {
-    (void)background;  // a JPEG has no alpha
+                                  const ci_draw_request *request, ci_error *err) {
+    // (A JPEG has no alpha: request->background is not needed.)
     draw_job job;
     // Zeroed so that jpeg_destroy and ci_cover_plan_free are safe after any
     // failure, and so that fd_failure sees no read error where nothing was read.
     memset(&job, 0, sizeof job);
-    ci_status status = draw_inner(&job, source, canvas, cell, limits, err);
+    ci_status status = draw_inner(&job, source, canvas, cell, request->limits, err);
     jpeg_destroy_decompress(&job.cinfo);
     ci_cover_plan_free(&job.plan);
     return status;

@@ -403,7 +403,7 @@ ci_status ci_encode_png(const ci_image *image, uint8_t **out, size_t *out_size, 
 // no orientation.
 
 static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
-                                 ci_color background, const ci_limits *limits, ci_error *err) {
+                                 const ci_draw_request *request, ci_error *err) {
     const char *name = source->name;
     ci_status status = ci_source_read_all(source, err);
     if (status != CI_OK) return status;
@@ -421,8 +421,8 @@ static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect ce
     ci_decode_options options;
     memset(&options, 0, sizeof options);
     options.keep_alpha = 0;
-    options.background = background;
-    if (limits) options.limits = *limits;
+    options.background = request->background;
+    if (request->limits) options.limits = *request->limits;
 
     ci_image photo;
     memset(&photo, 0, sizeof photo);

@@ -43,7 +43,9 @@ typedef struct {
 typedef enum {
     CI_FORMAT_UNKNOWN = 0,
     CI_FORMAT_JPEG = 1,
-    CI_FORMAT_PNG = 2
+    CI_FORMAT_PNG = 2,
+    CI_FORMAT_HEIF = 3,   // HEIC, HEIF and AVIF (ISO BMFF `ftyp` brands), through libheif
+    CI_FORMAT_WEBP = 4    // RIFF....WEBP, through libwebp
 } ci_format;
 
 // What a file is, read from its header only (cheap: no pixel is decoded).

@@ -2,9 +2,14 @@ import CollageImaging
 import Dispatch
 import Foundation
 
+/// The formats photos are read in, judged by their bytes.
+public enum PhotoFormat: String, Equatable, Sendable {
+    case jpeg, png, heif, webp
+}
+
 /// What a photo file is, read from its header.
 public struct PhotoInfo: Equatable, Sendable {
-    public let format: ImageFormat
+    public let format: PhotoFormat
     public let width: Int
     public let height: Int
     public let orientation: Int
@@ -14,7 +19,12 @@ public struct PhotoInfo: Equatable, Sendable {
 
     /// What the engine's probe found.
     public init(_ info: ci_photo_info) {
-        format = info.format == CI_FORMAT_PNG ? .png : .jpeg
+        switch info.format {
+        case CI_FORMAT_PNG: format = .png
+        case CI_FORMAT_HEIF: format = .heif
+        case CI_FORMAT_WEBP: format = .webp
+        default: format = .jpeg
+        }
         width = Int(info.width)
         height = Int(info.height)
         orientation = Int(info.orientation)
