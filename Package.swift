@@ -25,6 +25,10 @@ let package = Package(
         .systemLibrary(
             name: "CEXIF", path: "Sources/CEXIF", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
+        // HEIC, HEIF and AVIF (libheif-dev, with libde265 and dav1d/aom).
+        .systemLibrary(
+            name: "CHEIF", path: "Sources/CHEIF", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
         // libchafa draws pictures in terminals (its .pc file needs libglib2.0-dev).
         .systemLibrary(
             name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa",
@@ -33,7 +37,7 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CHEIF"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).

@@ -16,6 +16,7 @@ declare -A packages=(
   [libexif]=libexif-dev
   [chafa]=libchafa-dev
   [glib-2.0]=libglib2.0-dev
+  [libheif]=libheif-dev
 )
 
 missing=()
@@ -26,6 +27,10 @@ fi
 # man renders the installed manual page in the install test.
 if ! command -v man >/dev/null 2>&1; then
   missing+=(man-db)
+fi
+# heif-convert (libheif's own decoder) is what the HEIF tests compare with.
+if ! command -v heif-convert >/dev/null 2>&1; then
+  missing+=(libheif-examples)
 fi
 if ! command -v pkg-config >/dev/null 2>&1; then
   missing+=(pkg-config)

@@ -23,6 +23,7 @@ const ci_codec *ci_codec_for(ci_format format) {
     switch (format) {
     case CI_FORMAT_JPEG: return &ci_jpeg_codec;
     case CI_FORMAT_PNG: return &ci_png_codec;
+    case CI_FORMAT_HEIF: return &ci_heif_codec;
     default: return NULL;
     }
 }

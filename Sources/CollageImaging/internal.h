@@ -120,6 +120,7 @@ typedef struct {
 
 extern const ci_codec ci_jpeg_codec;   // jpeg.c
 extern const ci_codec ci_png_codec;    // png.c
+// ci_heif_codec: heif.c, below.
 
 // The codec of a format, or NULL for CI_FORMAT_UNKNOWN.
 const ci_codec *ci_codec_for(ci_format format);
@@ -154,6 +155,25 @@ ci_status ci_colour_convert_image(const ci_colour_tag *tag, ci_image *image, con
 // coordinates) and, with options->apply_orientation, the EXIF orientation.
 ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
                          const ci_decode_options *options, ci_image *out, ci_error *err);
+
+// --- HEIF, HEIC, AVIF (heif.c, heif_box.c) ---
+extern const ci_codec ci_heif_codec;
+
+// Where a HEIF's primary image comes from in its coded (stored) pixels: its
+// transformations (clap, irot, imir, in the order the file lists them) as
+// one crop of the stored image turned by an EXIF-style orientation.
+typedef struct {
+    uint32_t crop_x, crop_y, crop_width, crop_height;  // in stored pixels
+    int orientation;                                    // 1-8, as EXIF's
+    uint32_t width, height;                             // as displayed
+} ci_heif_geometry;
+
+// Reads the transformations of the primary item of the HEIF file in `data`
+// whose coded image is stored_width x stored_height. Returns 0 when the boxes
+// cannot be read or describe a crop outside the image (the caller then lets
+// libheif apply them), 1 with *out filled (identity when there are none).
+int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
+                      uint32_t stored_height, ci_heif_geometry *out);
 
 // --- EXIF (exif.c) ---
 // The orientation (1-8) in an APP1 "Exif\0\0" payload; 1 when absent/invalid.

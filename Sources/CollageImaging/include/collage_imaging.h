@@ -94,6 +94,8 @@ typedef struct {
     int keep_alpha;          // nonzero: RGBA output (straight alpha); zero: RGB composited over background
     ci_color background;
     ci_limits limits;
+    int keep_colours;        // nonzero: the pixels as coded, not converted to sRGB (for
+                             // comparing with decoders that do not convert)
 } ci_decode_options;
 
 // Shrink-on-load: the one rule for the reduced size a photo is decoded at,
@@ -139,8 +141,9 @@ void ci_describe_pixels(uint64_t pixels, uint64_t limit, char *pixels_text, char
 // string constant (libexif exposes no version).
 const char *ci_library_versions(void);
 
-// The format by the first bytes of a file (magic numbers), never by its
-// name. Eight bytes are enough to tell.
+// The format by the first bytes of a file (magic numbers, a HEIF's `ftyp`
+// brands), never by its name. CI_SNIFF_BYTES are enough to tell.
+#define CI_SNIFF_BYTES 64
 ci_format ci_sniff_format(const uint8_t *data, size_t size);
 
 // Reads the header of `path` and fills `info`. Judges the format by content,

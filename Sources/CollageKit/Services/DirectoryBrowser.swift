@@ -99,8 +99,8 @@ public struct FileSystemBrowser: DirectoryBrowsing {
             return false
         }
         defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 8)
-        let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 8) }
+        var header = [UInt8](repeating: 0, count: Int(CI_SNIFF_BYTES))
+        let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, Int(CI_SNIFF_BYTES)) }
         guard count > 0 else { return false }
         return ci_sniff_format(header, count) != CI_FORMAT_UNKNOWN
     }

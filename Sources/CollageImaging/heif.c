@@ -1,0 +1,566 @@
+// heif.c — HEIC, HEIF and AVIF through libheif (HEVC via libde265, AV1 via
+// dav1d or aom), the same entry points as jpeg.c and png.c.
+//
+// What a phone photo costs is decoding its 12 megapixels of HEVC; everything
+// after that is done at the size the cell needs, not at full size:
+//  - libheif decodes with ignore_transformations and in the codec's own
+//    YCbCr planes: its rotation (a strided byte copy of the whole photo) and
+//    its colour conversion are skipped;
+//  - the planes are reduced by a power of two (a box average, like JPEG's
+//    DCT scaling, chosen by shrink.c's rule) and converted to RGB in the same
+//    pass, only for the rows and columns the cell shows;
+//  - the crop and turn the file asks for (clap, irot, imir: heif_box.c) are
+//    applied by the streaming resampler on the way into the cell, as EXIF
+//    orientation is for JPEG. A HEIF's EXIF orientation is never applied:
+//    the file's transformations already say how it is shown (HEIF 6.5.1);
+//  - the embedded thumbnail is decoded instead where it covers the cell.
+// Colours go to sRGB at cell size (colour.c): the ICC profile (`colr` prof)
+// or the nclx primaries and transfer.
+#include "internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libheif/heif.h>
+
+// ---------------------------------------------------------------------------
+// Errors and the file
+
+static ci_status heif_failure(struct heif_error error, const char *name, ci_error *err) {
+    ci_status status;
+    const char *what;
+    switch (error.code) {
+    case heif_error_Unsupported_filetype: status = CI_ERR_NOT_IMAGE; what = "not a HEIF image"; break;
+    case heif_error_Unsupported_feature: status = CI_ERR_UNSUPPORTED; what = "unsupported HEIF feature"; break;
+    case heif_error_Memory_allocation_error: status = CI_ERR_NO_MEMORY; what = "out of memory"; break;
+    default: status = CI_ERR_CORRUPT; what = "broken HEIF file"; break;
+    }
+    // libheif's own limits (image size, tiles, boxes) are the pixel limit's kin.
+    if (error.subcode == heif_suberror_Security_limit_exceeded) {
+        status = CI_ERR_TOO_LARGE;
+        what = "over libheif's security limits";
+    }
+    // libheif's message, without its "Invalid input: " prefix and trailing blanks.
+    const char *detail = error.message ? error.message : "";
+    const char *colon = strstr(detail, ": ");
+    if (colon && colon - detail < 40) detail = colon + 2;
+    size_t length = strlen(detail);
+    while (length > 0 && (detail[length - 1] == ' ' || detail[length - 1] == '\n')) length--;
+    if (length == 0) return ci_fail(err, status, "%s: %s", name, what);
+    return ci_fail(err, status, "%s: %s (%.*s)", name, what, (int)length, detail);
+}
+
+// Everything one call holds, freed by job_free whatever happened.
+typedef struct {
+    struct heif_context *context;
+    struct heif_image_handle *handle;     // the primary image
+    struct heif_image_handle *thumbnail;  // when it is used instead
+    struct heif_image *image;             // decoded planes
+    struct heif_color_profile_nclx *nclx;
+    uint8_t *icc;
+    size_t icc_size;
+} heif_job;
+
+static void job_free(heif_job *job) {
+    if (job->image) heif_image_release(job->image);
+    if (job->thumbnail) heif_image_handle_release(job->thumbnail);
+    if (job->handle) heif_image_handle_release(job->handle);
+    if (job->context) heif_context_free(job->context);
+    if (job->nclx) heif_nclx_color_profile_free(job->nclx);
+    free(job->icc);
+    memset(job, 0, sizeof *job);
+}
+
+// The file's primary image. libheif reads from our buffer without copying it
+// and keeps its security limits (image size, grid tiles, box counts).
+static ci_status open_primary(heif_job *job, const uint8_t *data, size_t size, const char *name,
+                              ci_error *err) {
+    if (size > INT_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is too large", name);
+    job->context = heif_context_alloc();
+    if (!job->context) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    struct heif_error error = heif_context_read_from_memory_without_copy(job->context, data, size, NULL);
+    if (error.code != heif_error_Ok) return heif_failure(error, name, err);
+    error = heif_context_get_primary_image_handle(job->context, &job->handle);
+    if (error.code != heif_error_Ok) return heif_failure(error, name, err);
+    int width = heif_image_handle_get_width(job->handle);
+    int height = heif_image_handle_get_height(job->handle);
+    if (width <= 0 || height <= 0)
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", name);
+    return CI_OK;
+}
+
+// The coded size of the primary image (before its transformations).
+static void stored_size(const struct heif_image_handle *handle, uint32_t *width, uint32_t *height) {
+    int w = heif_image_handle_get_ispe_width(handle), h = heif_image_handle_get_ispe_height(handle);
+    if (w <= 0 || h <= 0) {
+        w = heif_image_handle_get_width(handle);
+        h = heif_image_handle_get_height(handle);
+    }
+    *width = (uint32_t)w;
+    *height = (uint32_t)h;
+}
+
+// ---------------------------------------------------------------------------
+// Probe
+
+static ci_status heif_probe_source(ci_source *source, ci_photo_info *info, ci_error *err) {
+    ci_status status = ci_source_read_all(source, err);
+    if (status != CI_OK) return status;
+    heif_job job;
+    memset(&job, 0, sizeof job);
+    status = open_primary(&job, source->buffer, source->filled, source->name, err);
+    if (status == CI_OK) {
+        info->format = CI_FORMAT_HEIF;
+        // As displayed: libheif's handle reports the size after the
+        // transformations, which are part of the image (not an EXIF tag).
+        info->width = info->display_width = (uint32_t)heif_image_handle_get_width(job.handle);
+        info->height = info->display_height = (uint32_t)heif_image_handle_get_height(job.handle);
+        info->orientation = 1;
+        info->has_alpha = heif_image_handle_has_alpha_channel(job.handle) != 0;
+    }
+    job_free(&job);
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// Decoding to planes
+
+// The planes of a decoded image and how to turn them into RGB.
+typedef struct {
+    enum { PLANES_YCBCR, PLANES_MONO, PLANES_RGB, PLANES_RGBA } kind;
+    const uint8_t *plane[3];   // Y Cb Cr, or R G B, or Y; [0] interleaved RGBA
+    int stride[3];
+    int chroma_shift_x, chroma_shift_y;
+    const uint8_t *alpha;      // NULL: opaque
+    int alpha_stride;
+    int wide;                  // samples are 16-bit (more than 8 bits)
+    int bits;
+    // YCbCr -> RGB: R = Y + cr_r Cr, G = Y + cb_g Cb + cr_g Cr, B = Y + cb_b Cb,
+    // after Y and C are taken to 0-255 by (value - offset) * scale.
+    float y_offset, y_scale, c_offset, c_scale;
+    float cr_r, cb_g, cr_g, cb_b;
+    int identity;              // matrix 0: the planes are G, B, R
+} planes;
+
+// Kr and Kb of an H.273 matrix_coefficients code point; BT.601 for the
+// unspecified ones, as libheif's own conversion assumes.
+static void matrix_coefficients(int matrix, float *kr, float *kb) {
+    switch (matrix) {
+    case 1: *kr = 0.2126f; *kb = 0.0722f; break;   // BT.709
+    case 4: *kr = 0.30f; *kb = 0.11f; break;       // FCC
+    case 7: *kr = 0.212f; *kb = 0.087f; break;     // SMPTE 240M
+    case 9: case 10: *kr = 0.2627f; *kb = 0.0593f; break;  // BT.2020
+    default: *kr = 0.299f; *kb = 0.114f; break;    // BT.601 (5, 6) and unspecified
+    }
+}
+
+static void set_matrix(planes *p, const struct heif_color_profile_nclx *nclx) {
+    int matrix = nclx ? (int)nclx->matrix_coefficients : 6;
+    int full_range = nclx ? nclx->full_range_flag : 1;
+    float max = (float)((1 << p->bits) - 1), unit = (float)(1 << (p->bits - 8));
+    p->identity = matrix == 0;
+    if (full_range) {
+        p->y_offset = 0;
+        p->y_scale = 255.0f / max;
+        p->c_offset = (float)(1 << (p->bits - 1));
+        p->c_scale = 255.0f / max;
+    } else {
+        p->y_offset = 16 * unit;
+        p->y_scale = 255.0f / (219 * unit);
+        p->c_offset = 128 * unit;
+        p->c_scale = 255.0f / (224 * unit);
+    }
+    float kr, kb;
+    matrix_coefficients(matrix, &kr, &kb);
+    float kg = 1 - kr - kb;
+    p->cr_r = 2 * (1 - kr);
+    p->cb_b = 2 * (1 - kb);
+    p->cb_g = -2 * kb * (1 - kb) / kg;
+    p->cr_g = -2 * kr * (1 - kr) / kg;
+}
+
+// Decodes `handle` (the primary or its thumbnail) in its own colour space.
+static ci_status decode_planes(heif_job *job, const struct heif_image_handle *handle,
+                               int ignore_transformations, planes *p, const char *name,
+                               ci_error *err) {
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    options->ignore_transformations = (uint8_t)ignore_transformations;
+    options->convert_hdr_to_8bit = 0;  // reduced from all 10 or 12 bits, rounded once
+    struct heif_error error = heif_decode_image(handle, &job->image, heif_colorspace_undefined,
+                                                heif_chroma_undefined, options);
+    heif_decoding_options_free(options);
+    if (error.code != heif_error_Ok) return heif_failure(error, name, err);
+
+    memset(p, 0, sizeof *p);
+    enum heif_colorspace space = heif_image_get_colorspace(job->image);
+    enum heif_chroma chroma = heif_image_get_chroma_format(job->image);
+    if (space == heif_colorspace_YCbCr &&
+        (chroma == heif_chroma_420 || chroma == heif_chroma_422 || chroma == heif_chroma_444)) {
+        p->kind = PLANES_YCBCR;
+        static const enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
+        for (int i = 0; i < 3; i++)
+            p->plane[i] = heif_image_get_plane_readonly(job->image, channels[i], &p->stride[i]);
+        p->chroma_shift_x = chroma != heif_chroma_444;
+        p->chroma_shift_y = chroma == heif_chroma_420;
+    } else if (space == heif_colorspace_monochrome) {
+        p->kind = PLANES_MONO;
+        p->plane[0] = heif_image_get_plane_readonly(job->image, heif_channel_Y, &p->stride[0]);
+    } else if (space == heif_colorspace_RGB && chroma == heif_chroma_444) {
+        p->kind = PLANES_RGB;
+        static const enum heif_channel channels[3] = {heif_channel_R, heif_channel_G, heif_channel_B};
+        for (int i = 0; i < 3; i++)
+            p->plane[i] = heif_image_get_plane_readonly(job->image, channels[i], &p->stride[i]);
+    } else {
+        // Anything else: libheif's own conversion to 8-bit RGBA (rare; its
+        // cost does not matter here).
+        heif_image_release(job->image);
+        job->image = NULL;
+        options = heif_decoding_options_alloc();
+        if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+        options->ignore_transformations = (uint8_t)ignore_transformations;
+        options->convert_hdr_to_8bit = 1;
+        error = heif_decode_image(handle, &job->image, heif_colorspace_RGB,
+                                  heif_chroma_interleaved_RGBA, options);
+        heif_decoding_options_free(options);
+        if (error.code != heif_error_Ok) return heif_failure(error, name, err);
+        p->kind = PLANES_RGBA;
+        p->plane[0] = heif_image_get_plane_readonly(job->image, heif_channel_interleaved, &p->stride[0]);
+    }
+    for (int i = 0; i < (p->kind == PLANES_YCBCR || p->kind == PLANES_RGB ? 3 : 1); i++)
+        if (!p->plane[i] || p->stride[i] <= 0)
+            return ci_fail(err, CI_ERR_CORRUPT, "%s: the decoder returned no pixels", name);
+
+    enum heif_channel first = p->kind == PLANES_RGB ? heif_channel_R
+                              : p->kind == PLANES_RGBA ? heif_channel_interleaved
+                                                       : heif_channel_Y;
+    p->bits = p->kind == PLANES_RGBA ? 8 : heif_image_get_bits_per_pixel_range(job->image, first);
+    if (p->bits < 8 || p->bits > 16)
+        return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: %d-bit samples are not supported", name, p->bits);
+    p->wide = p->bits > 8;
+    if (p->kind != PLANES_RGBA && heif_image_has_channel(job->image, heif_channel_Alpha)) {
+        p->alpha = heif_image_get_plane_readonly(job->image, heif_channel_Alpha, &p->alpha_stride);
+        if (p->alpha && heif_image_get_bits_per_pixel_range(job->image, heif_channel_Alpha) != p->bits)
+            p->alpha = NULL;  // a mismatched alpha depth: shown opaque rather than wrong
+    }
+
+    // The matrix: the coded stream's (the decoder attaches it), else the
+    // file's nclx, else libheif's default.
+    struct heif_color_profile_nclx *image_nclx = NULL;
+    if (heif_image_get_nclx_color_profile(job->image, &image_nclx).code != heif_error_Ok) image_nclx = NULL;
+    set_matrix(p, image_nclx ? image_nclx : job->nclx);
+    if (image_nclx) heif_nclx_color_profile_free(image_nclx);
+    if (p->kind != PLANES_YCBCR) {
+        p->y_offset = 0;
+        p->y_scale = 255.0f / (float)((1 << p->bits) - 1);
+    }
+    return CI_OK;
+}
+
+// The sum of the samples of plane rows y0..y1-1, columns x0..x1-1.
+static inline uint32_t block_sum(const uint8_t *plane, int stride, int wide, uint32_t x0,
+                                 uint32_t x1, uint32_t y0, uint32_t y1) {
+    uint32_t sum = 0;
+    for (uint32_t y = y0; y < y1; y++) {
+        const uint8_t *row = plane + (size_t)y * (size_t)stride;
+        if (wide) {
+            const uint16_t *wide_row = (const uint16_t *)(const void *)row;
+            for (uint32_t x = x0; x < x1; x++) sum += wide_row[x];
+        } else {
+            for (uint32_t x = x0; x < x1; x++) sum += row[x];
+        }
+    }
+    return sum;
+}
+
+static inline uint8_t to_byte(float value) {
+    if (value <= 0) return 0;
+    if (value >= 255) return 255;
+    return (uint8_t)(value + 0.5f);
+}
+
+// How a reduced row is made: the crop of the stored image, reduced by
+// `factor` (a box average of factor x factor stored pixels each).
+typedef struct {
+    uint32_t crop_x, crop_y, crop_width, crop_height;
+    uint32_t factor;
+    int channels;             // of the output: 3 RGB, 4 RGBX or RGBA
+    int keep_alpha;           // 4 channels with alpha kept; else over `background`
+    ci_color background;
+} reduction;
+
+// Output row `row` of the reduced crop, columns first..first+count-1, into `out`.
+static void reduce_row(const planes *p, const reduction *r, uint32_t row, uint32_t first,
+                       uint32_t count, uint8_t *out) {
+    uint32_t f = r->factor;
+    uint32_t y0 = r->crop_y + row * f, y1 = y0 + f;
+    if (y1 > r->crop_y + r->crop_height) y1 = r->crop_y + r->crop_height;
+    uint32_t cy0 = y0 >> p->chroma_shift_y, cy1 = ((y1 - 1) >> p->chroma_shift_y) + 1;
+    for (uint32_t i = 0; i < count; i++, out += r->channels) {
+        uint32_t x0 = r->crop_x + (first + i) * f, x1 = x0 + f;
+        if (x1 > r->crop_x + r->crop_width) x1 = r->crop_x + r->crop_width;
+        float n = (float)((x1 - x0) * (y1 - y0));
+        float red, green, blue, alpha = 255;
+        if (p->kind == PLANES_RGBA) {
+            uint32_t sum[4] = {0, 0, 0, 0};
+            for (uint32_t y = y0; y < y1; y++) {
+                const uint8_t *px = p->plane[0] + (size_t)y * (size_t)p->stride[0] + (size_t)x0 * 4;
+                for (uint32_t x = x0; x < x1; x++, px += 4)
+                    for (int c = 0; c < 4; c++) sum[c] += px[c];
+            }
+            red = (float)sum[0] / n;
+            green = (float)sum[1] / n;
+            blue = (float)sum[2] / n;
+            alpha = (float)sum[3] / n;
+        } else {
+            float y = ((float)block_sum(p->plane[0], p->stride[0], p->wide, x0, x1, y0, y1) / n -
+                       p->y_offset) * p->y_scale;
+            if (p->kind == PLANES_MONO) {
+                red = green = blue = y;
+            } else if (p->kind == PLANES_RGB) {
+                red = y;
+                green = ((float)block_sum(p->plane[1], p->stride[1], p->wide, x0, x1, y0, y1) / n) * p->y_scale;
+                blue = ((float)block_sum(p->plane[2], p->stride[2], p->wide, x0, x1, y0, y1) / n) * p->y_scale;
+            } else {
+                uint32_t cx0 = x0 >> p->chroma_shift_x, cx1 = ((x1 - 1) >> p->chroma_shift_x) + 1;
+                float cn = (float)((cx1 - cx0) * (cy1 - cy0));
+                float cb = (float)block_sum(p->plane[1], p->stride[1], p->wide, cx0, cx1, cy0, cy1) / cn;
+                float cr = (float)block_sum(p->plane[2], p->stride[2], p->wide, cx0, cx1, cy0, cy1) / cn;
+                if (p->identity) {
+                    // GBR: Y holds green, Cb blue, Cr red, all on Y's scale.
+                    green = y;
+                    blue = (cb - p->y_offset) * p->y_scale;
+                    red = (cr - p->y_offset) * p->y_scale;
+                } else {
+                    cb = (cb - p->c_offset) * p->c_scale;
+                    cr = (cr - p->c_offset) * p->c_scale;
+                    red = y + p->cr_r * cr;
+                    green = y + p->cb_g * cb + p->cr_g * cr;
+                    blue = y + p->cb_b * cb;
+                }
+            }
+            if (p->alpha)
+                alpha = (float)block_sum(p->alpha, p->alpha_stride, p->wide, x0, x1, y0, y1) / n *
+                        (255.0f / (float)((1 << p->bits) - 1));
+        }
+        if (r->keep_alpha) {
+            out[0] = to_byte(red);
+            out[1] = to_byte(green);
+            out[2] = to_byte(blue);
+            out[3] = to_byte(alpha);
+        } else {
+            // Over the background, in 0-255 floats (rounded once).
+            float a = alpha / 255.0f;
+            out[0] = to_byte(red * a + r->background.r * (1 - a));
+            out[1] = to_byte(green * a + r->background.g * (1 - a));
+            out[2] = to_byte(blue * a + r->background.b * (1 - a));
+            if (r->channels == 4) out[3] = 255;
+        }
+    }
+}
+
+// The colour tag of the primary image: its ICC profile and/or nclx. The
+// profile is copied into the job; the tag points into it.
+static void read_colour(heif_job *job, ci_colour_tag *tag) {
+    memset(tag, 0, sizeof *tag);
+    size_t size = heif_image_handle_get_raw_color_profile_size(job->handle);
+    if (size > 0 && size < ((size_t)64 << 20)) {
+        job->icc = malloc(size);
+        if (job->icc &&
+            heif_image_handle_get_raw_color_profile(job->handle, job->icc).code == heif_error_Ok) {
+            job->icc_size = size;
+            tag->icc = job->icc;
+            tag->icc_size = size;
+        }
+    }
+    if (heif_image_handle_get_nclx_color_profile(job->handle, &job->nclx).code != heif_error_Ok)
+        job->nclx = NULL;
+    if (job->nclx) {
+        tag->has_nclx = 1;
+        tag->primaries = (int)job->nclx->color_primaries;
+        tag->transfer = (int)job->nclx->transfer_characteristics;
+        tag->matrix = (int)job->nclx->matrix_coefficients;
+        tag->full_range = job->nclx->full_range_flag;
+    }
+}
+
+// The smallest power-of-two reduction (1, 2, 4, 8) no smaller than JPEG's
+// DCT scale n/8 would be: shrink.c's rule, with halvings for steps.
+static uint32_t reduction_factor(unsigned scale_num) {
+    unsigned n = 1;
+    while (n < scale_num) n <<= 1;
+    return 8 / n;
+}
+
+// Picks what to decode for an upright target of need_width x need_height:
+// the thumbnail when it covers it (decoded with libheif's transformations,
+// cheap at its size), else the primary image without them. Fills geometry
+// with where the shown image lies in the decoded planes.
+static ci_status choose_and_decode(heif_job *job, const uint8_t *data, size_t size,
+                                   uint32_t need_width, uint32_t need_height,
+                                   const ci_limits *limits, planes *p, ci_heif_geometry *g,
+                                   const char *name, ci_error *err) {
+    uint32_t shown_w = (uint32_t)heif_image_handle_get_width(job->handle);
+    uint32_t shown_h = (uint32_t)heif_image_handle_get_height(job->handle);
+    heif_item_id ids[4];
+    int count = heif_image_handle_get_list_of_thumbnail_IDs(job->handle, ids, 4);
+    for (int i = 0; i < count && need_width > 0; i++) {
+        struct heif_image_handle *thumb = NULL;
+        if (heif_image_handle_get_thumbnail(job->handle, ids[i], &thumb).code != heif_error_Ok) continue;
+        int tw = heif_image_handle_get_width(thumb), th = heif_image_handle_get_height(thumb);
+        // The same picture: its aspect within a pixel of the photo's.
+        int same_shape = tw > 0 && th > 0 &&
+                         llabs((long long)tw * shown_h - (long long)th * shown_w) <=
+                             (long long)(shown_w > shown_h ? shown_w : shown_h);
+        if (same_shape && (uint32_t)tw >= need_width && (uint32_t)th >= need_height) {
+            job->thumbnail = thumb;
+            break;
+        }
+        heif_image_handle_release(thumb);
+    }
+    if (job->thumbnail) {
+        uint32_t tw = (uint32_t)heif_image_handle_get_width(job->thumbnail);
+        uint32_t th = (uint32_t)heif_image_handle_get_height(job->thumbnail);
+        ci_status status = ci_check_pixels(tw, th, limits, name, err);
+        if (status != CI_OK) return status;
+        *g = (ci_heif_geometry){0, 0, tw, th, 1, tw, th};
+        return decode_planes(job, job->thumbnail, 0, p, name, err);
+    }
+
+    uint32_t stored_w, stored_h;
+    stored_size(job->handle, &stored_w, &stored_h);
+    // Before anything is allocated: the whole coded image is decoded.
+    ci_status status = ci_check_pixels(stored_w, stored_h, limits, name, err);
+    if (status != CI_OK) return status;
+    int ours = ci_heif_transform(data, size, stored_w, stored_h, g) && g->width == shown_w &&
+               g->height == shown_h;
+    // An alpha image carries transformations of its own, which libheif
+    // applies to it (abc_color_irot_alpha_irot.avif); with alpha, a turned
+    // or cropped image is left to libheif (no phone photo has alpha).
+    int identity = g->orientation == 1 && g->crop_width == stored_w && g->crop_height == stored_h;
+    if (heif_image_handle_has_alpha_channel(job->handle) && !identity) ours = 0;
+    if (!ours) {
+        // Boxes this reader does not follow: libheif applies them.
+        *g = (ci_heif_geometry){0, 0, shown_w, shown_h, 1, shown_w, shown_h};
+        return decode_planes(job, job->handle, 0, p, name, err);
+    }
+    status = decode_planes(job, job->handle, 1, p, name, err);
+    if (status != CI_OK) return status;
+    // The planes must hold the crop (a grid's canvas is ispe-sized).
+    int width = heif_image_get_primary_width(job->image), height = heif_image_get_primary_height(job->image);
+    if (width <= 0 || height <= 0 || (uint32_t)width < g->crop_x + g->crop_width ||
+        (uint32_t)height < g->crop_y + g->crop_height)
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: the decoded image is smaller than its header says", name);
+    return CI_OK;
+}
+
+// ---------------------------------------------------------------------------
+// Draw
+
+static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
+                            const ci_draw_request *request, ci_cover_plan *plan, ci_error *err) {
+    const char *name = source->name;
+    ci_status status = ci_source_read_all(source, err);
+    if (status != CI_OK) return status;
+    status = open_primary(job, source->buffer, source->filled, name, err);
+    if (status != CI_OK) return status;
+    if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
+
+    ci_colour_tag tag;
+    read_colour(job, &tag);
+    uint32_t shown_w = (uint32_t)heif_image_handle_get_width(job->handle);
+    uint32_t shown_h = (uint32_t)heif_image_handle_get_height(job->handle);
+    ci_shrink_target target = ci_shrink_target_for_box(shown_w, shown_h, cell.width, cell.height, 0);
+    planes p;
+    ci_heif_geometry g;
+    status = choose_and_decode(job, source->buffer, source->filled, target.width, target.height,
+                               request->limits, &p, &g, name, err);
+    if (status != CI_OK) return status;
+
+    unsigned n = ci_draw_scale(g.crop_width, g.crop_height, g.orientation, cell.width, cell.height,
+                               request->limits);
+    reduction r = {g.crop_x, g.crop_y, g.crop_width, g.crop_height, reduction_factor(n), 4, 0,
+                   request->background};
+    uint32_t width = (g.crop_width + r.factor - 1) / r.factor;
+    uint32_t height = (g.crop_height + r.factor - 1) / r.factor;
+    status = ci_cover_plan_init(plan, width, height, 4, g.orientation, canvas, cell, name, err);
+    if (status != CI_OK) return status;
+    status = ci_cover_plan_start(plan, plan->first_column, plan->columns, 1, name, err);
+    if (status != CI_OK) return status;
+    for (uint32_t y = plan->first_row; y <= plan->last_row; y++) {
+        uint8_t *slot = ci_cover_plan_slot(plan);
+        reduce_row(&p, &r, y, plan->first_column, plan->columns, slot);
+        ci_cover_plan_push(plan, slot);
+    }
+    return ci_colour_convert_cell(&tag, canvas, cell, name, err);
+}
+
+static ci_status heif_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
+                                  const ci_draw_request *request, ci_error *err) {
+    heif_job job;
+    memset(&job, 0, sizeof job);
+    ci_cover_plan plan;
+    memset(&plan, 0, sizeof plan);
+    ci_status status = draw_inner(&job, source, canvas, cell, request, &plan, err);
+    ci_cover_plan_free(&plan);
+    job_free(&job);
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// Decode (previews, ci_decode_file): the reduced image in memory, upright.
+
+static ci_status decode_inner(heif_job *job, const uint8_t *data, size_t size, const char *name,
+                              const ci_decode_options *options, ci_image *out, ci_error *err) {
+    ci_status status = open_primary(job, data, size, name, err);
+    if (status != CI_OK) return status;
+    ci_colour_tag tag;
+    read_colour(job, &tag);
+    planes p;
+    ci_heif_geometry g;
+    status = choose_and_decode(job, data, size, options->min_width, options->min_height,
+                               &options->limits, &p, &g, name, err);
+    if (status != CI_OK) return status;
+
+    // min_width x min_height is upright; the reduction works on stored pixels.
+    uint32_t need_w = options->min_width, need_h = options->min_height;
+    if (g.orientation >= 5) {
+        need_w = options->min_height;
+        need_h = options->min_width;
+    }
+    reduction r = {g.crop_x, g.crop_y, g.crop_width, g.crop_height,
+                   reduction_factor(ci_shrink_scale(g.crop_width, g.crop_height, need_w, need_h)),
+                   options->keep_alpha ? 4 : 3, options->keep_alpha != 0, options->background};
+    uint32_t width = (g.crop_width + r.factor - 1) / r.factor;
+    uint32_t height = (g.crop_height + r.factor - 1) / r.factor;
+    status = ci_image_alloc(out, width, height, r.channels, &options->limits, name, err);
+    if (status != CI_OK) return status;
+    for (uint32_t y = 0; y < height; y++)
+        reduce_row(&p, &r, y, 0, width, out->pixels + (size_t)y * out->stride);
+    // The planes go before the turn: a lower peak.
+    heif_image_release(job->image);
+    job->image = NULL;
+    status = ci_apply_orientation(out, g.orientation, name, err);
+    if (status != CI_OK || options->keep_colours) return status;
+    return ci_colour_convert_image(&tag, out, name, err);
+}
+
+static ci_status heif_decode(const uint8_t *data, size_t size, const char *name,
+                             const ci_decode_options *options, ci_image *out, ci_error *err) {
+    heif_job job;
+    memset(&job, 0, sizeof job);
+    memset(out, 0, sizeof *out);
+    ci_status status = decode_inner(&job, data, size, name, options, out, err);
+    job_free(&job);
+    if (status != CI_OK) ci_image_free(out);
+    return status;
+}
+
+const ci_codec ci_heif_codec = {
+    .format = CI_FORMAT_HEIF,
+    .name = "HEIF",
+    .probe = heif_probe_source,
+    .draw = heif_draw_source,
+    .decode = heif_decode,
+};

@@ -1,0 +1,228 @@
+// heif_box.c — the geometric transformations (clap, irot, imir) of a HEIF's
+// primary image, read from its boxes.
+//
+// Why by hand: the engine decodes with libheif's ignore_transformations and
+// applies the transformations itself at cell size (libheif 1.15 rotates the
+// full-size image with a byte-by-byte strided copy that took 28% of a phone
+// photo's decode), and libheif 1.15 has no public API for an item's
+// transformative properties (heif_properties.h came with 1.16). This reads
+// only what that needs: ftyp..meta -> pitm, iprp -> ipco + ipma, in memory,
+// every length checked against its parent; libheif has parsed (and
+// validated) the same file before this runs.
+#include "internal.h"
+
+#include <string.h>
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+} span;
+
+static uint32_t be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+// The next box of `parent` from `*at`: its type and payload. 0 at the end or
+// on a box that does not fit.
+static int next_box(span parent, size_t *at, char type[4], span *payload) {
+    if (*at + 8 > parent.size) return 0;
+    const uint8_t *p = parent.data + *at;
+    uint64_t size = be32(p);
+    size_t header = 8;
+    if (size == 1) {
+        if (*at + 16 > parent.size) return 0;
+        size = (uint64_t)be32(p + 8) << 32 | be32(p + 12);
+        header = 16;
+    } else if (size == 0) {
+        size = parent.size - *at;  // to the end of the parent
+    }
+    if (size < header || size > parent.size - *at) return 0;
+    memcpy(type, p + 4, 4);
+    payload->data = p + header;
+    payload->size = (size_t)size - header;
+    *at += (size_t)size;
+    return 1;
+}
+
+// The payload of the first child box of `type`.
+static int find_box(span parent, const char *type, span *payload) {
+    size_t at = 0;
+    char found[4];
+    while (next_box(parent, &at, found, payload))
+        if (memcmp(found, type, 4) == 0) return 1;
+    return 0;
+}
+
+// An affine map with a signed-permutation matrix: stored = A * here + b, the
+// pixel of the stored (coded) image that a pixel of the current one shows.
+typedef struct {
+    int64_t a, b, c, d;  // [[a, b], [c, d]]
+    int64_t x, y;
+    int64_t width, height;  // of the current image
+} mapping;
+
+// `m` followed by: current pixel (u, v) = previous pixel (p*u + q*v + s, r*u + t*v + w).
+static void compose(mapping *m, int64_t p, int64_t q, int64_t s, int64_t r, int64_t t, int64_t w,
+                    int64_t width, int64_t height) {
+    mapping n;
+    n.a = m->a * p + m->b * r;
+    n.b = m->a * q + m->b * t;
+    n.c = m->c * p + m->d * r;
+    n.d = m->c * q + m->d * t;
+    n.x = m->a * s + m->b * w + m->x;
+    n.y = m->c * s + m->d * w + m->y;
+    n.width = width;
+    n.height = height;
+    *m = n;
+}
+
+// floor(numerator / denominator) for a positive denominator.
+static int64_t floor_div(int64_t numerator, int64_t denominator) {
+    int64_t q = numerator / denominator;
+    if ((numerator % denominator != 0) && ((numerator < 0) != (denominator < 0))) q--;
+    return q;
+}
+
+// clap: the crop libheif 1.15 applies (Box_clap::left_rounded and friends):
+// the aperture's centre is the image's centre ((size - 1) / 2) plus the
+// offset, its first pixel that centre minus (aperture - 1) / 2, rounded
+// down. Returns 0 for an aperture that is empty or reaches outside.
+static int apply_clap(mapping *m, span box) {
+    if (box.size < 32) return 0;
+    int64_t wn = be32(box.data), wd = be32(box.data + 4);
+    int64_t hn = be32(box.data + 8), hd = be32(box.data + 12);
+    int64_t xn = (int32_t)be32(box.data + 16), xd = be32(box.data + 20);
+    int64_t yn = (int32_t)be32(box.data + 24), yd = be32(box.data + 28);
+    if (wd <= 0 || hd <= 0 || xd <= 0 || yd <= 0) return 0;
+    // left = xn/xd + (W - 1)/2 - (wn/wd - 1)/2, over the common denominator 2*xd*wd.
+    int64_t den_x = 2 * xd * wd, den_y = 2 * yd * hd;
+    int64_t left = floor_div(2 * xn * wd + (m->width - 1) * xd * wd - (wn - wd) * xd, den_x);
+    int64_t top = floor_div(2 * yn * hd + (m->height - 1) * yd * hd - (hn - hd) * yd, den_y);
+    // right = left + width - 1 (rounded the same way): the width in whole pixels.
+    int64_t right = floor_div(2 * xn * wd + (m->width - 1) * xd * wd + (wn - wd) * xd, den_x);
+    int64_t bottom = floor_div(2 * yn * hd + (m->height - 1) * yd * hd + (hn - hd) * yd, den_y);
+    if (left < 0) left = 0;
+    if (top < 0) top = 0;
+    if (right >= m->width) right = m->width - 1;
+    if (bottom >= m->height) bottom = m->height - 1;
+    if (right < left || bottom < top) return 0;
+    compose(m, 1, 0, left, 0, 1, top, right - left + 1, bottom - top + 1);
+    return 1;
+}
+
+// irot: `turns` quarter turns anticlockwise.
+static void apply_irot(mapping *m, int turns) {
+    int64_t w = m->width, h = m->height;
+    switch (turns & 3) {
+    case 1: compose(m, 0, -1, w - 1, 1, 0, 0, h, w); break;          // N(u,v) = C(W-1-v, u)
+    case 2: compose(m, -1, 0, w - 1, 0, -1, h - 1, w, h); break;     // N(u,v) = C(W-1-u, H-1-v)
+    case 3: compose(m, 0, 1, 0, -1, 0, h - 1, h, w); break;          // N(u,v) = C(v, H-1-u)
+    default: break;
+    }
+}
+
+// imir: libheif 1.15 reads axis 0 as "vertical" and flips top to bottom
+// (heif_transform_mirror_direction_vertical), axis 1 left to right; this
+// follows it, so a file looks as heif-convert shows it.
+static void apply_imir(mapping *m, int axis) {
+    if (axis & 1)
+        compose(m, -1, 0, m->width - 1, 0, 1, 0, m->width, m->height);
+    else
+        compose(m, 1, 0, 0, 0, -1, m->height - 1, m->width, m->height);
+}
+
+// The EXIF orientation (1-8) whose turn the matrix is (see orient.c's walks).
+static int orientation_of(const mapping *m) {
+    if (m->b == 0) {
+        if (m->a > 0) return m->d > 0 ? 1 : 4;
+        return m->d > 0 ? 2 : 3;
+    }
+    if (m->b > 0) return m->c > 0 ? 5 : 6;
+    return m->c > 0 ? 8 : 7;
+}
+
+int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
+                      uint32_t stored_height, ci_heif_geometry *out) {
+    memset(out, 0, sizeof *out);
+    out->orientation = 1;
+    out->crop_width = stored_width;
+    out->crop_height = stored_height;
+    out->width = stored_width;
+    out->height = stored_height;
+
+    span file = {data, size}, meta, iprp, ipco, ipma, pitm;
+    if (!find_box(file, "meta", &meta) || meta.size < 4) return 0;
+    meta.data += 4;  // FullBox: version and flags
+    meta.size -= 4;
+    if (!find_box(meta, "pitm", &pitm) || pitm.size < 6) return 0;
+    uint32_t primary = pitm.data[0] == 0 ? be16(pitm.data + 4)
+                                         : (pitm.size >= 8 ? be32(pitm.data + 4) : 0);
+    if (!find_box(meta, "iprp", &iprp) || !find_box(iprp, "ipco", &ipco)) return 1;
+
+    mapping m = {1, 0, 0, 1, 0, 0, stored_width, stored_height};
+    // Every ipma box: the primary item's properties, in the order listed,
+    // which is the order the transformations apply in (ISO/IEC 23008-12 6.5.1).
+    size_t at = 0;
+    char type[4];
+    while (next_box(iprp, &at, type, &ipma)) {
+        if (memcmp(type, "ipma", 4) != 0 || ipma.size < 8) continue;
+        int version = ipma.data[0];
+        int wide_index = ipma.data[3] & 1;
+        uint32_t entries = be32(ipma.data + 4);
+        size_t p = 8;
+        for (uint32_t e = 0; e < entries; e++) {
+            size_t id_bytes = version < 1 ? 2 : 4;
+            if (p + id_bytes + 1 > ipma.size) return 0;
+            uint32_t item = version < 1 ? be16(ipma.data + p) : be32(ipma.data + p);
+            p += id_bytes;
+            unsigned count = ipma.data[p++];
+            size_t bytes = (size_t)count * (wide_index ? 2 : 1);
+            if (p + bytes > ipma.size) return 0;
+            if (item == primary) {
+                for (unsigned k = 0; k < count; k++) {
+                    unsigned index = wide_index ? (be16(ipma.data + p + 2 * k) & 0x7FFF)
+                                                : (ipma.data[p + k] & 0x7F);
+                    if (index == 0) continue;
+                    // The index-th property of ipco (1-based).
+                    size_t cursor = 0;
+                    span property;
+                    char kind[4];
+                    unsigned i = 0;
+                    int found = 0;
+                    while (next_box(ipco, &cursor, kind, &property))
+                        if (++i == index) {
+                            found = 1;
+                            break;
+                        }
+                    if (!found) return 0;
+                    if (memcmp(kind, "irot", 4) == 0 && property.size >= 1) {
+                        apply_irot(&m, property.data[0] & 3);
+                    } else if (memcmp(kind, "imir", 4) == 0 && property.size >= 1) {
+                        apply_imir(&m, property.data[0] & 1);
+                    } else if (memcmp(kind, "clap", 4) == 0) {
+                        if (!apply_clap(&m, property)) return 0;
+                    }
+                }
+            }
+            p += bytes;
+        }
+    }
+
+    // The crop: the stored pixels the displayed image covers.
+    int64_t x0 = m.x, y0 = m.y;
+    int64_t x1 = m.a * (m.width - 1) + m.b * (m.height - 1) + m.x;
+    int64_t y1 = m.c * (m.width - 1) + m.d * (m.height - 1) + m.y;
+    int64_t left = x0 < x1 ? x0 : x1, right = x0 < x1 ? x1 : x0;
+    int64_t top = y0 < y1 ? y0 : y1, bottom = y0 < y1 ? y1 : y0;
+    if (left < 0 || top < 0 || right >= stored_width || bottom >= stored_height) return 0;
+    out->crop_x = (uint32_t)left;
+    out->crop_y = (uint32_t)top;
+    out->crop_width = (uint32_t)(right - left + 1);
+    out->crop_height = (uint32_t)(bottom - top + 1);
+    out->orientation = orientation_of(&m);
+    out->width = (uint32_t)m.width;
+    out->height = (uint32_t)m.height;
+    return 1;
+}
