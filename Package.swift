@@ -25,10 +25,14 @@ let package = Package(
         .systemLibrary(
             name: "CEXIF", path: "Sources/CEXIF", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
-        // HEIC, HEIF and AVIF (libheif-dev, with libde265 and dav1d/aom).
+        // HEIC, HEIF and AVIF (libheif-dev, with libde265 and dav1d/aom);
+        // libde265 itself for the HEVC tiles a cell shows (heif.c).
         .systemLibrary(
             name: "CHEIF", path: "Sources/CHEIF", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
+            name: "CDE265", path: "Sources/CDE265", pkgConfig: "libde265",
+            providers: [.apt(["libde265-dev"])]),
         // libchafa draws pictures in terminals (its .pc file needs libglib2.0-dev).
         .systemLibrary(
             name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa",
@@ -37,7 +41,7 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CHEIF"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CHEIF", "CDE265"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).

@@ -17,6 +17,7 @@ declare -A packages=(
   [chafa]=libchafa-dev
   [glib-2.0]=libglib2.0-dev
   [libheif]=libheif-dev
+  [libde265]=libde265-dev
 )
 
 missing=()

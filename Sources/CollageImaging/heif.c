@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libde265/de265.h>
 #include <libheif/heif.h>
 
 // ---------------------------------------------------------------------------
@@ -141,6 +142,7 @@ typedef struct {
     float y_offset, y_scale, c_offset, c_scale;
     float cr_r, cb_g, cr_g, cb_b;
     int identity;              // matrix 0: the planes are G, B, R
+    uint32_t origin_x, origin_y;  // the stored pixel at the planes' (0, 0) (a tile's corner)
 } planes;
 
 // Kr and Kb of an H.273 matrix_coefficients code point; BT.601 for the
@@ -296,10 +298,15 @@ static void reduce_row(const planes *p, const reduction *r, uint32_t row, uint32
     uint32_t f = r->factor;
     uint32_t y0 = r->crop_y + row * f, y1 = y0 + f;
     if (y1 > r->crop_y + r->crop_height) y1 = r->crop_y + r->crop_height;
+    // From here on, in the planes' own coordinates.
+    y0 -= p->origin_y;
+    y1 -= p->origin_y;
     uint32_t cy0 = y0 >> p->chroma_shift_y, cy1 = ((y1 - 1) >> p->chroma_shift_y) + 1;
     for (uint32_t i = 0; i < count; i++, out += r->channels) {
         uint32_t x0 = r->crop_x + (first + i) * f, x1 = x0 + f;
         if (x1 > r->crop_x + r->crop_width) x1 = r->crop_x + r->crop_width;
+        x0 -= p->origin_x;
+        x1 -= p->origin_x;
         float n = (float)((x1 - x0) * (y1 - y0));
         float red, green, blue, alpha = 255;
         if (p->kind == PLANES_RGBA) {
@@ -393,14 +400,10 @@ static uint32_t reduction_factor(unsigned scale_num) {
     return 8 / n;
 }
 
-// Picks what to decode for an upright target of need_width x need_height:
-// the thumbnail when it covers it (decoded with libheif's transformations,
-// cheap at its size), else the primary image without them. Fills geometry
-// with where the shown image lies in the decoded planes.
-static ci_status choose_and_decode(heif_job *job, const uint8_t *data, size_t size,
-                                   uint32_t need_width, uint32_t need_height,
-                                   const ci_limits *limits, planes *p, ci_heif_geometry *g,
-                                   const char *name, ci_error *err) {
+// Sets job->thumbnail to a thumbnail that covers an upright need_width x
+// need_height, if there is one. Returns whether there is.
+static int find_thumbnail(heif_job *job, uint32_t need_width, uint32_t need_height) {
+    if (job->thumbnail) return 1;
     uint32_t shown_w = (uint32_t)heif_image_handle_get_width(job->handle);
     uint32_t shown_h = (uint32_t)heif_image_handle_get_height(job->handle);
     heif_item_id ids[4];
@@ -419,6 +422,20 @@ static ci_status choose_and_decode(heif_job *job, const uint8_t *data, size_t si
         }
         heif_image_handle_release(thumb);
     }
+    return job->thumbnail != NULL;
+}
+
+// Picks what to decode for an upright target of need_width x need_height:
+// the thumbnail when it covers it (decoded with libheif's transformations,
+// cheap at its size), else the primary image without them. Fills geometry
+// with where the shown image lies in the decoded planes.
+static ci_status choose_and_decode(heif_job *job, const uint8_t *data, size_t size,
+                                   uint32_t need_width, uint32_t need_height,
+                                   const ci_limits *limits, planes *p, ci_heif_geometry *g,
+                                   const char *name, ci_error *err) {
+    uint32_t shown_w = (uint32_t)heif_image_handle_get_width(job->handle);
+    uint32_t shown_h = (uint32_t)heif_image_handle_get_height(job->handle);
+    find_thumbnail(job, need_width, need_height);
     if (job->thumbnail) {
         uint32_t tw = (uint32_t)heif_image_handle_get_width(job->thumbnail);
         uint32_t th = (uint32_t)heif_image_handle_get_height(job->thumbnail);
@@ -456,7 +473,210 @@ static ci_status choose_and_decode(heif_job *job, const uint8_t *data, size_t si
 }
 
 // ---------------------------------------------------------------------------
+// HEVC tiles straight through libde265
+//
+// A phone's HEIC is a grid of 512x512 HEVC tiles. libheif 1.15 decodes all
+// of them and pastes them into one full-size image (a copy, and 18 MB of
+// fresh pages per photo); a cell cropped from the photo needs only some of
+// them. Here the tiles the cell shows are decoded one row of tiles at a
+// time, each reduced from libde265's own planes into the cell's rows.
+
+typedef struct {
+    de265_decoder_context *decoder;
+    const struct de265_image *image;
+} tile_decode;
+
+static void tile_free(tile_decode *tile) {
+    if (tile->decoder) de265_free_decoder(tile->decoder);
+    memset(tile, 0, sizeof *tile);
+}
+
+static uint32_t read_length(const uint8_t *p, unsigned bytes) {
+    uint32_t value = 0;
+    for (unsigned i = 0; i < bytes; i++) value = value << 8 | p[i];
+    return value;
+}
+
+// Pushes the NAL units of `data`: each preceded by its length in
+// `length_bytes` bytes (the hvcC's lengthSizeMinusOne + 1).
+static int push_units(de265_decoder_context *decoder, const uint8_t *data, size_t size,
+                      unsigned length_bytes) {
+    size_t at = 0;
+    while (at < size) {
+        if (size - at < length_bytes) return 0;
+        uint32_t length = read_length(data + at, length_bytes);
+        at += length_bytes;
+        if (length == 0 || length > size - at || length > INT_MAX) return 0;
+        if (!de265_isOK(de265_push_NAL(decoder, data + at, (int)length, 0, NULL))) return 0;
+        at += length;
+    }
+    return 1;
+}
+
+// Decodes tile `index`: the hvcC's parameter sets, then its data.
+static ci_status decode_tile(const ci_hevc_layout *layout, uint32_t index, tile_decode *tile,
+                             const char *name, ci_error *err) {
+    tile->decoder = de265_new_decoder();
+    if (!tile->decoder) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    const uint8_t *config = layout->config;
+    size_t size = layout->config_size;  // at least 23 (heif_box.c)
+    unsigned length_bytes = (config[21] & 3) + 1;
+    unsigned arrays = config[22];
+    size_t at = 23;
+    for (unsigned a = 0; a < arrays; a++) {
+        if (size - at < 3) return ci_fail(err, CI_ERR_CORRUPT, "%s: broken HEVC configuration", name);
+        unsigned units = (unsigned)config[at + 1] << 8 | config[at + 2];
+        at += 3;
+        for (unsigned u = 0; u < units; u++) {
+            // Each parameter set: a 16-bit length, then the unit.
+            if (size - at < 2) return ci_fail(err, CI_ERR_CORRUPT, "%s: broken HEVC configuration", name);
+            size_t length = read_length(config + at, 2);
+            if (length > size - at - 2 || !push_units(tile->decoder, config + at, 2 + length, 2))
+                return ci_fail(err, CI_ERR_CORRUPT, "%s: broken HEVC configuration", name);
+            at += 2 + length;
+        }
+    }
+    if (!push_units(tile->decoder, layout->tile[index].data, layout->tile[index].size, length_bytes))
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: broken HEVC data in tile %u", name, index + 1);
+    de265_flush_data(tile->decoder);
+    int more = 1;
+    while (more) {
+        de265_error error = de265_decode(tile->decoder, &more);
+        if (!de265_isOK(error) && error != DE265_ERROR_WAITING_FOR_INPUT_DATA)
+            return ci_fail(err, CI_ERR_CORRUPT, "%s: broken HEVC data in tile %u (%s)", name, index + 1,
+                           de265_get_error_text(error));
+        if (de265_peek_next_picture(tile->decoder)) break;
+    }
+    tile->image = de265_get_next_picture(tile->decoder);
+    if (!tile->image) return ci_fail(err, CI_ERR_CORRUPT, "%s: tile %u decoded to nothing", name, index + 1);
+    return CI_OK;
+}
+
+// The planes of a decoded tile at column, row of the grid.
+static ci_status tile_planes(const ci_hevc_layout *layout, const tile_decode *tile, uint32_t column,
+                             uint32_t row, const struct heif_color_profile_nclx *nclx, planes *p,
+                             const char *name, ci_error *err) {
+    memset(p, 0, sizeof *p);
+    const struct de265_image *image = tile->image;
+    enum de265_chroma chroma = de265_get_chroma_format(image);
+    int channels = chroma == de265_chroma_mono ? 1 : 3;
+    p->kind = chroma == de265_chroma_mono ? PLANES_MONO : PLANES_YCBCR;
+    p->chroma_shift_x = chroma == de265_chroma_420 || chroma == de265_chroma_422;
+    p->chroma_shift_y = chroma == de265_chroma_420;
+    p->bits = de265_get_bits_per_pixel(image, 0);
+    if (p->bits < 8 || p->bits > 16 || (channels == 3 && de265_get_bits_per_pixel(image, 1) != p->bits))
+        return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: %d-bit HEVC samples are not supported", name, p->bits);
+    p->wide = p->bits > 8;
+    for (int c = 0; c < channels; c++) {
+        p->plane[c] = de265_get_image_plane(image, c, &p->stride[c]);
+        uint32_t need_w = layout->tile_width >> (c ? p->chroma_shift_x : 0);
+        uint32_t need_h = layout->tile_height >> (c ? p->chroma_shift_y : 0);
+        if (!p->plane[c] || p->stride[c] <= 0 || de265_get_image_width(image, c) < (int)need_w ||
+            de265_get_image_height(image, c) < (int)need_h)
+            return ci_fail(err, CI_ERR_CORRUPT, "%s: a tile is smaller than the grid says", name);
+    }
+    set_matrix(p, nclx);
+    if (p->kind == PLANES_MONO) {
+        p->y_offset = 0;
+        p->y_scale = 255.0f / (float)((1 << p->bits) - 1);
+    }
+    p->origin_x = column * layout->tile_width;
+    p->origin_y = row * layout->tile_height;
+    return CI_OK;
+}
+
+// Draws reduced rows plan->first_row..last_row from the tiles they lie in.
+// `r` must keep every reduced pixel inside one tile (heif_draw checks).
+static ci_status draw_tiles(const ci_hevc_layout *layout, const reduction *r,
+                            const struct heif_color_profile_nclx *nclx, ci_cover_plan *plan,
+                            const char *name, ci_error *err) {
+    uint32_t f = r->factor;
+    uint32_t first_x = r->crop_x + plan->first_column * f;
+    uint32_t last_x = r->crop_x + (plan->first_column + plan->columns) * f - 1;
+    if (last_x >= layout->width) last_x = layout->width - 1;
+    uint32_t first_tile_column = first_x / layout->tile_width, last_tile_column = last_x / layout->tile_width;
+    uint32_t tiles_across = last_tile_column - first_tile_column + 1;
+    tile_decode band[64];  // a row of tiles (at most 64 across: tiles_fit)
+    memset(band, 0, sizeof band);
+    planes band_planes[64];
+    uint32_t band_row = UINT32_MAX;
+    ci_status status = CI_OK;
+    for (uint32_t y = plan->first_row; y <= plan->last_row && status == CI_OK; y++) {
+        uint32_t tile_row = (r->crop_y + y * f) / layout->tile_height;
+        if (tile_row != band_row) {
+            for (uint32_t t = 0; t < tiles_across; t++) tile_free(&band[t]);
+            band_row = tile_row;
+            for (uint32_t t = 0; t < tiles_across && status == CI_OK; t++) {
+                uint32_t column = first_tile_column + t;
+                status = decode_tile(layout, tile_row * layout->columns + column, &band[t], name, err);
+                if (status == CI_OK)
+                    status = tile_planes(layout, &band[t], column, tile_row, nclx, &band_planes[t], name, err);
+            }
+            if (status != CI_OK) break;
+        }
+        uint8_t *slot = ci_cover_plan_slot(plan);
+        // Each tile's share of the row's columns.
+        uint32_t i = plan->first_column, end = plan->first_column + plan->columns;
+        while (i < end) {
+            uint32_t x = r->crop_x + i * f;
+            uint32_t t = x / layout->tile_width - first_tile_column;
+            uint32_t tile_end_x = (t + first_tile_column + 1) * layout->tile_width;
+            uint32_t stop = (tile_end_x - r->crop_x) / f;  // first reduced column of the next tile
+            if (stop > end) stop = end;
+            reduce_row(&band_planes[t], r, y, i, stop - i, slot + (size_t)(i - plan->first_column) * 4);
+            i = stop;
+        }
+        ci_cover_plan_push(plan, slot);
+    }
+    for (uint32_t t = 0; t < tiles_across; t++) tile_free(&band[t]);
+    return status;
+}
+
+// Whether the tiles path can draw this: every reduced pixel inside one tile.
+static int tiles_fit(const ci_hevc_layout *layout, const ci_heif_geometry *g, uint32_t factor) {
+    return layout->columns <= 64 && layout->tile_width % factor == 0 && layout->tile_height % factor == 0 &&
+           g->crop_x % factor == 0 && g->crop_y % factor == 0;
+}
+
+// ---------------------------------------------------------------------------
 // Draw
+
+// The tiles path of a draw, or CI_ERR_UNSUPPORTED (with nothing drawn and
+// no message) when the file is not tiles it can take.
+static ci_status draw_from_tiles(heif_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
+                                 const ci_draw_request *request, ci_cover_plan *plan, ci_error *err) {
+    const char *name = source->name;
+    if (heif_image_handle_has_alpha_channel(job->handle)) return CI_ERR_UNSUPPORTED;
+    uint32_t stored_w, stored_h;
+    stored_size(job->handle, &stored_w, &stored_h);
+    ci_heif_geometry g;
+    if (!ci_heif_transform(source->buffer, source->filled, stored_w, stored_h, &g) ||
+        g.width != (uint32_t)heif_image_handle_get_width(job->handle) ||
+        g.height != (uint32_t)heif_image_handle_get_height(job->handle))
+        return CI_ERR_UNSUPPORTED;
+    ci_hevc_layout *layout = malloc(sizeof *layout);
+    if (!layout) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    ci_status status = ci_heif_hevc_layout(source->buffer, source->filled, layout);
+    unsigned n = ci_draw_scale(g.crop_width, g.crop_height, g.orientation, cell.width, cell.height,
+                               request->limits);
+    reduction r = {g.crop_x, g.crop_y, g.crop_width, g.crop_height, reduction_factor(n), 4, 0,
+                   request->background};
+    if (status == CI_OK && (layout->width != stored_w || layout->height != stored_h || !tiles_fit(layout, &g, r.factor)))
+        status = CI_ERR_UNSUPPORTED;
+    // The pixel limit, on what is decoded: the tiles of one row of the grid
+    // at a time, but the limit speaks of the photo, as for the other paths.
+    if (status == CI_OK) status = ci_check_pixels(stored_w, stored_h, request->limits, name, err);
+    if (status == CI_OK) {
+        uint32_t width = (g.crop_width + r.factor - 1) / r.factor;
+        uint32_t height = (g.crop_height + r.factor - 1) / r.factor;
+        status = ci_cover_plan_init(plan, width, height, 4, g.orientation, canvas, cell, name, err);
+        if (status == CI_OK)
+            status = ci_cover_plan_start(plan, plan->first_column, plan->columns, 1, name, err);
+        if (status == CI_OK) status = draw_tiles(layout, &r, job->nclx, plan, name, err);
+    }
+    free(layout);
+    return status;
+}
 
 static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
                             const ci_draw_request *request, ci_cover_plan *plan, ci_error *err) {
@@ -474,6 +694,13 @@ static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, 
     ci_shrink_target target = ci_shrink_target_for_box(shown_w, shown_h, cell.width, cell.height, 0);
     planes p;
     ci_heif_geometry g;
+    if (!find_thumbnail(job, target.width, target.height)) {
+        status = draw_from_tiles(job, source, canvas, cell, request, plan, err);
+        if (status != CI_ERR_UNSUPPORTED) {
+            if (status != CI_OK) return status;
+            return ci_colour_convert_cell(&tag, canvas, cell, name, err);
+        }
+    }
     status = choose_and_decode(job, source->buffer, source->filled, target.width, target.height,
                                request->limits, &p, &g, name, err);
     if (status != CI_OK) return status;

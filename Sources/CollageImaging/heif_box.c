@@ -13,10 +13,7 @@
 
 #include <string.h>
 
-typedef struct {
-    const uint8_t *data;
-    size_t size;
-} span;
+typedef ci_bytes span;
 
 static uint32_t be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -225,4 +222,238 @@ int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
     out->width = (uint32_t)m.width;
     out->height = (uint32_t)m.height;
     return 1;
+}
+
+// ---------------------------------------------------------------------------
+// The primary image as HEVC tiles (heif.c decodes the ones a cell shows)
+
+// An unsigned big-endian field of `bytes` (0, 4 or 8) at *at, advancing it.
+static int read_field(span s, size_t *at, unsigned bytes, uint64_t *value) {
+    *value = 0;
+    if (bytes != 0 && bytes != 4 && bytes != 8) return 0;
+    if (*at + bytes > s.size) return 0;
+    for (unsigned i = 0; i < bytes; i++) *value = *value << 8 | s.data[*at + i];
+    *at += bytes;
+    return 1;
+}
+
+// The item's type from iinf (infe version 2 or 3).
+static int item_type(span meta, uint32_t item, char type[4]) {
+    span iinf, infe;
+    if (!find_box(meta, "iinf", &iinf) || iinf.size < 6) return 0;
+    size_t at = iinf.data[0] == 0 ? 6 : 8;  // FullBox, then a 16- or 32-bit count
+    if (at > iinf.size) return 0;
+    span children = {iinf.data + at, iinf.size - at};
+    size_t cursor = 0;
+    char kind[4];
+    while (next_box(children, &cursor, kind, &infe)) {
+        if (memcmp(kind, "infe", 4) != 0 || infe.size < 4) continue;
+        int version = infe.data[0];
+        if (version < 2) continue;
+        size_t id_bytes = version == 2 ? 2 : 4;
+        if (infe.size < 4 + id_bytes + 2 + 4) continue;
+        uint32_t id = version == 2 ? be16(infe.data + 4) : be32(infe.data + 4);
+        if (id == item) {
+            memcpy(type, infe.data + 4 + id_bytes + 2, 4);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+// The one extent of `item` from iloc.
+static int item_bytes(span file, span meta, uint32_t item, span *out) {
+    span iloc;
+    if (!find_box(meta, "iloc", &iloc) || iloc.size < 8) return 0;
+    int version = iloc.data[0];
+    if (version > 2) return 0;
+    unsigned offset_size = iloc.data[4] >> 4, length_size = iloc.data[4] & 15;
+    unsigned base_size = iloc.data[5] >> 4, index_size = version >= 1 ? (iloc.data[5] & 15) : 0;
+    size_t at = 6;
+    uint64_t count;
+    if (version < 2) {
+        count = be16(iloc.data + at);  // 8 bytes checked above
+        at += 2;
+    } else if (!read_field(iloc, &at, 4, &count)) {
+        return 0;
+    }
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t id, method = 0, base, extents;
+        if (version < 2) {
+            if (at + 2 > iloc.size) return 0;
+            id = be16(iloc.data + at);
+            at += 2;
+        } else if (!read_field(iloc, &at, 4, &id)) {
+            return 0;
+        }
+        if (version >= 1) {
+            if (at + 2 > iloc.size) return 0;
+            method = be16(iloc.data + at) & 15;
+            at += 2;
+        }
+        if (at + 2 > iloc.size) return 0;
+        uint16_t reference = be16(iloc.data + at);
+        at += 2;
+        if (!read_field(iloc, &at, base_size, &base)) return 0;
+        if (at + 2 > iloc.size) return 0;
+        extents = be16(iloc.data + at);
+        at += 2;
+        uint64_t offset = 0, length = 0, index;
+        for (uint64_t e = 0; e < extents; e++) {
+            if (!read_field(iloc, &at, index_size, &index) || !read_field(iloc, &at, offset_size, &offset) ||
+                !read_field(iloc, &at, length_size, &length))
+                return 0;
+        }
+        if (id != item) continue;
+        // One extent, of a known length, in this file (method 0) or in the
+        // meta box's idat (method 1, where phones keep a grid's layout):
+        // anything else is left to libheif.
+        span within = file;
+        if (method == 1 && !find_box(meta, "idat", &within)) return 0;
+        if (method > 1 || reference != 0 || extents != 1 || length == 0) return 0;
+        uint64_t start = base + offset;
+        if (start > within.size || length > within.size - start) return 0;
+        out->data = within.data + start;
+        out->size = (size_t)length;
+        return 1;
+    }
+    return 0;
+}
+
+// The index-th (1-based) property of ipco.
+static int property_at(span ipco, unsigned index, char kind[4], span *property) {
+    size_t cursor = 0;
+    unsigned i = 0;
+    while (next_box(ipco, &cursor, kind, property))
+        if (++i == index) return 1;
+    return 0;
+}
+
+// The properties of `item` of `type` (first one) through ipma.
+static int item_property(span iprp, span ipco, uint32_t item, const char *type, span *out) {
+    size_t at = 0;
+    char kind[4];
+    span ipma;
+    while (next_box(iprp, &at, kind, &ipma)) {
+        if (memcmp(kind, "ipma", 4) != 0 || ipma.size < 8) continue;
+        int version = ipma.data[0], wide_index = ipma.data[3] & 1;
+        uint32_t entries = be32(ipma.data + 4);
+        size_t p = 8;
+        for (uint32_t e = 0; e < entries; e++) {
+            size_t id_bytes = version < 1 ? 2 : 4;
+            if (p + id_bytes + 1 > ipma.size) return 0;
+            uint32_t id = version < 1 ? be16(ipma.data + p) : be32(ipma.data + p);
+            p += id_bytes;
+            unsigned count = ipma.data[p++];
+            size_t bytes = (size_t)count * (wide_index ? 2 : 1);
+            if (p + bytes > ipma.size) return 0;
+            if (id == item) {
+                for (unsigned k = 0; k < count; k++) {
+                    unsigned index = wide_index ? (be16(ipma.data + p + 2 * k) & 0x7FFF) : (ipma.data[p + k] & 0x7F);
+                    span property;
+                    char name[4];
+                    if (index && property_at(ipco, index, name, &property) && memcmp(name, type, 4) == 0) {
+                        *out = property;
+                        return 1;
+                    }
+                }
+            }
+            p += bytes;
+        }
+    }
+    return 0;
+}
+
+// An hvc1 item's coded size (ispe) and decoder configuration (hvcC).
+static int hevc_item(span iprp, span ipco, uint32_t item, uint32_t *width, uint32_t *height, span *config) {
+    span ispe;
+    if (!item_property(iprp, ipco, item, "ispe", &ispe) || ispe.size < 12) return 0;
+    if (!item_property(iprp, ipco, item, "hvcC", config) || config->size < 23) return 0;
+    *width = be32(ispe.data + 4);
+    *height = be32(ispe.data + 8);
+    return *width > 0 && *height > 0;
+}
+
+ci_status ci_heif_hevc_layout(const uint8_t *data, size_t size, ci_hevc_layout *out) {
+    memset(out, 0, sizeof *out);
+    span file = {data, size}, meta, pitm, iprp, ipco;
+    if (!find_box(file, "meta", &meta) || meta.size < 4) return CI_ERR_UNSUPPORTED;
+    meta.data += 4;
+    meta.size -= 4;
+    if (!find_box(meta, "pitm", &pitm) || pitm.size < 6) return CI_ERR_UNSUPPORTED;
+    uint32_t primary = pitm.data[0] == 0 ? be16(pitm.data + 4) : (pitm.size >= 8 ? be32(pitm.data + 4) : 0);
+    if (!find_box(meta, "iprp", &iprp) || !find_box(iprp, "ipco", &ipco)) return CI_ERR_UNSUPPORTED;
+    char type[4];
+    if (!item_type(meta, primary, type)) return CI_ERR_UNSUPPORTED;
+
+    uint32_t ids[CI_HEVC_MAX_TILES];
+    uint32_t count = 0;
+    if (memcmp(type, "hvc1", 4) == 0) {
+        ids[0] = primary;
+        count = out->columns = out->rows = 1;
+    } else if (memcmp(type, "grid", 4) == 0) {
+        span grid, iref, reference;
+        if (!item_bytes(file, meta, primary, &grid) || grid.size < 8) return CI_ERR_UNSUPPORTED;
+        int wide = grid.data[1] & 1;
+        if (grid.data[0] != 0 || grid.size < (size_t)(wide ? 12 : 8)) return CI_ERR_UNSUPPORTED;
+        out->rows = (uint32_t)grid.data[2] + 1;
+        out->columns = (uint32_t)grid.data[3] + 1;
+        out->width = wide ? be32(grid.data + 4) : be16(grid.data + 4);
+        out->height = wide ? be32(grid.data + 8) : be16(grid.data + 6);
+        if (out->rows * out->columns > CI_HEVC_MAX_TILES) return CI_ERR_UNSUPPORTED;
+        // iref dimg: the tiles, row by row.
+        if (!find_box(meta, "iref", &iref) || iref.size < 4) return CI_ERR_UNSUPPORTED;
+        int iref_version = iref.data[0];
+        span references = {iref.data + 4, iref.size - 4};
+        size_t cursor = 0;
+        char kind[4];
+        while (count == 0 && next_box(references, &cursor, kind, &reference)) {
+            size_t id_bytes = iref_version == 0 ? 2 : 4;
+            if (memcmp(kind, "dimg", 4) != 0 || reference.size < id_bytes + 2) continue;
+            uint32_t from = iref_version == 0 ? be16(reference.data) : be32(reference.data);
+            if (from != primary) continue;
+            uint32_t n = be16(reference.data + id_bytes);
+            if (n != out->rows * out->columns || reference.size < id_bytes + 2 + n * id_bytes)
+                return CI_ERR_UNSUPPORTED;
+            for (uint32_t i = 0; i < n; i++) {
+                const uint8_t *p = reference.data + id_bytes + 2 + i * id_bytes;
+                ids[i] = iref_version == 0 ? be16(p) : be32(p);
+            }
+            count = n;
+        }
+        if (count == 0) return CI_ERR_UNSUPPORTED;
+    } else {
+        return CI_ERR_UNSUPPORTED;
+    }
+
+    // Every tile: an hvc1 item of one size and one configuration.
+    span first_config = {NULL, 0};
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t w, h;
+        span config;
+        if (!item_type(meta, ids[i], type) || memcmp(type, "hvc1", 4) != 0 ||
+            !hevc_item(iprp, ipco, ids[i], &w, &h, &config) || !item_bytes(file, meta, ids[i], &out->tile[i]))
+            return CI_ERR_UNSUPPORTED;
+        if (i == 0) {
+            out->tile_width = w;
+            out->tile_height = h;
+            first_config = config;
+        } else if (w != out->tile_width || h != out->tile_height || config.size != first_config.size ||
+                   memcmp(config.data, first_config.data, config.size) != 0) {
+            return CI_ERR_UNSUPPORTED;
+        }
+    }
+    if (count == 1 && out->width == 0) {
+        out->width = out->tile_width;
+        out->height = out->tile_height;
+    }
+    // The tiles must cover the output, and not by more than a tile.
+    if ((uint64_t)out->columns * out->tile_width < out->width ||
+        (uint64_t)out->rows * out->tile_height < out->height ||
+        (uint64_t)(out->columns - 1) * out->tile_width >= out->width ||
+        (uint64_t)(out->rows - 1) * out->tile_height >= out->height)
+        return CI_ERR_UNSUPPORTED;
+    out->config = first_config.data;
+    out->config_size = first_config.size;
+    return CI_OK;
 }

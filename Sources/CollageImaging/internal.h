@@ -175,6 +175,30 @@ typedef struct {
 int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
                       uint32_t stored_height, ci_heif_geometry *out);
 
+// Bytes inside a buffer someone else owns.
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+} ci_bytes;
+
+// The primary image as HEVC tiles in the file, for decoding only the tiles a
+// cell shows with libde265 (libheif 1.15 decodes a grid whole and has no
+// API for one tile). A single hvc1 image is a grid of one tile.
+#define CI_HEVC_MAX_TILES 1024
+typedef struct {
+    uint32_t columns, rows;
+    uint32_t tile_width, tile_height;   // every tile's coded size (ispe)
+    uint32_t width, height;             // the grid's (before transformations)
+    const uint8_t *config;              // the tiles' hvcC payload
+    size_t config_size;
+    ci_bytes tile[CI_HEVC_MAX_TILES];   // each tile's coded data, row by row
+} ci_hevc_layout;
+
+// CI_OK with *out filled when the primary image is HEVC tiles this path
+// can take (one extent each, one size and configuration); else
+// CI_ERR_UNSUPPORTED, and libheif decodes it.
+ci_status ci_heif_hevc_layout(const uint8_t *data, size_t size, ci_hevc_layout *out);
+
 // --- EXIF (exif.c) ---
 // The orientation (1-8) in an APP1 "Exif\0\0" payload; 1 when absent/invalid.
 int ci_exif_orientation(const uint8_t *app1, size_t size);

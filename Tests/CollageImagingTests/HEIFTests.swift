@@ -159,6 +159,40 @@ struct HEIFTests {
         }
     }
 
+    @Test("Drawn from the HEVC tiles a cell shows, a phone photo matches libheif's whole decode")
+    func tilesMatchLibheif() throws {
+        guard HEIFData.isPresent else { return TestData.reportAbsent("heif") }
+        for name in ["arrow.heic", "pug.heic"] {
+            let path = HEIFData.path(name)
+            // libheif's decode (the engine's decode path), as a PNG drawn into
+            // the same cell as the HEIC: the same resampler after it.
+            let (status, full, message) = decode(path)
+            try #require(status == CI_OK, "\(message)")
+            let png = try PNGTestSupport.encodePNG(PNGTestSupport.pixels(of: full), width: Int(full.width),
+                                                   height: Int(full.height), channels: 4)
+            var copy = full
+            ci_image_free(&copy)
+            let folder = try PNGTestSupport.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let pngPath = folder.appendingPathComponent("full.png").path
+            try png.write(to: URL(fileURLWithPath: pngPath))
+            // 500x400 of a 12 MP photo: decoded at a quarter, cropped to the
+            // middle (a portrait loses rows of tiles above and below).
+            let fromTiles = try drawCell(path, width: 500, height: 400)
+            let fromPNG = try drawCell(pngPath, width: 500, height: 400)
+            let mean = meanAbsoluteDifference(fromTiles, fromPNG)
+            #expect(mean < 1.5, "\(name): mean difference \(mean)")
+            // Mirrored, which a wrong turn would match, it is far off.
+            var mirrored = [UInt8](repeating: 0, count: fromPNG.count)
+            for y in 0..<400 {
+                for x in 0..<500 {
+                    for c in 0..<3 { mirrored[(y * 500 + x) * 3 + c] = fromPNG[(y * 500 + 499 - x) * 3 + c] }
+                }
+            }
+            #expect(meanAbsoluteDifference(fromTiles, mirrored) > 4 * mean + 2)
+        }
+    }
+
     @Test("Broken files are refused with the file and the reason", arguments: [
         ("corrupted.heic", CI_ERR_CORRUPT), ("truncated.heic", CI_ERR_CORRUPT), ("empty.heic", CI_ERR_NOT_IMAGE),
     ])
