@@ -106,6 +106,7 @@ static void stored_size(const struct heif_image_handle *handle, uint32_t *width,
 // Probe
 
 static ci_status heif_probe_source(ci_source *source, ci_photo_info *info, ci_error *err) {
+    memset(info, 0, sizeof *info);  // and so it stays on failure
     ci_status status = ci_source_read_all(source, err);
     if (status != CI_OK) return status;
     heif_job job;
