@@ -10,5 +10,8 @@ trap 'rm -rf "$state"' EXIT
 export XDG_STATE_HOME="$state"
 
 mkdir -p demo-output
-"$binary" add SampleImages/*.jpg SampleImages/*.png
+# Six photos, one of each kind: the coffee cup as an iPhone-style HEIC.
+"$binary" add SampleImages/astronaut-eileen-collins.jpg SampleImages/cameraman-grayscale.jpg \
+  SampleImages/chelsea-the-cat.jpg SampleImages/coffee-cup.heic \
+  SampleImages/rocket-exif-orientation-6.jpg SampleImages/retina-round-alpha.png
 "$binary" save --force -o demo-output/collage.jpg

@@ -144,6 +144,7 @@ typedef struct {
     float cr_r, cb_g, cr_g, cb_b;
     int identity;              // matrix 0: the planes are G, B, R
     uint32_t origin_x, origin_y;  // the stored pixel at the planes' (0, 0) (a tile's corner)
+    uint32_t chroma_width, chroma_height;  // of the Cb and Cr planes
 } planes;
 
 // Kr and Kb of an H.273 matrix_coefficients code point; BT.601 for the
@@ -207,6 +208,11 @@ static ci_status decode_planes(heif_job *job, const struct heif_image_handle *ha
             p->plane[i] = heif_image_get_plane_readonly(job->image, channels[i], &p->stride[i]);
         p->chroma_shift_x = chroma != heif_chroma_444;
         p->chroma_shift_y = chroma == heif_chroma_420;
+        int cw = heif_image_get_width(job->image, heif_channel_Cb);
+        int ch = heif_image_get_height(job->image, heif_channel_Cb);
+        if (cw <= 0 || ch <= 0) return ci_fail(err, CI_ERR_CORRUPT, "%s: the decoder returned no chroma", name);
+        p->chroma_width = (uint32_t)cw;
+        p->chroma_height = (uint32_t)ch;
     } else if (space == heif_colorspace_monochrome) {
         p->kind = PLANES_MONO;
         p->plane[0] = heif_image_get_plane_readonly(job->image, heif_channel_Y, &p->stride[0]);
@@ -277,6 +283,33 @@ static inline uint32_t block_sum(const uint8_t *plane, int stride, int wide, uin
     return sum;
 }
 
+static inline float sample_at(const uint8_t *plane, int stride, int wide, uint32_t x, uint32_t y) {
+    const uint8_t *row = plane + (size_t)y * (size_t)stride;
+    return wide ? (float)((const uint16_t *)(const void *)row)[x] : (float)row[x];
+}
+
+// Chroma plane `c` (1 Cb, 2 Cr) at luma pixel (x, y), bilinear: for drawing
+// at full size, where a box over one luma pixel would repeat each chroma
+// sample (blocky colour edges). HEVC's and AV1's default chroma location:
+// on the even columns, midway between two rows (4:2:0).
+static float chroma_at(const planes *p, int c, uint32_t x, uint32_t y) {
+    float fx = p->chroma_shift_x ? (float)x * 0.5f : (float)x;
+    float fy = p->chroma_shift_y ? (float)y * 0.5f - 0.25f : (float)y;
+    if (fy < 0) fy = 0;
+    uint32_t ix = (uint32_t)fx, iy = (uint32_t)fy;
+    if (ix >= p->chroma_width) ix = p->chroma_width - 1;
+    if (iy >= p->chroma_height) iy = p->chroma_height - 1;
+    uint32_t ix1 = ix + 1 < p->chroma_width ? ix + 1 : ix, iy1 = iy + 1 < p->chroma_height ? iy + 1 : iy;
+    float ax = fx - (float)ix, ay = fy - (float)iy;
+    if (ax > 1) ax = 1;
+    if (ay > 1) ay = 1;
+    const uint8_t *plane = p->plane[c];
+    int stride = p->stride[c];
+    float top = sample_at(plane, stride, p->wide, ix, iy) * (1 - ax) + sample_at(plane, stride, p->wide, ix1, iy) * ax;
+    float bottom = sample_at(plane, stride, p->wide, ix, iy1) * (1 - ax) + sample_at(plane, stride, p->wide, ix1, iy1) * ax;
+    return top * (1 - ay) + bottom * ay;
+}
+
 static inline uint8_t to_byte(float value) {
     if (value <= 0) return 0;
     if (value >= 255) return 255;
@@ -331,10 +364,16 @@ static void reduce_row(const planes *p, const reduction *r, uint32_t row, uint32
                 green = ((float)block_sum(p->plane[1], p->stride[1], p->wide, x0, x1, y0, y1) / n) * p->y_scale;
                 blue = ((float)block_sum(p->plane[2], p->stride[2], p->wide, x0, x1, y0, y1) / n) * p->y_scale;
             } else {
-                uint32_t cx0 = x0 >> p->chroma_shift_x, cx1 = ((x1 - 1) >> p->chroma_shift_x) + 1;
-                float cn = (float)((cx1 - cx0) * (cy1 - cy0));
-                float cb = (float)block_sum(p->plane[1], p->stride[1], p->wide, cx0, cx1, cy0, cy1) / cn;
-                float cr = (float)block_sum(p->plane[2], p->stride[2], p->wide, cx0, cx1, cy0, cy1) / cn;
+                float cb, cr;
+                if (f == 1 && (p->chroma_shift_x || p->chroma_shift_y)) {
+                    cb = chroma_at(p, 1, x0, y0);
+                    cr = chroma_at(p, 2, x0, y0);
+                } else {
+                    uint32_t cx0 = x0 >> p->chroma_shift_x, cx1 = ((x1 - 1) >> p->chroma_shift_x) + 1;
+                    float cn = (float)((cx1 - cx0) * (cy1 - cy0));
+                    cb = (float)block_sum(p->plane[1], p->stride[1], p->wide, cx0, cx1, cy0, cy1) / cn;
+                    cr = (float)block_sum(p->plane[2], p->stride[2], p->wide, cx0, cx1, cy0, cy1) / cn;
+                }
                 if (p->identity) {
                     // GBR: Y holds green, Cb blue, Cr red, all on Y's scale.
                     green = y;
@@ -575,6 +614,10 @@ static ci_status tile_planes(const ci_hevc_layout *layout, const tile_decode *ti
         if (!p->plane[c] || p->stride[c] <= 0 || de265_get_image_width(image, c) < (int)need_w ||
             de265_get_image_height(image, c) < (int)need_h)
             return ci_fail(err, CI_ERR_CORRUPT, "%s: a tile is smaller than the grid says", name);
+    }
+    if (channels == 3) {
+        p->chroma_width = (uint32_t)de265_get_image_width(image, 1);
+        p->chroma_height = (uint32_t)de265_get_image_height(image, 1);
     }
     set_matrix(p, nclx);
     if (p->kind == PLANES_MONO) {
