@@ -26,7 +26,7 @@ import CollageTestSupport
         #expect(results.values.map(\.outcome) == [
             .saved,
             .skipped("cannot save 3 photos: a collage needs an even number of photos"),
-            .skipped("/photos/bad.jpg: not a JPEG or PNG file"),
+            .skipped("/photos/bad.jpg: not a JPEG, PNG, HEIF or WebP file"),
             .skipped("8 photos are too many: a collage holds at most 6"),
             .saved,
         ])

@@ -58,8 +58,8 @@ import OpenCombine
         let store = InMemorySelectionStore()
         let viewModel = try makeViewModel(store: store)
         let outcome = viewModel.add([photo("good.jpg"), photo("bad.txt"), photo("other.jpg")])
-        #expect(outcome == .refused(.unreadablePhoto(path: "/photos/bad.txt", reason: "/photos/bad.txt: not a JPEG or PNG file")))
-        #expect(outcome.message == "/photos/bad.txt: not a JPEG or PNG file")
+        #expect(outcome == .refused(.unreadablePhoto(path: "/photos/bad.txt", reason: "/photos/bad.txt: not a JPEG, PNG, HEIF or WebP file")))
+        #expect(outcome.message == "/photos/bad.txt: not a JPEG, PNG, HEIF or WebP file")
         #expect(try store.load().isEmpty)
     }
 

@@ -19,7 +19,7 @@ public struct FakeInspector: PhotoInspecting {
 
     public func inspect(_ photo: Photo) throws -> PhotoInfo {
         if photo.path.contains("bad") {
-            throw ImageEngineError(kind: .notImage, message: "\(photo.path): not a JPEG or PNG file")
+            throw ImageEngineError(kind: .notImage, message: "\(photo.path): not a JPEG, PNG, HEIF or WebP file")
         }
         return Self.info
     }

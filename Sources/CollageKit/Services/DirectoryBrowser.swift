@@ -44,7 +44,7 @@ public struct DirectoryListing: Equatable, Sendable {
 public protocol DirectoryBrowsing: Sendable {
     /// Reads a folder. Throws a `CollageFailure` (`.folder`) naming it when it cannot be read.
     func list(_ directory: Photo) throws -> DirectoryListing
-    /// Whether a file is a photo, judged by its first bytes (JPEG or PNG).
+    /// Whether a file is a photo, judged by its first bytes (ci_sniff_format).
     func isPhoto(_ file: Photo) -> Bool
 }
 

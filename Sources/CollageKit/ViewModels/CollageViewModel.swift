@@ -101,7 +101,7 @@ public final class CollageViewModel {
         }
     }
 
-    /// Adds `pick` if every photo is a readable JPEG or PNG and the collage
+    /// Adds `pick` if every photo is a readable photo (by content) and the collage
     /// has room for all of them; otherwise changes nothing.
     @discardableResult
     public func add(_ pick: [Photo]) -> CollageEvent {

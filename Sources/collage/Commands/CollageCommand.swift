@@ -6,7 +6,7 @@ import Foundation
 struct CollageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collage",
-        abstract: "Compose photo collages of up to 6 JPEG or PNG photos, from the terminal.",
+        abstract: "Compose photo collages of up to 6 photos (JPEG, PNG, HEIC, AVIF, WebP), from the terminal.",
         discussion: """
             The collage you are building is kept between commands, in
             $XDG_STATE_HOME/collage (default ~/.local/state/collage). Add photos,

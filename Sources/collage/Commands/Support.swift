@@ -34,7 +34,8 @@ enum Console {
 }
 
 /// What shells complete photo names with.
-let photoExtensions = ["jpg", "jpeg", "JPG", "JPEG", "png", "PNG"]
+let photoExtensions = ["jpg", "jpeg", "JPG", "JPEG", "png", "PNG", "heic", "HEIC", "heif", "HEIF", "hif", "avif",
+                       "AVIF", "webp", "WEBP"]
 
 extension CollageFailure {
     /// How the command line words a failure: the view model's line, and the

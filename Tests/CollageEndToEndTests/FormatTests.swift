@@ -1,0 +1,66 @@
+import CollageImaging
+import CollageTestSupport
+import Foundation
+import Testing
+@testable import CollageKit
+
+/// The photo formats of today, end to end: a HEIC is added, listed and
+/// saved like a JPEG, recognised by its bytes whatever its name.
+@Suite struct FormatTests {
+    static let heic = CLI.sample("coffee-cup.heic")
+
+    @Test func aHEICIsAddedAndSavedLikeAnyPhoto() throws {
+        let cli = try CLI()
+        let added = try cli.run("add", Self.heic, CLI.jpegs[0])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try cli.status()["photos"] as? [String] == [Self.heic, CLI.jpegs[0]])
+        let saved = try cli.run("save", "-o", "out.png", "--size", "400x200")
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let target = cli.workingDirectory.appendingPathComponent("out.png").path
+        #expect(isCompleteImage(target, width: 400, height: 200))
+        // The cup's cell (the left half) shows the cup: the JPEG it was made
+        // from, drawn the same way, differs by a few levels at most.
+        let reference = try CLI()
+        #expect(try reference.run("add", CLI.jpegs[1], CLI.jpegs[0]).status == 0)
+        #expect(try reference.run("save", "-o", "ref.png", "--size", "400x200").status == 0)
+        let ours = try decodedRGB(target), theirs = try decodedRGB(reference.workingDirectory.appendingPathComponent("ref.png").path)
+        var total = 0
+        for y in 0..<200 { for x in 0..<200 { for c in 0..<3 { total += abs(Int(ours[(y * 400 + x) * 3 + c]) - Int(theirs[(y * 400 + x) * 3 + c])) } } }
+        let mean = Double(total) / Double(200 * 200 * 3)
+        #expect(mean < 4, "the HEIC cup differs from the JPEG cup by \(mean) on average")
+    }
+
+    @Test func aHEICNamedLikeAJPEGIsStillAHEIC() throws {
+        let cli = try CLI()
+        let renamed = cli.workingDirectory.appendingPathComponent("holiday.jpg")
+        try FileManager.default.copyItem(atPath: Self.heic, toPath: renamed.path)
+        #expect(try cli.run("add", renamed.path).status == 0)
+        var info = ci_photo_info()
+        var error = ci_error()
+        #expect(ci_probe_file(renamed.path, &info, &error) == CI_OK)
+        #expect(info.format == CI_FORMAT_HEIF)
+    }
+
+    @Test func theFolderBrowserListsHEICs() throws {
+        let folder = try temporaryDirectory()
+        try FileManager.default.copyItem(atPath: Self.heic, toPath: folder.appendingPathComponent("cup.heic").path)
+        try Data("not a photo".utf8).write(to: folder.appendingPathComponent("notes.heic"))
+        let browser = FileSystemBrowser()
+        #expect(browser.isPhoto(Photo(path: folder.appendingPathComponent("cup.heic").path)))
+        #expect(!browser.isPhoto(Photo(path: folder.appendingPathComponent("notes.heic").path)))
+    }
+}
+
+/// The RGB pixels of a PNG or JPEG, rows packed.
+private func decodedRGB(_ path: String) throws -> [UInt8] {
+    var options = ci_decode_options()
+    var image = ci_image()
+    var error = ci_error()
+    guard ci_decode_file(path, &options, &image, &error) == CI_OK else { throw CocoaError(.fileReadCorruptFile) }
+    defer { ci_image_free(&image) }
+    var pixels = [UInt8]()
+    for y in 0..<Int(image.height) {
+        pixels.append(contentsOf: UnsafeBufferPointer(start: image.pixels! + y * image.stride, count: Int(image.width) * 3))
+    }
+    return pixels
+}
