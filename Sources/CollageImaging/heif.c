@@ -159,6 +159,23 @@ static void matrix_coefficients(int matrix, float *kr, float *kb) {
     }
 }
 
+// Kr and Kb derived from the primaries (matrix 12 and 13, "chromaticity
+// derived"): ITU-T H.273 equations 39 and 40. 0 when they do not make sense.
+static int derived_coefficients(const struct heif_color_profile_nclx *n, float *kr, float *kb) {
+    double xr = n->color_primary_red_x, yr = n->color_primary_red_y, zr = 1 - xr - yr;
+    double xg = n->color_primary_green_x, yg = n->color_primary_green_y, zg = 1 - xg - yg;
+    double xb = n->color_primary_blue_x, yb = n->color_primary_blue_y, zb = 1 - xb - yb;
+    double xw = n->color_primary_white_x, yw = n->color_primary_white_y, zw = 1 - xw - yw;
+    double denominator = yw * (xr * (yg * zb - yb * zg) + xg * (yb * zr - yr * zb) + xb * (yr * zg - yg * zr));
+    if (denominator == 0 || !(denominator == denominator)) return 0;
+    double r = yr * (xw * (yg * zb - yb * zg) + yw * (xb * zg - xg * zb) + zw * (xg * yb - xb * yg)) / denominator;
+    double b = yb * (xw * (yr * zg - yg * zr) + yw * (xg * zr - xr * zg) + zw * (xr * yg - xg * yr)) / denominator;
+    if (!(r > 0 && b > 0 && r + b < 1)) return 0;
+    *kr = (float)r;
+    *kb = (float)b;
+    return 1;
+}
+
 static void set_matrix(planes *p, const struct heif_color_profile_nclx *nclx) {
     int matrix = nclx ? (int)nclx->matrix_coefficients : 6;
     int full_range = nclx ? nclx->full_range_flag : 1;
@@ -176,7 +193,10 @@ static void set_matrix(planes *p, const struct heif_color_profile_nclx *nclx) {
         p->c_scale = 255.0f / (224 * unit);
     }
     float kr, kb;
-    matrix_coefficients(matrix, &kr, &kb);
+    // 12 and 13 (constant luminance, rare, taken as 12) derive the matrix
+    // from the primaries: for Display P3, Kr 0.229 and Kb 0.079, not BT.601's.
+    if (!((matrix == 12 || matrix == 13) && derived_coefficients(nclx, &kr, &kb)))
+        matrix_coefficients(matrix, &kr, &kb);
     float kg = 1 - kr - kb;
     p->cr_r = 2 * (1 - kr);
     p->cb_b = 2 * (1 - kb);
