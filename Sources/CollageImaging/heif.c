@@ -61,6 +61,7 @@ typedef struct {
     struct heif_color_profile_nclx *nclx;
     uint8_t *icc;
     size_t icc_size;
+    ci_hevc_layout *layout;               // the tiles, when read directly
 } heif_job;
 
 static void job_free(heif_job *job) {
@@ -70,6 +71,7 @@ static void job_free(heif_job *job) {
     if (job->context) heif_context_free(job->context);
     if (job->nclx) heif_nclx_color_profile_free(job->nclx);
     free(job->icc);
+    free(job->layout);
     memset(job, 0, sizeof *job);
 }
 
@@ -144,7 +146,6 @@ typedef struct {
     float cr_r, cb_g, cr_g, cb_b;
     int identity;              // matrix 0: the planes are G, B, R
     uint32_t origin_x, origin_y;  // the stored pixel at the planes' (0, 0) (a tile's corner)
-    uint32_t chroma_width, chroma_height;  // of the Cb and Cr planes
 } planes;
 
 // Kr and Kb of an H.273 matrix_coefficients code point; BT.601 for the
@@ -228,11 +229,6 @@ static ci_status decode_planes(heif_job *job, const struct heif_image_handle *ha
             p->plane[i] = heif_image_get_plane_readonly(job->image, channels[i], &p->stride[i]);
         p->chroma_shift_x = chroma != heif_chroma_444;
         p->chroma_shift_y = chroma == heif_chroma_420;
-        int cw = heif_image_get_width(job->image, heif_channel_Cb);
-        int ch = heif_image_get_height(job->image, heif_channel_Cb);
-        if (cw <= 0 || ch <= 0) return ci_fail(err, CI_ERR_CORRUPT, "%s: the decoder returned no chroma", name);
-        p->chroma_width = (uint32_t)cw;
-        p->chroma_height = (uint32_t)ch;
     } else if (space == heif_colorspace_monochrome) {
         p->kind = PLANES_MONO;
         p->plane[0] = heif_image_get_plane_readonly(job->image, heif_channel_Y, &p->stride[0]);
@@ -303,33 +299,6 @@ static inline uint32_t block_sum(const uint8_t *plane, int stride, int wide, uin
     return sum;
 }
 
-static inline float sample_at(const uint8_t *plane, int stride, int wide, uint32_t x, uint32_t y) {
-    const uint8_t *row = plane + (size_t)y * (size_t)stride;
-    return wide ? (float)((const uint16_t *)(const void *)row)[x] : (float)row[x];
-}
-
-// Chroma plane `c` (1 Cb, 2 Cr) at luma pixel (x, y), bilinear: for drawing
-// at full size, where a box over one luma pixel would repeat each chroma
-// sample (blocky colour edges). HEVC's and AV1's default chroma location:
-// on the even columns, midway between two rows (4:2:0).
-static float chroma_at(const planes *p, int c, uint32_t x, uint32_t y) {
-    float fx = p->chroma_shift_x ? (float)x * 0.5f : (float)x;
-    float fy = p->chroma_shift_y ? (float)y * 0.5f - 0.25f : (float)y;
-    if (fy < 0) fy = 0;
-    uint32_t ix = (uint32_t)fx, iy = (uint32_t)fy;
-    if (ix >= p->chroma_width) ix = p->chroma_width - 1;
-    if (iy >= p->chroma_height) iy = p->chroma_height - 1;
-    uint32_t ix1 = ix + 1 < p->chroma_width ? ix + 1 : ix, iy1 = iy + 1 < p->chroma_height ? iy + 1 : iy;
-    float ax = fx - (float)ix, ay = fy - (float)iy;
-    if (ax > 1) ax = 1;
-    if (ay > 1) ay = 1;
-    const uint8_t *plane = p->plane[c];
-    int stride = p->stride[c];
-    float top = sample_at(plane, stride, p->wide, ix, iy) * (1 - ax) + sample_at(plane, stride, p->wide, ix1, iy) * ax;
-    float bottom = sample_at(plane, stride, p->wide, ix, iy1) * (1 - ax) + sample_at(plane, stride, p->wide, ix1, iy1) * ax;
-    return top * (1 - ay) + bottom * ay;
-}
-
 static inline uint8_t to_byte(float value) {
     if (value <= 0) return 0;
     if (value >= 255) return 255;
@@ -384,16 +353,13 @@ static void reduce_row(const planes *p, const reduction *r, uint32_t row, uint32
                 green = ((float)block_sum(p->plane[1], p->stride[1], p->wide, x0, x1, y0, y1) / n) * p->y_scale;
                 blue = ((float)block_sum(p->plane[2], p->stride[2], p->wide, x0, x1, y0, y1) / n) * p->y_scale;
             } else {
-                float cb, cr;
-                if (f == 1 && (p->chroma_shift_x || p->chroma_shift_y)) {
-                    cb = chroma_at(p, 1, x0, y0);
-                    cr = chroma_at(p, 2, x0, y0);
-                } else {
-                    uint32_t cx0 = x0 >> p->chroma_shift_x, cx1 = ((x1 - 1) >> p->chroma_shift_x) + 1;
-                    float cn = (float)((cx1 - cx0) * (cy1 - cy0));
-                    cb = (float)block_sum(p->plane[1], p->stride[1], p->wide, cx0, cx1, cy0, cy1) / cn;
-                    cr = (float)block_sum(p->plane[2], p->stride[2], p->wide, cx0, cx1, cy0, cy1) / cn;
-                }
+                // The chroma samples under the block. At full size (f = 1)
+                // that is the nearest sample, as libheif 1.15's own
+                // conversion does, so a full decode equals heif-convert's.
+                uint32_t cx0 = x0 >> p->chroma_shift_x, cx1 = ((x1 - 1) >> p->chroma_shift_x) + 1;
+                float cn = (float)((cx1 - cx0) * (cy1 - cy0));
+                float cb = (float)block_sum(p->plane[1], p->stride[1], p->wide, cx0, cx1, cy0, cy1) / cn;
+                float cr = (float)block_sum(p->plane[2], p->stride[2], p->wide, cx0, cx1, cy0, cy1) / cn;
                 if (p->identity) {
                     // GBR: Y holds green, Cb blue, Cr red, all on Y's scale.
                     green = y;
@@ -485,51 +451,102 @@ static int find_thumbnail(heif_job *job, uint32_t need_width, uint32_t need_heig
     return job->thumbnail != NULL;
 }
 
-// Picks what to decode for an upright target of need_width x need_height:
-// the thumbnail when it covers it (decoded with libheif's transformations,
-// cheap at its size), else the primary image without them. Fills geometry
-// with where the shown image lies in the decoded planes.
-static ci_status choose_and_decode(heif_job *job, const uint8_t *data, size_t size,
-                                   uint32_t need_width, uint32_t need_height,
-                                   const ci_limits *limits, planes *p, ci_heif_geometry *g,
-                                   const char *name, ci_error *err) {
+// What a draw or decode reads, chosen in two steps: `choose` decides which
+// image and where the picture lies in its coded pixels (the geometry), then
+// the caller picks the reduction from it (the shrink rule), then `load`
+// gets the pixels: the HEVC tiles when they can be read directly, else
+// libheif's decode in the codec's planes.
+typedef struct {
+    ci_heif_geometry g;
+    int thumbnail;            // the thumbnail stands in (libheif applies its transformations)
+    int ours;                 // the transformations are applied here (ignore_transformations)
+    ci_hevc_layout *layout;   // set by load: the tiles path
+    planes p;                 // set by load otherwise
+} heif_read;
+
+// Chooses for an upright need_width x need_height (0 x 0: full size): the
+// thumbnail when it covers it, else the primary image.
+static void choose(heif_job *job, const uint8_t *data, size_t size, uint32_t need_width,
+                   uint32_t need_height, heif_read *read) {
+    memset(read, 0, sizeof *read);
     uint32_t shown_w = (uint32_t)heif_image_handle_get_width(job->handle);
     uint32_t shown_h = (uint32_t)heif_image_handle_get_height(job->handle);
-    find_thumbnail(job, need_width, need_height);
-    if (job->thumbnail) {
+    if (find_thumbnail(job, need_width, need_height)) {
         uint32_t tw = (uint32_t)heif_image_handle_get_width(job->thumbnail);
         uint32_t th = (uint32_t)heif_image_handle_get_height(job->thumbnail);
-        ci_status status = ci_check_pixels(tw, th, limits, name, err);
-        if (status != CI_OK) return status;
-        *g = (ci_heif_geometry){0, 0, tw, th, 1, tw, th};
-        return decode_planes(job, job->thumbnail, 0, p, name, err);
+        read->g = (ci_heif_geometry){0, 0, tw, th, 1, tw, th};
+        read->thumbnail = 1;
+        return;
     }
-
     uint32_t stored_w, stored_h;
     stored_size(job->handle, &stored_w, &stored_h);
-    // Before anything is allocated: the whole coded image is decoded.
-    ci_status status = ci_check_pixels(stored_w, stored_h, limits, name, err);
-    if (status != CI_OK) return status;
-    int ours = ci_heif_transform(data, size, stored_w, stored_h, g) && g->width == shown_w &&
-               g->height == shown_h;
+    read->ours = ci_heif_transform(data, size, stored_w, stored_h, &read->g) &&
+                 read->g.width == shown_w && read->g.height == shown_h;
     // An alpha image carries transformations of its own, which libheif
     // applies to it (abc_color_irot_alpha_irot.avif); with alpha, a turned
     // or cropped image is left to libheif (no phone photo has alpha).
-    int identity = g->orientation == 1 && g->crop_width == stored_w && g->crop_height == stored_h;
-    if (heif_image_handle_has_alpha_channel(job->handle) && !identity) ours = 0;
-    if (!ours) {
-        // Boxes this reader does not follow: libheif applies them.
-        *g = (ci_heif_geometry){0, 0, shown_w, shown_h, 1, shown_w, shown_h};
-        return decode_planes(job, job->handle, 0, p, name, err);
+    int identity = read->g.orientation == 1 && read->g.crop_width == stored_w &&
+                   read->g.crop_height == stored_h;
+    if (heif_image_handle_has_alpha_channel(job->handle) && !identity) read->ours = 0;
+    if (!read->ours) read->g = (ci_heif_geometry){0, 0, shown_w, shown_h, 1, shown_w, shown_h};
+}
+
+// Whether the tiles can be read directly for this reduction: every reduced
+// pixel inside one tile.
+static int tiles_fit(const ci_hevc_layout *layout, const ci_heif_geometry *g, uint32_t factor) {
+    return layout->columns <= 64 && layout->tile_width % factor == 0 && layout->tile_height % factor == 0 &&
+           g->crop_x % factor == 0 && g->crop_y % factor == 0;
+}
+
+// Gets the pixels `read` chose, for reducing by `factor`. The pixel limit is
+// checked first, on what would be decoded whole (the tiles path decodes a
+// row of tiles at a time, but the limit speaks of the photo, as elsewhere).
+static ci_status load(heif_job *job, const uint8_t *data, size_t size, uint32_t factor,
+                      const ci_limits *limits, heif_read *read, const char *name, ci_error *err) {
+    if (read->thumbnail) {
+        ci_status status = ci_check_pixels(read->g.width, read->g.height, limits, name, err);
+        if (status != CI_OK) return status;
+        return decode_planes(job, job->thumbnail, 0, &read->p, name, err);
     }
-    status = decode_planes(job, job->handle, 1, p, name, err);
+    uint32_t stored_w, stored_h;
+    stored_size(job->handle, &stored_w, &stored_h);
+    ci_status status = ci_check_pixels(stored_w, stored_h, limits, name, err);
+    if (status != CI_OK) return status;
+    if (read->ours && !heif_image_handle_has_alpha_channel(job->handle)) {
+        job->layout = malloc(sizeof *job->layout);
+        if (!job->layout) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+        if (ci_heif_hevc_layout(data, size, job->layout) == CI_OK && job->layout->width == stored_w &&
+            job->layout->height == stored_h && tiles_fit(job->layout, &read->g, factor)) {
+            read->layout = job->layout;
+            return CI_OK;
+        }
+    }
+    if (!read->ours) return decode_planes(job, job->handle, 0, &read->p, name, err);
+    status = decode_planes(job, job->handle, 1, &read->p, name, err);
     if (status != CI_OK) return status;
     // The planes must hold the crop (a grid's canvas is ispe-sized).
     int width = heif_image_get_primary_width(job->image), height = heif_image_get_primary_height(job->image);
-    if (width <= 0 || height <= 0 || (uint32_t)width < g->crop_x + g->crop_width ||
-        (uint32_t)height < g->crop_y + g->crop_height)
+    if (width <= 0 || height <= 0 || (uint32_t)width < read->g.crop_x + read->g.crop_width ||
+        (uint32_t)height < read->g.crop_y + read->g.crop_height)
         return ci_fail(err, CI_ERR_CORRUPT, "%s: the decoded image is smaller than its header says", name);
     return CI_OK;
+}
+
+// Where reduced rows go: the streaming resampler (a draw) or an image (a
+// decode), in order, rows first_row..last_row, columns first..first+columns.
+typedef struct {
+    ci_cover_plan *plan;
+    ci_image *image;
+    uint32_t first_row, last_row, first_column, columns;
+} row_sink;
+
+static uint8_t *sink_row(const row_sink *sink, uint32_t y) {
+    if (sink->plan) return ci_cover_plan_slot(sink->plan);
+    return sink->image->pixels + (size_t)y * sink->image->stride;
+}
+
+static void sink_done(const row_sink *sink, uint8_t *row) {
+    if (sink->plan) ci_cover_plan_push(sink->plan, row);
 }
 
 // ---------------------------------------------------------------------------
@@ -635,10 +652,6 @@ static ci_status tile_planes(const ci_hevc_layout *layout, const tile_decode *ti
             de265_get_image_height(image, c) < (int)need_h)
             return ci_fail(err, CI_ERR_CORRUPT, "%s: a tile is smaller than the grid says", name);
     }
-    if (channels == 3) {
-        p->chroma_width = (uint32_t)de265_get_image_width(image, 1);
-        p->chroma_height = (uint32_t)de265_get_image_height(image, 1);
-    }
     set_matrix(p, nclx);
     if (p->kind == PLANES_MONO) {
         p->y_offset = 0;
@@ -649,14 +662,14 @@ static ci_status tile_planes(const ci_hevc_layout *layout, const tile_decode *ti
     return CI_OK;
 }
 
-// Draws reduced rows plan->first_row..last_row from the tiles they lie in.
-// `r` must keep every reduced pixel inside one tile (heif_draw checks).
-static ci_status draw_tiles(const ci_hevc_layout *layout, const reduction *r,
-                            const struct heif_color_profile_nclx *nclx, ci_cover_plan *plan,
-                            const char *name, ci_error *err) {
+// Reduces the sink's rows from the tiles they lie in, one row of tiles at a
+// time (load checked that every reduced pixel lies inside one tile).
+static ci_status reduce_tiles(const ci_hevc_layout *layout, const reduction *r,
+                              const struct heif_color_profile_nclx *nclx, const row_sink *sink,
+                              const char *name, ci_error *err) {
     uint32_t f = r->factor;
-    uint32_t first_x = r->crop_x + plan->first_column * f;
-    uint32_t last_x = r->crop_x + (plan->first_column + plan->columns) * f - 1;
+    uint32_t first_x = r->crop_x + sink->first_column * f;
+    uint32_t last_x = r->crop_x + (sink->first_column + sink->columns) * f - 1;
     if (last_x >= layout->width) last_x = layout->width - 1;
     uint32_t first_tile_column = first_x / layout->tile_width, last_tile_column = last_x / layout->tile_width;
     uint32_t tiles_across = last_tile_column - first_tile_column + 1;
@@ -665,7 +678,7 @@ static ci_status draw_tiles(const ci_hevc_layout *layout, const reduction *r,
     planes band_planes[64];
     uint32_t band_row = UINT32_MAX;
     ci_status status = CI_OK;
-    for (uint32_t y = plan->first_row; y <= plan->last_row && status == CI_OK; y++) {
+    for (uint32_t y = sink->first_row; y <= sink->last_row && status == CI_OK; y++) {
         uint32_t tile_row = (r->crop_y + y * f) / layout->tile_height;
         if (tile_row != band_row) {
             for (uint32_t t = 0; t < tiles_across; t++) tile_free(&band[t]);
@@ -678,69 +691,39 @@ static ci_status draw_tiles(const ci_hevc_layout *layout, const reduction *r,
             }
             if (status != CI_OK) break;
         }
-        uint8_t *slot = ci_cover_plan_slot(plan);
+        uint8_t *row = sink_row(sink, y);
         // Each tile's share of the row's columns.
-        uint32_t i = plan->first_column, end = plan->first_column + plan->columns;
+        uint32_t i = sink->first_column, end = sink->first_column + sink->columns;
         while (i < end) {
             uint32_t x = r->crop_x + i * f;
             uint32_t t = x / layout->tile_width - first_tile_column;
             uint32_t tile_end_x = (t + first_tile_column + 1) * layout->tile_width;
             uint32_t stop = (tile_end_x - r->crop_x) / f;  // first reduced column of the next tile
             if (stop > end) stop = end;
-            reduce_row(&band_planes[t], r, y, i, stop - i, slot + (size_t)(i - plan->first_column) * 4);
+            reduce_row(&band_planes[t], r, y, i, stop - i, row + (size_t)(i - sink->first_column) * r->channels);
             i = stop;
         }
-        ci_cover_plan_push(plan, slot);
+        sink_done(sink, row);
     }
     for (uint32_t t = 0; t < tiles_across; t++) tile_free(&band[t]);
     return status;
 }
 
-// Whether the tiles path can draw this: every reduced pixel inside one tile.
-static int tiles_fit(const ci_hevc_layout *layout, const ci_heif_geometry *g, uint32_t factor) {
-    return layout->columns <= 64 && layout->tile_width % factor == 0 && layout->tile_height % factor == 0 &&
-           g->crop_x % factor == 0 && g->crop_y % factor == 0;
+// The sink's rows from what `load` got.
+static ci_status reduce_into(const heif_read *read, const reduction *r,
+                             const struct heif_color_profile_nclx *nclx, const row_sink *sink,
+                             const char *name, ci_error *err) {
+    if (read->layout) return reduce_tiles(read->layout, r, nclx, sink, name, err);
+    for (uint32_t y = sink->first_row; y <= sink->last_row; y++) {
+        uint8_t *row = sink_row(sink, y);
+        reduce_row(&read->p, r, y, sink->first_column, sink->columns, row);
+        sink_done(sink, row);
+    }
+    return CI_OK;
 }
 
 // ---------------------------------------------------------------------------
 // Draw
-
-// The tiles path of a draw, or CI_ERR_UNSUPPORTED (with nothing drawn and
-// no message) when the file is not tiles it can take.
-static ci_status draw_from_tiles(heif_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
-                                 const ci_draw_request *request, ci_cover_plan *plan, ci_error *err) {
-    const char *name = source->name;
-    if (heif_image_handle_has_alpha_channel(job->handle)) return CI_ERR_UNSUPPORTED;
-    uint32_t stored_w, stored_h;
-    stored_size(job->handle, &stored_w, &stored_h);
-    ci_heif_geometry g;
-    if (!ci_heif_transform(source->buffer, source->filled, stored_w, stored_h, &g) ||
-        g.width != (uint32_t)heif_image_handle_get_width(job->handle) ||
-        g.height != (uint32_t)heif_image_handle_get_height(job->handle))
-        return CI_ERR_UNSUPPORTED;
-    ci_hevc_layout *layout = malloc(sizeof *layout);
-    if (!layout) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
-    ci_status status = ci_heif_hevc_layout(source->buffer, source->filled, layout);
-    unsigned n = ci_draw_scale(g.crop_width, g.crop_height, g.orientation, cell.width, cell.height,
-                               request->limits);
-    reduction r = {g.crop_x, g.crop_y, g.crop_width, g.crop_height, reduction_factor(n), 4, 0,
-                   request->background};
-    if (status == CI_OK && (layout->width != stored_w || layout->height != stored_h || !tiles_fit(layout, &g, r.factor)))
-        status = CI_ERR_UNSUPPORTED;
-    // The pixel limit, on what is decoded: the tiles of one row of the grid
-    // at a time, but the limit speaks of the photo, as for the other paths.
-    if (status == CI_OK) status = ci_check_pixels(stored_w, stored_h, request->limits, name, err);
-    if (status == CI_OK) {
-        uint32_t width = (g.crop_width + r.factor - 1) / r.factor;
-        uint32_t height = (g.crop_height + r.factor - 1) / r.factor;
-        status = ci_cover_plan_init(plan, width, height, 4, g.orientation, canvas, cell, name, err);
-        if (status == CI_OK)
-            status = ci_cover_plan_start(plan, plan->first_column, plan->columns, 1, name, err);
-        if (status == CI_OK) status = draw_tiles(layout, &r, job->nclx, plan, name, err);
-    }
-    free(layout);
-    return status;
-}
 
 static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
                             const ci_draw_request *request, ci_cover_plan *plan, ci_error *err) {
@@ -756,34 +739,25 @@ static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, 
     uint32_t shown_w = (uint32_t)heif_image_handle_get_width(job->handle);
     uint32_t shown_h = (uint32_t)heif_image_handle_get_height(job->handle);
     ci_shrink_target target = ci_shrink_target_for_box(shown_w, shown_h, cell.width, cell.height, 0);
-    planes p;
-    ci_heif_geometry g;
-    if (!find_thumbnail(job, target.width, target.height)) {
-        status = draw_from_tiles(job, source, canvas, cell, request, plan, err);
-        if (status != CI_ERR_UNSUPPORTED) {
-            if (status != CI_OK) return status;
-            return ci_colour_convert_cell(&tag, canvas, cell, name, err);
-        }
-    }
-    status = choose_and_decode(job, source->buffer, source->filled, target.width, target.height,
-                               request->limits, &p, &g, name, err);
+    heif_read read;
+    choose(job, source->buffer, source->filled, target.width, target.height, &read);
+    const ci_heif_geometry *g = &read.g;
+    unsigned n = ci_draw_scale(g->crop_width, g->crop_height, g->orientation, cell.width, cell.height,
+                               request->limits);
+    reduction r = {g->crop_x, g->crop_y, g->crop_width, g->crop_height, reduction_factor(n), 4, 0,
+                   request->background};
+    status = load(job, source->buffer, source->filled, r.factor, request->limits, &read, name, err);
     if (status != CI_OK) return status;
 
-    unsigned n = ci_draw_scale(g.crop_width, g.crop_height, g.orientation, cell.width, cell.height,
-                               request->limits);
-    reduction r = {g.crop_x, g.crop_y, g.crop_width, g.crop_height, reduction_factor(n), 4, 0,
-                   request->background};
-    uint32_t width = (g.crop_width + r.factor - 1) / r.factor;
-    uint32_t height = (g.crop_height + r.factor - 1) / r.factor;
-    status = ci_cover_plan_init(plan, width, height, 4, g.orientation, canvas, cell, name, err);
+    uint32_t width = (g->crop_width + r.factor - 1) / r.factor;
+    uint32_t height = (g->crop_height + r.factor - 1) / r.factor;
+    status = ci_cover_plan_init(plan, width, height, 4, g->orientation, canvas, cell, name, err);
     if (status != CI_OK) return status;
     status = ci_cover_plan_start(plan, plan->first_column, plan->columns, 1, name, err);
     if (status != CI_OK) return status;
-    for (uint32_t y = plan->first_row; y <= plan->last_row; y++) {
-        uint8_t *slot = ci_cover_plan_slot(plan);
-        reduce_row(&p, &r, y, plan->first_column, plan->columns, slot);
-        ci_cover_plan_push(plan, slot);
-    }
+    row_sink sink = {plan, NULL, plan->first_row, plan->last_row, plan->first_column, plan->columns};
+    status = reduce_into(&read, &r, job->nclx, &sink, name, err);
+    if (status != CI_OK) return status;
     return ci_colour_convert_cell(&tag, canvas, cell, name, err);
 }
 
@@ -808,31 +782,32 @@ static ci_status decode_inner(heif_job *job, const uint8_t *data, size_t size, c
     if (status != CI_OK) return status;
     ci_colour_tag tag;
     read_colour(job, &tag);
-    planes p;
-    ci_heif_geometry g;
-    status = choose_and_decode(job, data, size, options->min_width, options->min_height,
-                               &options->limits, &p, &g, name, err);
-    if (status != CI_OK) return status;
-
+    heif_read read;
+    choose(job, data, size, options->min_width, options->min_height, &read);
+    const ci_heif_geometry *g = &read.g;
     // min_width x min_height is upright; the reduction works on stored pixels.
     uint32_t need_w = options->min_width, need_h = options->min_height;
-    if (g.orientation >= 5) {
+    if (g->orientation >= 5) {
         need_w = options->min_height;
         need_h = options->min_width;
     }
-    reduction r = {g.crop_x, g.crop_y, g.crop_width, g.crop_height,
-                   reduction_factor(ci_shrink_scale(g.crop_width, g.crop_height, need_w, need_h)),
+    reduction r = {g->crop_x, g->crop_y, g->crop_width, g->crop_height,
+                   reduction_factor(ci_shrink_scale(g->crop_width, g->crop_height, need_w, need_h)),
                    options->keep_alpha ? 4 : 3, options->keep_alpha != 0, options->background};
-    uint32_t width = (g.crop_width + r.factor - 1) / r.factor;
-    uint32_t height = (g.crop_height + r.factor - 1) / r.factor;
+    status = load(job, data, size, r.factor, &options->limits, &read, name, err);
+    if (status != CI_OK) return status;
+
+    uint32_t width = (g->crop_width + r.factor - 1) / r.factor;
+    uint32_t height = (g->crop_height + r.factor - 1) / r.factor;
     status = ci_image_alloc(out, width, height, r.channels, &options->limits, name, err);
     if (status != CI_OK) return status;
-    for (uint32_t y = 0; y < height; y++)
-        reduce_row(&p, &r, y, 0, width, out->pixels + (size_t)y * out->stride);
-    // The planes go before the turn: a lower peak.
-    heif_image_release(job->image);
+    row_sink sink = {NULL, out, 0, height - 1, 0, width};
+    status = reduce_into(&read, &r, job->nclx, &sink, name, err);
+    if (status != CI_OK) return status;
+    // The decoded planes go before the turn: a lower peak.
+    if (job->image) heif_image_release(job->image);
     job->image = NULL;
-    status = ci_apply_orientation(out, g.orientation, name, err);
+    status = ci_apply_orientation(out, g->orientation, name, err);
     if (status != CI_OK || options->keep_colours) return status;
     return ci_colour_convert_image(&tag, out, name, err);
 }
