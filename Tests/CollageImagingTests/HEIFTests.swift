@@ -210,6 +210,24 @@ struct HEIFTests {
         #expect(throws: DrawFailure.self) { _ = try drawCell(path, width: 32, height: 32) }
     }
 
+    @Test("A header claiming more pixels than the file codes is refused, not read past (fuzz finding)")
+    func headerLargerThanTheCodedImage() throws {
+        guard HEIFData.isPresent else { return TestData.reportAbsent("heif") }
+        // abc_color_irot_alpha_irot.avif with its ispe grown by 100 x 50: libheif
+        // decodes the 512 x 256 it codes (alpha and a turn: libheif's own path).
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: HEIFData.path("abc_color_irot_alpha_irot.avif"))))
+        let ispe = try #require((0..<bytes.count - 16).first { bytes[$0..<$0 + 4] == [0x69, 0x73, 0x70, 0x65] })
+        bytes[ispe + 10] &+= 1  // width 512 -> 768 (the big-endian 32-bit field's second-lowest byte)
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("wide.avif").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let (status, _, message) = decode(path)
+        #expect(status == CI_ERR_CORRUPT, "\(message)")
+        #expect(message == "\(path): the decoded image is smaller than its header says")
+        #expect(throws: DrawFailure.self) { _ = try drawCell(path, width: 32, height: 32) }
+    }
+
     @Test("200MP.heic is refused under the default pixel limit before anything is decoded")
     func overTheLimitIsRefused() throws {
         guard HEIFData.isPresent else { return TestData.reportAbsent("heif") }
