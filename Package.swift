@@ -33,6 +33,10 @@ let package = Package(
         .systemLibrary(
             name: "CDE265", path: "Sources/CDE265", pkgConfig: "libde265",
             providers: [.apt(["libde265-dev"])]),
+        // Colour management: embedded profiles and nclx to sRGB (liblcms2-dev).
+        .systemLibrary(
+            name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]),
         // libchafa draws pictures in terminals (its .pc file needs libglib2.0-dev).
         .systemLibrary(
             name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa",
@@ -41,7 +45,7 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CHEIF", "CDE265"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CHEIF", "CDE265", "CLCMS2"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).
@@ -83,7 +87,9 @@ let package = Package(
             path: "Tests/CollageTestSupport"),
 
         // Unit tests, by layer: no binary is run.
-        .testTarget(name: "CollageImagingTests", dependencies: ["CollageImaging", "CollageTestSupport"]),
+        // lcms2 makes the tagged test photos (ColourTests): the engine's
+        // conversion back is what is checked.
+        .testTarget(name: "CollageImagingTests", dependencies: ["CollageImaging", "CollageTestSupport", "CLCMS2"]),
         .testTarget(
             name: "CollageTerminalTests",
             dependencies: [

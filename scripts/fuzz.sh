@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [build|run|all] [TARGET...]     default: all, every target
 #
-# Targets: jpeg png exif heif batchlist.
+# Targets: jpeg png exif heif icc batchlist.
 # Environment:
 #   FUZZ_SECONDS   how long each target runs (default 60)
 #   FUZZ_OUT       corpora, crashers and logs (default fuzz-out/, git-ignored)
@@ -27,7 +27,7 @@ clang=${CLANG:-$toolchain_bin/clang}
 swiftc=${SWIFTC:-$toolchain_bin/swiftc}
 build=$root/.build/fuzz
 deps=$build/deps
-all_targets=(jpeg png exif heif batchlist)
+all_targets=(jpeg png exif heif icc batchlist)
 
 mode=all
 case "${1:-}" in build|run|all) mode=$1; shift ;; esac
@@ -103,11 +103,11 @@ build_harnesses() {
   else
     libs=($(pkg-config --libs libjpeg libpng libexif) -lm)
   fi
-  # libheif and libde265 are Debian's own (not instrumented) in every case.
-  includes+=($(pkg-config --cflags libheif libde265))
-  libs+=($(pkg-config --libs libheif libde265))
+  # libheif, libde265 and lcms2 are Debian's own (not instrumented) in every case.
+  includes+=($(pkg-config --cflags libheif libde265 lcms2))
+  libs+=($(pkg-config --libs libheif libde265 lcms2))
   local cflags=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -Wall)
-  for target in jpeg png exif heif; do
+  for target in jpeg png exif heif icc; do
     say "building fuzz-$target"
     "$clang" "${cflags[@]}" "${includes[@]}" -o "$build/bin/fuzz-$target" \
       "$root/Fuzz/fuzz_$target.c" "${engine[@]}" "${libs[@]}"
@@ -133,6 +133,8 @@ seed_dirs() {  # $1 = target; prints the seed folders that exist
     jpeg) dirs=("$root/SampleImages" "$root/Tests/Fixtures/jpeg" "$testdata/jpeg" "$testdata/exif-orientation") ;;
     png) dirs=("$root/SampleImages" "$testdata/pngsuite/png") ;;
     heif) dirs=("$root/SampleImages" "$testdata/heif/pillow-heif" "$testdata/heif/libavif") ;;
+    # The profiles Debian ships (icc-profiles-free, when installed).
+    icc) dirs=(/usr/share/color/icc) ;;
     exif) dirs=("$out/seeds/exif") ;;
     batchlist) dirs=("$root/Fuzz/seeds/batchlist") ;;
   esac
@@ -168,6 +170,7 @@ run_target() {
     # Phone HEICs are larger than the other seeds; libheif's own buffers
     # for a 1 MP image stay far below 512 MB.
     heif) max_len=1048576; malloc_mb=512 ;;
+    icc) max_len=65536; malloc_mb=256 ;;
     exif) max_len=65536; malloc_mb=64 ;;
     # Lines must straddle the reader's 64 KiB chunks: long inputs from the
     # start (libFuzzer otherwise grows the length limit slowly from a few bytes).

@@ -18,6 +18,7 @@ declare -A packages=(
   [glib-2.0]=libglib2.0-dev
   [libheif]=libheif-dev
   [libde265]=libde265-dev
+  [lcms2]=liblcms2-dev
 )
 
 missing=()

@@ -149,6 +149,15 @@ ci_status ci_colour_convert_cell(const ci_colour_tag *tag, ci_image *canvas, ci_
 ci_status ci_colour_convert_image(const ci_colour_tag *tag, ci_image *image, const char *name,
                                   ci_error *err);
 
+// CMYK rows through the tag's CMYK profile into RGB (channels 3) or RGBX
+// (4; the fourth byte set to 255), for a JPEG decoder's rows. NULL when the
+// tag has no usable CMYK profile (the caller then converts without one).
+// `adobe_inverted`: the samples are Photoshop's inverted CMYK.
+typedef struct ci_cmyk_converter ci_cmyk_converter;
+ci_cmyk_converter *ci_colour_cmyk_open(const ci_colour_tag *tag, int adobe_inverted, int channels);
+void ci_colour_cmyk_row(ci_cmyk_converter *converter, const uint8_t *cmyk, uint8_t *out, uint32_t width);
+void ci_colour_cmyk_close(ci_cmyk_converter *converter);  // NULL is fine
+
 // --- JPEG (jpeg.c) ---
 // Decodes to RGB (3 channels), or RGBA with alpha 255 when options->keep_alpha.
 // Applies shrink-on-load for options->min_width/min_height (in oriented

@@ -142,10 +142,12 @@ static ci_status decode_failure(const jpeg_failure *failure, const char *name, c
 // Reading the header (shared by probe and decode)
 
 // Reads the header from the source already attached to cinfo, keeping APP1
-// markers for EXIF. Returns the EXIF orientation (1-8). Errors longjmp.
+// markers for EXIF and APP2 for an ICC profile (jpeg_read_icc_profile joins
+// one split over several). Returns the EXIF orientation (1-8). Errors longjmp.
 static int read_header_from_source(j_decompress_ptr cinfo) {
     // APP1 can hold EXIF or XMP; both are below 64 KiB by construction.
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(cinfo, TRUE);
 
     for (jpeg_saved_marker_ptr m = cinfo->marker_list; m; m = m->next) {
@@ -323,6 +325,8 @@ typedef struct {
     struct jpeg_decompress_struct cinfo;
     jpeg_failure failure;
     ci_image image;  // owned until handed to the caller
+    JOCTET *icc;     // the embedded profile, if any
+    ci_cmyk_converter *cmyk;
 } decode_job;
 
 // Sets scale n/8 (shrink.c's rule) in cinfo and computes the output sizes.
@@ -345,6 +349,18 @@ static long decode_memory_cap(const ci_limits *limits) {
     uint64_t pixels = ci_max_pixels(limits);
     if (pixels < CI_DEFAULT_MAX_PIXELS) pixels = CI_DEFAULT_MAX_PIXELS;
     return pixels > (uint64_t)LONG_MAX / 16 ? LONG_MAX : (long)(pixels * 16);
+}
+
+// The embedded ICC profile (malloc'd by libjpeg, the caller's to free) as a
+// colour tag, read right after the header (the saved markers are freed
+// with the image's memory pool).
+static void read_icc(j_decompress_ptr cinfo, JOCTET **icc, ci_colour_tag *tag) {
+    memset(tag, 0, sizeof *tag);
+    unsigned int length = 0;
+    if (jpeg_read_icc_profile(cinfo, icc, &length) && *icc) {
+        tag->icc = *icc;
+        tag->icc_size = length;
+    }
 }
 
 // One row of CMYK (as libjpeg delivers it) to RGB or RGBA.
@@ -381,6 +397,8 @@ static ci_status decode_inner(decode_job *job, const uint8_t *data, size_t size,
     cinfo->mem->max_memory_to_use = decode_memory_cap(&options->limits);
     limit_scans(cinfo, &job->failure);
     int orientation = read_header(cinfo, data, size);
+    ci_colour_tag tag;
+    read_icc(cinfo, &job->icc, &tag);
 
     const int channels = options->keep_alpha ? 4 : 3;
     const int is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
@@ -407,18 +425,27 @@ static ci_status decode_inner(decode_job *job, const uint8_t *data, size_t size,
     if (status != CI_OK) return status;
 
     jpeg_start_decompress(cinfo);
-    // CMYK goes through one libjpeg-owned row (freed with the decompressor).
+    // CMYK goes through one libjpeg-owned row (freed with the decompressor),
+    // and through its profile when it has one (which then says all there is
+    // to say about its colours).
     JSAMPARRAY cmyk_row = NULL;
-    if (is_cmyk)
+    if (is_cmyk) {
         cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE,
                                                cinfo->output_width * 4, 1);
+        if (!options->keep_colours)
+            job->cmyk = ci_colour_cmyk_open(&tag, cinfo->saw_Adobe_marker, channels);
+        memset(&tag, 0, sizeof tag);
+    }
 
     while (cinfo->output_scanline < cinfo->output_height) {
         uint8_t *row = job->image.pixels + (size_t)cinfo->output_scanline * job->image.stride;
         if (is_cmyk) {
             if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
-            cmyk_row_to_rgb(cmyk_row[0], row, cinfo->output_width, channels,
-                            cinfo->saw_Adobe_marker);
+            if (job->cmyk)
+                ci_colour_cmyk_row(job->cmyk, cmyk_row[0], row, cinfo->output_width);
+            else
+                cmyk_row_to_rgb(cmyk_row[0], row, cinfo->output_width, channels,
+                                cinfo->saw_Adobe_marker);
         } else {
             JSAMPROW rows[1] = {row};
             if (jpeg_read_scanlines(cinfo, rows, 1) != 1) break;
@@ -437,17 +464,19 @@ static ci_status decode_inner(decode_job *job, const uint8_t *data, size_t size,
         status = ci_apply_orientation(&job->image, orientation, name, err);
         if (status != CI_OK) return status;
     }
-    return CI_OK;
+    if (options->keep_colours) return CI_OK;
+    return ci_colour_convert_image(&tag, &job->image, name, err);
 }
 
 ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
                          const ci_decode_options *options, ci_image *out, ci_error *err) {
     if (size > ULONG_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is too large", name);
     decode_job job;
-    memset(&job.cinfo, 0, sizeof job.cinfo);
-    memset(&job.image, 0, sizeof job.image);
+    memset(&job, 0, sizeof job);
     ci_status status = decode_inner(&job, data, size, name, options, err);
     jpeg_destroy_decompress(&job.cinfo);
+    free(job.icc);
+    ci_colour_cmyk_close(job.cmyk);
     if (status == CI_OK)
         *out = job.image;
     else
@@ -473,6 +502,8 @@ typedef struct {
     jpeg_failure failure;
     fd_source source;
     ci_cover_plan plan;
+    JOCTET *icc;     // the embedded profile, if any
+    ci_cmyk_converter *cmyk;
 } draw_job;
 
 // The crop margin, in output pixels: more than fancy upsampling reaches
@@ -497,6 +528,8 @@ static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, 
                          source->filled);
         orientation = read_header_from_source(cinfo);
     }
+    ci_colour_tag tag;
+    read_icc(cinfo, &job->icc, &tag);
     if (!colour_space_supported(cinfo->jpeg_color_space)) return unsupported_colour(cinfo, name, err);
     const int is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     // RGBX: 4 bytes per pixel, which the resampler handles as one vector.
@@ -525,10 +558,14 @@ static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, 
     status = ci_cover_plan_start(&job->plan, first, width, 1, name, err);
     if (status != CI_OK) return status;
 
-    // CMYK goes through one libjpeg-owned row (freed with the decompressor).
+    // CMYK goes through one libjpeg-owned row (freed with the decompressor),
+    // and through its profile when it has one.
     JSAMPARRAY cmyk_row = NULL;
-    if (is_cmyk)
+    if (is_cmyk) {
         cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, width * 4, 1);
+        job->cmyk = ci_colour_cmyk_open(&tag, cinfo->saw_Adobe_marker, 4);
+        memset(&tag, 0, sizeof tag);  // converted on the way in: nothing left for the cell
+    }
 
     if (job->plan.first_row > 0) jpeg_skip_scanlines(cinfo, job->plan.first_row);
     while (cinfo->output_scanline < cinfo->output_height) {
@@ -541,7 +578,10 @@ static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, 
         uint8_t *slot = ci_cover_plan_slot(&job->plan);
         if (is_cmyk) {
             if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
-            cmyk_row_to_rgb(cmyk_row[0], slot, width, 4, cinfo->saw_Adobe_marker);
+            if (job->cmyk)
+                ci_colour_cmyk_row(job->cmyk, cmyk_row[0], slot, width);
+            else
+                cmyk_row_to_rgb(cmyk_row[0], slot, width, 4, cinfo->saw_Adobe_marker);
         } else {
             JSAMPROW rows[1] = {slot};
             if (jpeg_read_scanlines(cinfo, rows, 1) != 1) break;
@@ -551,7 +591,7 @@ static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, 
     if (cinfo->output_scanline < cinfo->output_height)
         return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", name);
     jpeg_finish_decompress(cinfo);
-    return CI_OK;
+    return ci_colour_convert_cell(&tag, canvas, cell, name, err);
 }
 
 // The codec's draw. From memory the bytes are read through jpeg_mem_src.
@@ -565,6 +605,8 @@ static ci_status jpeg_draw_source(ci_source *source, ci_image *canvas, ci_rect c
     ci_status status = draw_inner(&job, source, canvas, cell, request->limits, err);
     jpeg_destroy_decompress(&job.cinfo);
     ci_cover_plan_free(&job.plan);
+    free(job.icc);
+    ci_colour_cmyk_close(job.cmyk);
     return status;
 }
 

@@ -87,6 +87,8 @@ typedef struct {
     png_structp png;
     png_infop info;
     png_bytepp rows;
+    uint8_t *icc;        // a copy of the iCCP profile, once read (decode)
+    size_t icc_size;
 } png_reader;
 
 // Chunks we never use, skipped unread. libpng reads tEXt, zTXt, iTXt, iCCP,
@@ -95,11 +97,13 @@ typedef struct {
 // warning when reading. A 683-byte file whose iTXt declared 1.6 GB thus took
 // 1.6 GB and a second to refuse (found by fuzzing). Listed as "never keep",
 // they go through png_crc_finish, which reads in small pieces. None affects
-// the pixels: gamma and colour chunks are not applied anyway (see above),
-// and the background is the caller's, not bKGD. Unknown chunks are skipped
+// the pixels: gamma chunks are not applied (see above), and the background
+// is the caller's, not bKGD. iCCP is read (colour.c converts with it):
+// libpng inflates it within its chunk memory limit (set_user_limits) and
+// checks the profile's own declared length against what it inflated. Unknown chunks are skipped
 // the same way.
 static void skip_unused_chunks(png_structp png) {
-    static const png_byte unused[] = "tEXt\0zTXt\0iTXt\0iCCP\0sPLT\0eXIf\0pCAL\0sCAL\0"
+    static const png_byte unused[] = "tEXt\0zTXt\0iTXt\0sPLT\0eXIf\0pCAL\0sCAL\0"
                                      "tIME\0pHYs\0oFFs\0hIST\0bKGD\0sBIT";
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
     png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, unused, (int)(sizeof unused / 5));
@@ -234,6 +238,19 @@ static ci_status decode_body(png_reader *reader, const ci_decode_options *option
     png_uint_32 width, height;
     int bit_depth, color_type, interlace;
     png_get_IHDR(png, info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    // The ICC profile, copied: libpng's copy goes with its structures.
+    png_charp profile_name;
+    int compression;
+    png_bytep profile;
+    png_uint_32 profile_size;
+    if (png_get_iCCP(png, info, &profile_name, &compression, &profile, &profile_size) && profile &&
+        profile_size > 0) {
+        reader->icc = malloc(profile_size);
+        if (reader->icc) {
+            memcpy(reader->icc, profile, profile_size);
+            reader->icc_size = profile_size;
+        }
+    }
     int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
 
     // Alpha is decoded whenever there is any (to composite it ourselves), and
@@ -281,8 +298,13 @@ static ci_status decode_body(png_reader *reader, const ci_decode_options *option
     return CI_OK;
 }
 
-ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
-                        const ci_decode_options *options, ci_image *out, ci_error *err) {
+// The decode, and the file's ICC profile (*icc, malloc'd, NULL when none;
+// the caller frees it), colours as stored.
+static ci_status png_decode_tagged(const uint8_t *data, size_t size, const char *name,
+                                   const ci_decode_options *options, ci_image *out, uint8_t **icc,
+                                   size_t *icc_size, ci_error *err) {
+    *icc = NULL;
+    *icc_size = 0;
     if (!name) name = "(memory)";
     if (!data || !options || !out)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: missing argument", name);
@@ -291,11 +313,37 @@ ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
     png_reader reader;
     ci_status status = reader_open(&reader, data, size, name, &local);
     if (status == CI_OK) status = decode_body(&reader, options, out);
+    *icc = reader.icc;  // taken before reader_close, which does not free it
+    *icc_size = reader.icc_size;
     reader_close(&reader);
     if (status != CI_OK) {
         ci_image_free(out);
+        free(*icc);
+        *icc = NULL;
         if (err) *err = local;
     }
+    return status;
+}
+
+static ci_colour_tag tag_for(const uint8_t *icc, size_t size) {
+    ci_colour_tag tag;
+    memset(&tag, 0, sizeof tag);
+    tag.icc = icc;
+    tag.icc_size = size;
+    return tag;
+}
+
+ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
+                        const ci_decode_options *options, ci_image *out, ci_error *err) {
+    uint8_t *icc;
+    size_t icc_size;
+    ci_status status = png_decode_tagged(data, size, name, options, out, &icc, &icc_size, err);
+    if (status == CI_OK && !options->keep_colours) {
+        ci_colour_tag tag = tag_for(icc, icc_size);
+        status = ci_colour_convert_image(&tag, out, name ? name : "(memory)", err);
+        if (status != CI_OK) ci_image_free(out);
+    }
+    free(icc);
     return status;
 }
 
@@ -426,7 +474,9 @@ static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect ce
 
     ci_image photo;
     memset(&photo, 0, sizeof photo);
-    status = ci_png_decode(source->buffer, source->filled, name, &options, &photo, err);
+    uint8_t *icc;
+    size_t icc_size;
+    status = png_decode_tagged(source->buffer, source->filled, name, &options, &photo, &icc, &icc_size, err);
     if (source->fd >= 0) {
         // The file's bytes go before resampling: it lowers the peak when
         // cells are drawn in parallel.
@@ -440,6 +490,10 @@ static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect ce
     }
     status = ci_resample_cover(&photo, canvas, cell, name, err);
     ci_image_free(&photo);
+    // Colours at cell size.
+    ci_colour_tag tag = tag_for(icc, icc_size);
+    if (status == CI_OK) status = ci_colour_convert_cell(&tag, canvas, cell, name, err);
+    free(icc);
     return status;
 }
 
