@@ -38,14 +38,7 @@
 #define FUZZ_NAME "fuzz-input"
 #define FUZZ_MAX_PIXELS ((uint64_t)1 << 20)
 
-#define CHECK(condition)                                                        \
-    do {                                                                        \
-        if (!(condition)) {                                                     \
-            fprintf(stderr, "fuzz: broken promise: %s (%s:%d)\n", #condition,   \
-                    __FILE__, __LINE__);                                        \
-            abort();                                                            \
-        }                                                                       \
-    } while (0)
+#include "fuzz_check.h"
 
 static void check_error(ci_status status, const ci_error *err, const char *name) {
     CHECK(status >= CI_OK && status <= CI_ERR_ENCODE);

@@ -7,20 +7,13 @@
 // (it is ignored), and alpha is never touched.
 #include "collage_imaging.h"
 #include "internal.h"
+#include "fuzz_check.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(condition)                                                        \
-    do {                                                                        \
-        if (!(condition)) {                                                     \
-            fprintf(stderr, "fuzz: broken promise: %s (%s:%d)\n", #condition,   \
-                    __FILE__, __LINE__);                                        \
-            abort();                                                            \
-        }                                                                       \
-    } while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     enum { W = 13, H = 7 };

@@ -1,5 +1,6 @@
 import CLCMS2
 import CollageImaging
+import CollageTestSupport
 import Foundation
 import Testing
 
@@ -92,18 +93,7 @@ private enum Profiles {
 /// A JPEG (quality 100) of `pixels` with `profile` in an APP2 ICC_PROFILE
 /// marker right after SOI, as cameras write it.
 private func taggedJPEG(_ pixels: [UInt8], profile: [UInt8]?) throws -> Data {
-    var copy = pixels
-    var out: UnsafeMutablePointer<UInt8>? = nil
-    var size = 0
-    var error = ci_error()
-    let status = copy.withUnsafeMutableBufferPointer { buffer -> ci_status in
-        var image = ci_image(pixels: buffer.baseAddress, width: UInt32(width), height: UInt32(height),
-                             stride: width * 3, channels: 3)
-        return ci_encode_jpeg(&image, 100, &out, &size, &error)
-    }
-    guard status == CI_OK, let out else { throw PNGTestSupport.EncodeFailure(message: PNGTestSupport.message(error)) }
-    defer { ci_buffer_free(out) }
-    var jpeg = [UInt8](UnsafeBufferPointer(start: out, count: size))
+    var jpeg = [UInt8](try PNGTestSupport.encodeJPEG(pixels, width: width, height: height, quality: 100))
     if let profile {
         let payload = Array("ICC_PROFILE".utf8) + [0, 1, 1] + profile
         let length = payload.count + 2
@@ -116,40 +106,11 @@ private func taggedJPEG(_ pixels: [UInt8], profile: [UInt8]?) throws -> Data {
 private func taggedPNG(_ pixels: [UInt8], profile: [UInt8]?) throws -> Data {
     var png = [UInt8](try PNGTestSupport.encodePNG(pixels, width: width, height: height, channels: 3))
     if let profile {
-        // iCCP: a name, a NUL, compression method 0, the zlib stream. The
-        // stream holds stored (uncompressed) deflate blocks: valid zlib
-        // without a compressor.
-        var zlib: [UInt8] = [0x78, 0x01]
-        var at = 0
-        repeat {
-            let count = min(65535, profile.count - at)
-            let final: UInt8 = at + count == profile.count ? 1 : 0
-            zlib += [final, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            zlib += profile[at..<at + count]
-            at += count
-        } while at < profile.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in profile { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
-        let adler = b << 16 | a
-        zlib += [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
-        let body = Array("iCCP".utf8) + Array("icc".utf8) + [0, 0] + zlib
-        let chunk = be32(body.count - 4) + body + be32(Int(crc32(body)))
+        // iCCP: a name, a NUL, compression method 0, the zlib stream.
+        let chunk = PNGFile.chunk("iCCP", Array("icc".utf8) + [0, 0] + PNGFile.zlibStored(profile))
         png.insert(contentsOf: chunk, at: 33)  // after the signature (8) and IHDR (25)
     }
     return Data(png)
-}
-
-private func be32(_ value: Int) -> [UInt8] {
-    [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-}
-
-private func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
 }
 
 // MARK: - ΔE2000
@@ -216,16 +177,7 @@ private func drawn(_ file: Data, name: String) throws -> [UInt8] {
 }
 
 private func drawFile(_ path: String) throws -> [UInt8] {
-    var pixels = [UInt8](repeating: 0, count: width * height * 3)
-    var error = ci_error()
-    let status = pixels.withUnsafeMutableBufferPointer { buffer -> ci_status in
-        var canvas = ci_image(pixels: buffer.baseAddress, width: UInt32(width), height: UInt32(height),
-                              stride: width * 3, channels: 3)
-        return ci_draw_photo(path, &canvas, ci_rect(x: 0, y: 0, width: UInt32(width), height: UInt32(height)),
-                             ci_color(r: 255, g: 255, b: 255), nil, &error)
-    }
-    guard status == CI_OK else { throw PNGTestSupport.EncodeFailure(message: PNGTestSupport.message(error)) }
-    return pixels
+    try drawCell(path, width: width, height: height)
 }
 
 /// The largest ΔE2000 over the patches' centres.

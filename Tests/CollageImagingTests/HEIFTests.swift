@@ -269,7 +269,7 @@ struct DrawFailure: Error {
 }
 
 /// Draws `path` into a width x height cell of a canvas of that size; RGB.
-private func drawCell(_ path: String, width: Int, height: Int) throws -> [UInt8] {
+func drawCell(_ path: String, width: Int, height: Int) throws -> [UInt8] {
     var pixels = [UInt8](repeating: 0, count: width * height * 3)
     var error = ci_error()
     let status = pixels.withUnsafeMutableBufferPointer { buffer -> ci_status in

@@ -27,6 +27,24 @@ enum PNGTestSupport {
 
     /// Encodes tightly packed RGB (channels 3) or RGBA (4) pixels as PNG.
     static func encodePNG(_ pixels: [UInt8], width: Int, height: Int, channels: Int) throws -> Data {
+        try encode(pixels, width: width, height: height, channels: channels) { image, out, size, error in
+            ci_encode_png(image, out, size, error)
+        }
+    }
+
+    struct EncodeFailure: Error { let message: String }
+
+    /// Encodes tightly packed RGB pixels as a JPEG (4:2:0).
+    static func encodeJPEG(_ pixels: [UInt8], width: Int, height: Int, quality: Int) throws -> Data {
+        try encode(pixels, width: width, height: height, channels: 3) { image, out, size, error in
+            ci_encode_jpeg(image, Int32(quality), out, size, error)
+        }
+    }
+
+    /// One encoder call over a copy of `pixels`; the buffer freed after copying.
+    private static func encode(_ pixels: [UInt8], width: Int, height: Int, channels: Int,
+                               _ call: (UnsafeMutablePointer<ci_image>, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                                        UnsafeMutablePointer<Int>, UnsafeMutablePointer<ci_error>) -> ci_status) throws -> Data {
         precondition(pixels.count == width * height * channels)
         var copy = pixels
         var out: UnsafeMutablePointer<UInt8>? = nil
@@ -35,14 +53,12 @@ enum PNGTestSupport {
         let status = copy.withUnsafeMutableBufferPointer { buffer -> ci_status in
             var image = ci_image(pixels: buffer.baseAddress, width: UInt32(width), height: UInt32(height),
                                  stride: width * channels, channels: Int32(channels))
-            return ci_encode_png(&image, &out, &size, &error)
+            return call(&image, &out, &size, &error)
         }
         guard status == CI_OK, let out else { throw EncodeFailure(message: message(error)) }
         defer { ci_buffer_free(out) }
         return Data(bytes: out, count: size)
     }
-
-    struct EncodeFailure: Error { let message: String }
 
     /// The pixels of a decoded image, rows packed.
     static func pixels(of image: ci_image) -> [UInt8] {
