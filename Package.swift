@@ -37,6 +37,10 @@ let package = Package(
         .systemLibrary(
             name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]),
+        // WebP in and out (libwebp-dev: libwebp, libwebpdemux).
+        .systemLibrary(
+            name: "CWEBP", path: "Sources/CWEBP", pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]),
         // libchafa draws pictures in terminals (its .pc file needs libglib2.0-dev).
         .systemLibrary(
             name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa",
@@ -45,7 +49,7 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CHEIF", "CDE265", "CLCMS2"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CHEIF", "CDE265", "CLCMS2", "CWEBP"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).

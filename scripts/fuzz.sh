@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [build|run|all] [TARGET...]     default: all, every target
 #
-# Targets: jpeg png exif heif icc batchlist.
+# Targets: jpeg png exif heif webp icc batchlist.
 # Environment:
 #   FUZZ_SECONDS   how long each target runs (default 60)
 #   FUZZ_OUT       corpora, crashers and logs (default fuzz-out/, git-ignored)
@@ -27,7 +27,7 @@ clang=${CLANG:-$toolchain_bin/clang}
 swiftc=${SWIFTC:-$toolchain_bin/swiftc}
 build=$root/.build/fuzz
 deps=$build/deps
-all_targets=(jpeg png exif heif icc batchlist)
+all_targets=(jpeg png exif heif webp icc batchlist)
 
 mode=all
 case "${1:-}" in build|run|all) mode=$1; shift ;; esac
@@ -103,11 +103,11 @@ build_harnesses() {
   else
     libs=($(pkg-config --libs libjpeg libpng libexif) -lm)
   fi
-  # libheif, libde265 and lcms2 are Debian's own (not instrumented) in every case.
-  includes+=($(pkg-config --cflags libheif libde265 lcms2))
-  libs+=($(pkg-config --libs libheif libde265 lcms2))
+  # libheif, libde265, lcms2 and libwebp are Debian's own (not instrumented) in every case.
+  includes+=($(pkg-config --cflags libheif libde265 lcms2 libwebpdemux))
+  libs+=($(pkg-config --libs libheif libde265 lcms2 libwebpdemux))
   local cflags=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -Wall)
-  for target in jpeg png exif heif icc; do
+  for target in jpeg png exif heif webp icc; do
     say "building fuzz-$target"
     "$clang" "${cflags[@]}" "${includes[@]}" -o "$build/bin/fuzz-$target" \
       "$root/Fuzz/fuzz_$target.c" "${engine[@]}" "${libs[@]}"
@@ -133,6 +133,7 @@ seed_dirs() {  # $1 = target; prints the seed folders that exist
     jpeg) dirs=("$root/SampleImages" "$root/Tests/Fixtures/jpeg" "$testdata/jpeg" "$testdata/exif-orientation") ;;
     png) dirs=("$root/SampleImages" "$testdata/pngsuite/png") ;;
     heif) dirs=("$root/SampleImages" "$testdata/heif/pillow-heif" "$testdata/heif/libavif") ;;
+    webp) dirs=("$out/seeds/webp") ;;
     # The profiles Debian ships (icc-profiles-free, when installed).
     icc) dirs=(/usr/share/color/icc) ;;
     exif) dirs=("$out/seeds/exif") ;;
@@ -150,6 +151,21 @@ make_exif_seeds() {
     "$build/bin/extract-app1" "$f" "$out/seeds/exif/$(basename "$f").app1" && n=$((n + 1)) || true
   done
   say "exif: $n APP1 payloads as seeds"
+}
+
+# WebP seeds: lossy, lossless and alpha files made by cwebp (Debian webp)
+# from the sample photos, small enough to fuzz quickly.
+make_webp_seeds() {
+  mkdir -p "$out/seeds/webp"
+  command -v cwebp >/dev/null || { say "webp: cwebp is missing (apt-get install webp): no seeds"; return 0; }
+  local n=0
+  for f in "$root"/SampleImages/*.jpg "$root"/SampleImages/*.png; do
+    [ -f "$f" ] || continue
+    local base=$out/seeds/webp/$(basename "${f%.*}")
+    cwebp -quiet -resize 96 0 -q 70 "$f" -o "$base-lossy.webp" && n=$((n + 1)) || true
+    cwebp -quiet -resize 64 0 -lossless "$f" -o "$base-lossless.webp" && n=$((n + 1)) || true
+  done
+  say "webp: $n seeds made with cwebp"
 }
 
 # Per target: the longest input tried, and the memory the harness may use.
@@ -171,12 +187,14 @@ run_target() {
     # for a 1 MP image stay far below 512 MB.
     heif) max_len=1048576; malloc_mb=512 ;;
     icc) max_len=65536; malloc_mb=256 ;;
+    webp) malloc_mb=512 ;;
     exif) max_len=65536; malloc_mb=64 ;;
     # Lines must straddle the reader's 64 KiB chunks: long inputs from the
     # start (libFuzzer otherwise grows the length limit slowly from a few bytes).
     batchlist) max_len=200000; extra=(-len_control=0) ;;
   esac
   [ "$target" = exif ] && make_exif_seeds
+  [ "$target" = webp ] && make_webp_seeds
   local seeds
   mapfile -t seeds < <(seed_dirs "$target")
   say "$target: ${seconds}s, seeds from ${seeds[*]:-nothing}"

@@ -19,6 +19,7 @@ declare -A packages=(
   [libheif]=libheif-dev
   [libde265]=libde265-dev
   [lcms2]=liblcms2-dev
+  [libwebpdemux]=libwebp-dev
 )
 
 missing=()
@@ -30,9 +31,13 @@ fi
 if ! command -v man >/dev/null 2>&1; then
   missing+=(man-db)
 fi
-# heif-convert (libheif's own decoder) is what the HEIF tests compare with.
-if ! command -v heif-convert >/dev/null 2>&1; then
+# heif-convert (libheif's own decoder) is what the HEIF tests compare with,
+# and heif-enc makes their AVIFs; cwebp and dwebp do the same for WebP.
+if ! command -v heif-convert >/dev/null 2>&1 || ! command -v heif-enc >/dev/null 2>&1; then
   missing+=(libheif-examples)
+fi
+if ! command -v cwebp >/dev/null 2>&1 || ! command -v dwebp >/dev/null 2>&1; then
+  missing+=(webp)
 fi
 if ! command -v pkg-config >/dev/null 2>&1; then
   missing+=(pkg-config)

@@ -140,6 +140,7 @@ ci_format ci_sniff_format(const uint8_t *data, size_t size) {
     if (size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) return CI_FORMAT_JPEG;
     if (size >= 8 && memcmp(data, png_signature, 8) == 0) return CI_FORMAT_PNG;
     if (is_heif(data, size)) return CI_FORMAT_HEIF;
+    if (size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) return CI_FORMAT_WEBP;
     return CI_FORMAT_UNKNOWN;
 }
 

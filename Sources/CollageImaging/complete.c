@@ -114,6 +114,19 @@ static ci_status png_complete(walker *w, const char *name, ci_error *err) {
     }
 }
 
+// WebP: the RIFF header's size (little-endian, after "RIFF") covers the
+// rest of the file. (A HEIF needs no walk here: libheif's probe already
+// refused any item whose data lies past the end of the file.)
+static ci_status webp_complete(walker *w, const char *name, ci_error *err) {
+    uint8_t header[12];
+    for (int i = 0; i < 12; i++)
+        if (!next_byte(w, &header[i])) return cut_short(name, "no RIFF header", err);
+    uint64_t size = (uint64_t)header[4] | (uint64_t)header[5] << 8 | (uint64_t)header[6] << 16 |
+                    (uint64_t)header[7] << 24;
+    if (size < 4 || !skip(w, size - 4)) return cut_short(name, "shorter than its RIFF header says", err);
+    return CI_OK;
+}
+
 ci_status ci_check_complete(int fd, ci_format format, const char *name, ci_error *err) {
     walker *w = malloc(sizeof *w);
     if (!w) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
@@ -126,6 +139,8 @@ ci_status ci_check_complete(int fd, ci_format format, const char *name, ci_error
         status = jpeg_complete(w, name, err);
     } else if (format == CI_FORMAT_PNG) {
         status = png_complete(w, name, err);
+    } else if (format == CI_FORMAT_WEBP) {
+        status = webp_complete(w, name, err);
     }
     if (status == CI_ERR_CORRUPT && w->error)
         status = ci_fail(err, CI_ERR_OPEN, "%s: %s", name, strerror(w->error));

@@ -1,5 +1,5 @@
 // draw.c — the engine's entry points for a photo file, dispatched by content
-// to one file per format (jpeg.c, png.c), each with the same entry points
+// to one file per format (jpeg.c, png.c, heif.c, webp.c), each with the same entry points
 // (ci_codec: probe, draw into a cell, decode).
 //
 // How each format draws into a cell:
@@ -24,6 +24,7 @@ const ci_codec *ci_codec_for(ci_format format) {
     case CI_FORMAT_JPEG: return &ci_jpeg_codec;
     case CI_FORMAT_PNG: return &ci_png_codec;
     case CI_FORMAT_HEIF: return &ci_heif_codec;
+    case CI_FORMAT_WEBP: return &ci_webp_codec;
     default: return NULL;
     }
 }

@@ -121,6 +121,7 @@ typedef struct {
 extern const ci_codec ci_jpeg_codec;   // jpeg.c
 extern const ci_codec ci_png_codec;    // png.c
 // ci_heif_codec: heif.c, below.
+extern const ci_codec ci_webp_codec;   // webp.c
 
 // The codec of a format, or NULL for CI_FORMAT_UNKNOWN.
 const ci_codec *ci_codec_for(ci_format format);

@@ -10,7 +10,7 @@ import Testing
         let cli = try CLI()
         let cases: [([String], String)] = [
             (["save", "--gap", "-1"], "collage: --gap must not be negative\n"),
-            (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg or .png\n"),
+            (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg, .png or .webp\n"),
             (["nope"], "collage: Unexpected argument 'nope'\n"),
             (["help", "nope"], "collage: no command 'nope' (see 'collage --help')\n"),
             (["save", "--size", "0x10"], "collage: The value '0x10' is invalid for '--size <WxH>': size 0x10 is out of range: each side must be 1 to 16384 pixels\n"),
@@ -110,7 +110,7 @@ import Testing
         try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
         let output = try cli.run("save", "-o", "x.png", "--quality", "50", "--size", "64x32")
         #expect(output.status == 0)
-        #expect(output.stderr == "collage: warning: --quality applies to JPEG only: PNG is lossless, so it is ignored\n")
+        #expect(output.stderr == "collage: warning: --quality applies to JPEG and WebP only: PNG is lossless, so it is ignored\n")
         try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
         #expect(try cli.run("save", "-o", "y.jpg", "--quality", "50", "--size", "64x32").stderr.isEmpty)
     }

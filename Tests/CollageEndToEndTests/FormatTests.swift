@@ -41,6 +41,34 @@ import Testing
         #expect(info.format == CI_FORMAT_HEIF)
     }
 
+    @Test func savesAndBatchesWriteWebPWithTheirQuality() throws {
+        let cli = try CLI()
+        try cli.run(["add", CLI.jpegs[0], Self.heic])
+        let saved = try cli.run("save", "-o", "out.webp", "--size", "320x200", "--quality", "90")
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stderr.isEmpty, "no --quality warning for WebP: \(saved.stderr)")
+        let target = cli.workingDirectory.appendingPathComponent("out.webp").path
+        var info = ci_photo_info()
+        var error = ci_error()
+        #expect(ci_probe_file(target, &info, &error) == CI_OK)
+        #expect(info.format == CI_FORMAT_WEBP && info.width == 320 && info.height == 200)
+
+        let list = cli.workingDirectory.appendingPathComponent("list.txt")
+        try "\(CLI.jpegs[0])\n\(CLI.jpegs[1])\n\n\(Self.heic)\n\(CLI.png)\n".write(to: list, atomically: true, encoding: .utf8)
+        func batch(_ quality: String, into folder: String) throws -> [Int] {
+            let output = try cli.run("batch", list.path, "-o", folder, "--format", "webp", "--quality", quality,
+                                     "--size", "320x200")
+            #expect(output.status == 0, "\(output.stderr)")
+            return try (1...2).map { number in
+                let path = cli.workingDirectory.appendingPathComponent("\(folder)/collage-00\(number).webp").path
+                #expect(ci_probe_file(path, &info, &error) == CI_OK && info.format == CI_FORMAT_WEBP)
+                return try Data(contentsOf: URL(fileURLWithPath: path)).count
+            }
+        }
+        let high = try batch("95", into: "high"), low = try batch("20", into: "low")
+        #expect(zip(low, high).allSatisfy { $0 < $1 }, "--quality 20 \(low) bytes, 95 \(high)")
+    }
+
     @Test func theFolderBrowserListsHEICs() throws {
         let folder = try temporaryDirectory()
         try FileManager.default.copyItem(atPath: Self.heic, toPath: folder.appendingPathComponent("cup.heic").path)

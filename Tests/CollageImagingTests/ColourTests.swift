@@ -193,7 +193,29 @@ private func worstDeltaE(_ a: [UInt8], _ b: [UInt8]) -> Double {
 @Suite("Colours to sRGB (lcms2)")
 struct ColourTests {
     enum Space: String, CaseIterable { case displayP3 = "Display P3", adobeRGB = "Adobe RGB" }
-    enum Container: String, CaseIterable { case jpeg, png }
+    enum Container: String, CaseIterable { case jpeg, png, webp }
+
+    /// The pixels, tagged with `profile`, in the container: WebP is made by
+    /// Debian's cwebp (lossless) from the tagged PNG, keeping its profile as
+    /// an ICCP chunk.
+    func file(_ container: Container, _ pixels: [UInt8], profile: [UInt8]?) throws -> Data {
+        switch container {
+        case .jpeg: return try taggedJPEG(pixels, profile: profile)
+        case .png: return try taggedPNG(pixels, profile: profile)
+        case .webp:
+            let folder = try PNGTestSupport.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let png = folder.appendingPathComponent("in.png"), webp = folder.appendingPathComponent("out.webp")
+            try taggedPNG(pixels, profile: profile).write(to: png)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/cwebp")
+            process.arguments = ["-quiet", "-lossless", "-metadata", "icc", png.path, "-o", webp.path]
+            try process.run()
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "cwebp (Debian webp) failed or is missing")
+            return try Data(contentsOf: webp)
+        }
+    }
 
     func profile(_ space: Space) -> [UInt8]? {
         space == .displayP3 ? Profiles.displayP3 : Profiles.adobeRGB
@@ -205,14 +227,11 @@ struct ColourTests {
         guard let profile = profile(space) else { return TestData.reportAbsent("heif/pillow-heif/arrow.heic") }
         let source = original()
         let converted = Profiles.convert(source, into: profile)
-        let file = container == .jpeg ? try taggedJPEG(converted, profile: profile)
-                                      : try taggedPNG(converted, profile: profile)
-        let result = try drawn(file, name: "tagged.\(container.rawValue)")
+        let result = try drawn(try file(container, converted, profile: profile), name: "tagged.\(container.rawValue)")
         let worst = worstDeltaE(result, source)
         #expect(worst <= 2, "\(space) \(container): ΔE2000 up to \(worst)")
         // The same pixels without the profile are far off: the test sees the tag.
-        let untagged = container == .jpeg ? try taggedJPEG(converted, profile: nil)
-                                          : try taggedPNG(converted, profile: nil)
+        let untagged = try file(container, converted, profile: nil)
         #expect(worstDeltaE(try drawn(untagged, name: "untagged.\(container.rawValue)"), source) > 3)
     }
 
@@ -230,9 +249,7 @@ struct ColourTests {
           arguments: Container.allCases)
     func sRGBAndBrokenProfilesChangeNothing(container: Container) throws {
         let source = original()
-        func make(_ profile: [UInt8]?) throws -> Data {
-            container == .jpeg ? try taggedJPEG(source, profile: profile) : try taggedPNG(source, profile: profile)
-        }
+        func make(_ profile: [UInt8]?) throws -> Data { try file(container, source, profile: profile) }
         let plain = try drawn(try make(nil), name: "plain.\(container.rawValue)")
         #expect(try drawn(try make(Profiles.sRGB), name: "srgb.\(container.rawValue)") == plain)
         // A profile lcms2 cannot read is ignored, as browsers do.

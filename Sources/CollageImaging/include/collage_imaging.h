@@ -1,8 +1,10 @@
 // collage_imaging.h — the C image engine behind `collage`.
 //
-// Decodes JPEG (libjpeg-turbo) and PNG (libpng), applies EXIF orientation
-// (libexif), scales each photo to cover its cell of the collage with an
-// anti-aliased filter, and encodes the result as JPEG or PNG.
+// Decodes JPEG (libjpeg-turbo), PNG (libpng), HEIC/HEIF/AVIF (libheif,
+// libde265) and WebP (libwebp), applies EXIF orientation (libexif) and the
+// HEIF transformations, converts colours to sRGB (lcms2), scales each photo
+// to cover its cell of the collage with an anti-aliased filter, and encodes
+// the result as JPEG, PNG or WebP.
 //
 // Rules every function here keeps:
 //  - no global state: every call works on its own data, so calls on different
@@ -171,7 +173,7 @@ void ci_image_free(ci_image *image);
 ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
                         ci_color background, const ci_limits *limits, ci_error *err);
 
-// Encoders: write the RGB `image` into a new malloc'd buffer (*out, *out_size);
+// Encoders (JPEG, PNG, WebP): write the RGB `image` into a new malloc'd buffer (*out, *out_size);
 // free it with ci_buffer_free. JPEG uses 4:2:0 chroma subsampling.
 ci_status ci_encode_jpeg(const ci_image *image, int quality,
                          uint8_t **out, size_t *out_size, ci_error *err);
@@ -182,6 +184,9 @@ ci_status ci_encode_png(const ci_image *image,
 // be encoded at once); the bytes are the same whatever `threads` is.
 ci_status ci_encode_jpeg_threads(const ci_image *image, int quality, int threads,
                                  uint8_t **out, size_t *out_size, ci_error *err);
+// WebP (lossy, libwebp) at `quality` 1-100; at most 16383 pixels a side.
+ci_status ci_encode_webp(const ci_image *image, int quality,
+                         uint8_t **out, size_t *out_size, ci_error *err);
 void ci_buffer_free(uint8_t *buffer);
 
 #ifdef __cplusplus

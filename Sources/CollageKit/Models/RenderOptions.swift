@@ -80,13 +80,15 @@ public struct RGBColor: Equatable, Sendable, CustomStringConvertible {
 public enum ImageFormat: String, Equatable, Sendable, CaseIterable {
     case jpeg
     case png
+    case webp
 
     public init(extension ext: String) throws {
         switch ext.lowercased() {
         case "jpg", "jpeg": self = .jpeg
         case "png": self = .png
-        case "": throw OptionError("the output file needs an extension: .jpg, .jpeg or .png")
-        default: throw OptionError("cannot save as '.\(ext)': use .jpg, .jpeg or .png")
+        case "webp": self = .webp
+        case "": throw OptionError("the output file needs an extension: .jpg, .jpeg, .png or .webp")
+        default: throw OptionError("cannot save as '.\(ext)': use .jpg, .jpeg, .png or .webp")
         }
     }
 
@@ -94,7 +96,16 @@ public enum ImageFormat: String, Equatable, Sendable, CaseIterable {
         try self.init(extension: URL(fileURLWithPath: path).pathExtension)
     }
 
-    public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .webp: "webp"
+        }
+    }
+
+    /// Whether --quality means something for it (PNG is lossless).
+    public var hasQuality: Bool { self != .png }
 }
 
 /// How a collage is drawn and encoded.

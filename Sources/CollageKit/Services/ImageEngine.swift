@@ -300,9 +300,12 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             var output: UnsafeMutablePointer<UInt8>?
             var size = 0
             var error = ci_error()
-            let status = format == .jpeg
-                ? ci_encode_jpeg_threads(&source, Int32(quality), Int32(decodeThreads), &output, &size, &error)
-                : ci_encode_png(&source, &output, &size, &error)
+            let status: ci_status
+            switch format {
+            case .jpeg: status = ci_encode_jpeg_threads(&source, Int32(quality), Int32(decodeThreads), &output, &size, &error)
+            case .png: status = ci_encode_png(&source, &output, &size, &error)
+            case .webp: status = ci_encode_webp(&source, Int32(quality), &output, &size, &error)
+            }
             guard status == CI_OK, let output else { throw ImageEngineError(error) }
             defer { ci_buffer_free(output) }
             return Array(UnsafeBufferPointer(start: output, count: size))

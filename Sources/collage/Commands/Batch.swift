@@ -44,7 +44,7 @@ struct Batch: ParsableCommand {
             completion: .directory)
     var output: String = "."
 
-    @Option(help: ArgumentHelp("File format of the collages.", valueName: "jpg|png"))
+    @Option(help: ArgumentHelp("File format of the collages.", valueName: "jpg|png|webp"))
     var format: BatchFormat = .jpg
 
     @OptionGroup var render: RenderOptionGroup
@@ -64,8 +64,14 @@ struct Batch: ParsableCommand {
     var dryRun = false
 
     enum BatchFormat: String, ExpressibleByArgument, CaseIterable {
-        case jpg, png
-        var imageFormat: ImageFormat { self == .jpg ? .jpeg : .png }
+        case jpg, png, webp
+        var imageFormat: ImageFormat {
+            switch self {
+            case .jpg: .jpeg
+            case .png: .png
+            case .webp: .webp
+            }
+        }
     }
 
     func validate() throws {

@@ -32,7 +32,7 @@ struct CollageCommand: ParsableCommand {
             picker shows its live subscriptions).
 
             EXIT STATUS: 0 on success; 64 for a usage error (an unknown option,
-            a bad value, an output extension that is not .jpg, .jpeg or .png);
+            a bad value, an output extension that is not .jpg, .jpeg, .png or .webp);
             1 for any other failure (a refused action, a bad photo, a failed
             write). Errors are one line on stderr, starting "collage: ".
 

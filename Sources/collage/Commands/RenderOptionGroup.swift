@@ -35,8 +35,8 @@ struct RenderOptionGroup: ParsableArguments {
 
     /// Says so when --quality was given for a format it does not apply to.
     func warnIfQualityIsIgnored(for format: ImageFormat) {
-        if quality != nil && format == .png {
-            Console.warning("--quality applies to JPEG only: PNG is lossless, so it is ignored")
+        if quality != nil && !format.hasQuality {
+            Console.warning("--quality applies to JPEG and WebP only: PNG is lossless, so it is ignored")
         }
     }
 }
