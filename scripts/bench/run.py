@@ -23,6 +23,11 @@ tools and makes the photos. Environment:
   BENCH_HEIC_RUNS   rounds for W-HEIC (default 7; 0 skips it)
   BENCH_TESTDATA    the conformance data W-HEIC's phone photos come from
                     (default ../shared/testdata beside the repository)
+  BENCH_P3_RUNS     rounds for W6-P3 (default 15; 0 skips it)
+
+W6-P3 (issue 12): the W6 photos again, each tagged Display P3 (the profile
+arrow.heic carries, in an APP2 marker): collage on W6 and on W6-P3,
+alternating, so the difference is what converting the colours costs.
 
 W-HEIC (issue 12): six 12-megapixel iPhone HEICs (arrow.heic and pug.heic,
 three of each, read in place from the conformance data) into the same grid,
@@ -339,6 +344,40 @@ def main():
     elif heic_rounds > 0:
         print("W-HEIC skipped: %s is absent" % heif_dir, file=sys.stderr)
 
+    # --- W6-P3: the same photos tagged Display P3 ---
+    p3_rounds = int(os.environ.get("BENCH_P3_RUNS", "15"))
+    p3 = []
+    arrow = os.path.join(heif_dir, "arrow.heic")
+    if p3_rounds > 0 and os.path.exists(arrow):
+        data = open(arrow, "rb").read()
+        at = data.find(b"colrprof")
+        size = int.from_bytes(data[at - 4:at], "big")
+        profile = data[at + 8:at - 4 + size]
+        segment = b"ICC_PROFILE\x00\x01\x01" + profile
+        app2 = b"\xff\xe2" + (len(segment) + 2).to_bytes(2, "big") + segment
+        p3_dir = os.path.join(work, "w6-p3")
+        os.makedirs(p3_dir, exist_ok=True)
+        for p in photos:
+            jpeg = open(p, "rb").read()
+            with open(os.path.join(p3_dir, os.path.basename(p)), "wb") as f:
+                f.write(jpeg[:2] + app2 + jpeg[2:])
+        p3_photos = [os.path.join(p3_dir, os.path.basename(p)) for p in photos]
+
+        def collage_on(files):
+            listed = " ".join(sh_quote(p) for p in files)
+            def script(out, fmt):
+                return ("state=$(mktemp -d %s/state-XXXXXX) && export XDG_STATE_HOME=$state && "
+                        "%s add %s >/dev/null && %s save -o %s --size %dx%d --quality %d >/dev/null; "
+                        "rc=$?; rm -rf \"$state\"; exit $rc") % (
+                            sh_quote(scratch), sh_quote(collage), listed, sh_quote(collage),
+                            sh_quote(out + "." + fmt), CANVAS[0], CANVAS[1], QUALITY)
+            return script
+
+        p3 = [Contender("collage, W6 untagged", collage_on(photos), psnr=False),
+              Contender("collage, W6 tagged Display P3", collage_on(p3_photos), psnr=False)]
+    elif p3_rounds > 0:
+        print("W6-P3 skipped: %s is absent" % arrow, file=sys.stderr)
+
     # --- Quality ---
     reference_file = os.path.join(work, "reference-w6-16bit.png")
     make_reference(convert, photos, reference_file)
@@ -362,6 +401,8 @@ def main():
         run_rounds(batch, batch_rounds, env, scratch, outdir, "Batch")
     if heic:
         run_rounds(heic, heic_rounds, env, scratch, outdir, "W-HEIC")
+    if p3:
+        run_rounds(p3, p3_rounds, env, scratch, outdir, "W6-P3")
     load_after = open("/proc/loadavg").read().split()[:3]
 
     busy = subprocess.run(["ps", "-eo", "pcpu,ni,comm", "--sort=-pcpu"], capture_output=True,
@@ -379,6 +420,14 @@ def main():
                 ours / theirs, statistics.median(r[2] for r in heic[0].runs) / 1024.0,
                 statistics.median(r[2] for r in vips_runs[0].runs) / 1024.0)]
         report += [""]
+    if p3:
+        report += [table(p3, "collage, W6 untagged", "W6-P3 (colour conversion)")]
+        plain = statistics.median(r[0] for r in p3[0].runs)
+        tagged = statistics.median(r[0] for r in p3[1].runs)
+        cpu_plain = statistics.median(r[1] for r in p3[0].runs)
+        cpu_tagged = statistics.median(r[1] for r in p3[1].runs)
+        report += ["", "W6-P3: converting six Display P3 photos costs %+.1f%% of W6's wall (%+.1f ms), %+.1f%% of its CPU." % (
+            100 * (tagged - plain) / plain, 1000 * (tagged - plain), 100 * (cpu_tagged - cpu_plain) / cpu_plain), ""]
     report += ["Load average before %s, after %s. Busiest processes at the end (%%CPU, nice, name): %s." % (
         "/".join(load_before), "/".join(load_after), "; ".join(" ".join(l.split()) for l in busy))]
     text = "\n".join(report)
