@@ -25,14 +25,11 @@ let package = Package(
         .systemLibrary(
             name: "CEXIF", path: "Sources/CEXIF", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
-        // HEIC, HEIF and AVIF (libheif-dev, with libde265 and dav1d/aom);
-        // libde265 itself for the HEVC tiles a cell shows (heif.c).
-        .systemLibrary(
-            name: "CHEIF", path: "Sources/CHEIF", pkgConfig: "libheif",
-            providers: [.apt(["libheif-dev"])]),
-        .systemLibrary(
-            name: "CDE265", path: "Sources/CDE265", pkgConfig: "libde265",
-            providers: [.apt(["libde265-dev"])]),
+        // HEIC, HEIF and AVIF: libheif (with libde265 and dav1d/aom) and
+        // libde265 itself are not linked but loaded on the first HEIF
+        // (heif_api.c: linked, their start-up cost every command 3 to 8 ms);
+        // only their headers are needed to build (libheif-dev, libde265-dev,
+        // checked by scripts/install-deps.sh with pkg-config).
         // Colour management: embedded profiles and nclx to sRGB (liblcms2-dev).
         .systemLibrary(
             name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2",
@@ -49,7 +46,7 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CHEIF", "CDE265", "CLCMS2", "CWEBP"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).

@@ -5,6 +5,7 @@
 #include <stdio.h>  // before jpeglib.h, which uses FILE
 #include <jpeglib.h>
 #include <png.h>
+#include <libheif/heif_version.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -292,5 +293,6 @@ ci_status ci_fail_not_image(const char *name, ci_error *err) {
 const char *ci_library_versions(void) {
     // From the headers built against (libjpeg-turbo's version is a bare
     // token, hence the stringification).
-    return "libjpeg-turbo " CI_STRINGIFY(LIBJPEG_TURBO_VERSION) ", libpng " PNG_LIBPNG_VER_STRING ", libexif";
+    return "libjpeg-turbo " CI_STRINGIFY(LIBJPEG_TURBO_VERSION) ", libpng " PNG_LIBPNG_VER_STRING
+           ", libexif, libheif " LIBHEIF_VERSION " with libde265 (loaded on first use), lcms2, libwebp";
 }

@@ -22,8 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libde265/de265.h>
-#include <libheif/heif.h>
+#include "heif_api.h"
 
 // ---------------------------------------------------------------------------
 // Errors and the file
@@ -62,16 +61,19 @@ typedef struct {
     uint8_t *icc;
     size_t icc_size;
     ci_hevc_layout *layout;               // the tiles, when read directly
+    ci_heif_api api;                      // libheif and libde265 (heif_api.c)
 } heif_job;
 
 static void job_free(heif_job *job) {
-    if (job->image) heif_image_release(job->image);
-    if (job->thumbnail) heif_image_handle_release(job->thumbnail);
-    if (job->handle) heif_image_handle_release(job->handle);
-    if (job->context) heif_context_free(job->context);
-    if (job->nclx) heif_nclx_color_profile_free(job->nclx);
+    const ci_heif_api *api = &job->api;
+    if (job->image) api->heif_image_release(job->image);
+    if (job->thumbnail) api->heif_image_handle_release(job->thumbnail);
+    if (job->handle) api->heif_image_handle_release(job->handle);
+    if (job->context) api->heif_context_free(job->context);
+    if (job->nclx) api->heif_nclx_color_profile_free(job->nclx);
     free(job->icc);
     free(job->layout);
+    ci_heif_api_close(&job->api);
     memset(job, 0, sizeof *job);
 }
 
@@ -79,26 +81,30 @@ static void job_free(heif_job *job) {
 // and keeps its security limits (image size, grid tiles, box counts).
 static ci_status open_primary(heif_job *job, const uint8_t *data, size_t size, const char *name,
                               ci_error *err) {
+    ci_status loaded = ci_heif_api_open(&job->api, name, err);
+    if (loaded != CI_OK) return loaded;
+    const ci_heif_api *api = &job->api;
     if (size > INT_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is too large", name);
-    job->context = heif_context_alloc();
+    job->context = api->heif_context_alloc();
     if (!job->context) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
-    struct heif_error error = heif_context_read_from_memory_without_copy(job->context, data, size, NULL);
+    struct heif_error error = api->heif_context_read_from_memory_without_copy(job->context, data, size, NULL);
     if (error.code != heif_error_Ok) return heif_failure(error, name, err);
-    error = heif_context_get_primary_image_handle(job->context, &job->handle);
+    error = api->heif_context_get_primary_image_handle(job->context, &job->handle);
     if (error.code != heif_error_Ok) return heif_failure(error, name, err);
-    int width = heif_image_handle_get_width(job->handle);
-    int height = heif_image_handle_get_height(job->handle);
+    int width = api->heif_image_handle_get_width(job->handle);
+    int height = api->heif_image_handle_get_height(job->handle);
     if (width <= 0 || height <= 0)
         return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", name);
     return CI_OK;
 }
 
 // The coded size of the primary image (before its transformations).
-static void stored_size(const struct heif_image_handle *handle, uint32_t *width, uint32_t *height) {
-    int w = heif_image_handle_get_ispe_width(handle), h = heif_image_handle_get_ispe_height(handle);
+static void stored_size(const ci_heif_api *api, const struct heif_image_handle *handle, uint32_t *width,
+                        uint32_t *height) {
+    int w = api->heif_image_handle_get_ispe_width(handle), h = api->heif_image_handle_get_ispe_height(handle);
     if (w <= 0 || h <= 0) {
-        w = heif_image_handle_get_width(handle);
-        h = heif_image_handle_get_height(handle);
+        w = api->heif_image_handle_get_width(handle);
+        h = api->heif_image_handle_get_height(handle);
     }
     *width = (uint32_t)w;
     *height = (uint32_t)h;
@@ -114,14 +120,15 @@ static ci_status heif_probe_source(ci_source *source, ci_photo_info *info, ci_er
     heif_job job;
     memset(&job, 0, sizeof job);
     status = open_primary(&job, source->buffer, source->filled, source->name, err);
+    const ci_heif_api *api = &job.api;
     if (status == CI_OK) {
         info->format = CI_FORMAT_HEIF;
         // As displayed: libheif's handle reports the size after the
         // transformations, which are part of the image (not an EXIF tag).
-        info->width = info->display_width = (uint32_t)heif_image_handle_get_width(job.handle);
-        info->height = info->display_height = (uint32_t)heif_image_handle_get_height(job.handle);
+        info->width = info->display_width = (uint32_t)api->heif_image_handle_get_width(job.handle);
+        info->height = info->display_height = (uint32_t)api->heif_image_handle_get_height(job.handle);
         info->orientation = 1;
-        info->has_alpha = heif_image_handle_has_alpha_channel(job.handle) != 0;
+        info->has_alpha = api->heif_image_handle_has_alpha_channel(job.handle) != 0;
     }
     job_free(&job);
     return status;
@@ -209,49 +216,50 @@ static void set_matrix(planes *p, const struct heif_color_profile_nclx *nclx) {
 static ci_status decode_planes(heif_job *job, const struct heif_image_handle *handle,
                                int ignore_transformations, planes *p, const char *name,
                                ci_error *err) {
-    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    const ci_heif_api *api = &job->api;
+    struct heif_decoding_options *options = api->heif_decoding_options_alloc();
     if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
     options->ignore_transformations = (uint8_t)ignore_transformations;
     options->convert_hdr_to_8bit = 0;  // reduced from all 10 or 12 bits, rounded once
-    struct heif_error error = heif_decode_image(handle, &job->image, heif_colorspace_undefined,
+    struct heif_error error = api->heif_decode_image(handle, &job->image, heif_colorspace_undefined,
                                                 heif_chroma_undefined, options);
-    heif_decoding_options_free(options);
+    api->heif_decoding_options_free(options);
     if (error.code != heif_error_Ok) return heif_failure(error, name, err);
 
     memset(p, 0, sizeof *p);
-    enum heif_colorspace space = heif_image_get_colorspace(job->image);
-    enum heif_chroma chroma = heif_image_get_chroma_format(job->image);
+    enum heif_colorspace space = api->heif_image_get_colorspace(job->image);
+    enum heif_chroma chroma = api->heif_image_get_chroma_format(job->image);
     if (space == heif_colorspace_YCbCr &&
         (chroma == heif_chroma_420 || chroma == heif_chroma_422 || chroma == heif_chroma_444)) {
         p->kind = PLANES_YCBCR;
         static const enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
         for (int i = 0; i < 3; i++)
-            p->plane[i] = heif_image_get_plane_readonly(job->image, channels[i], &p->stride[i]);
+            p->plane[i] = api->heif_image_get_plane_readonly(job->image, channels[i], &p->stride[i]);
         p->chroma_shift_x = chroma != heif_chroma_444;
         p->chroma_shift_y = chroma == heif_chroma_420;
     } else if (space == heif_colorspace_monochrome) {
         p->kind = PLANES_MONO;
-        p->plane[0] = heif_image_get_plane_readonly(job->image, heif_channel_Y, &p->stride[0]);
+        p->plane[0] = api->heif_image_get_plane_readonly(job->image, heif_channel_Y, &p->stride[0]);
     } else if (space == heif_colorspace_RGB && chroma == heif_chroma_444) {
         p->kind = PLANES_RGB;
         static const enum heif_channel channels[3] = {heif_channel_R, heif_channel_G, heif_channel_B};
         for (int i = 0; i < 3; i++)
-            p->plane[i] = heif_image_get_plane_readonly(job->image, channels[i], &p->stride[i]);
+            p->plane[i] = api->heif_image_get_plane_readonly(job->image, channels[i], &p->stride[i]);
     } else {
         // Anything else: libheif's own conversion to 8-bit RGBA (rare; its
         // cost does not matter here).
-        heif_image_release(job->image);
+        api->heif_image_release(job->image);
         job->image = NULL;
-        options = heif_decoding_options_alloc();
+        options = api->heif_decoding_options_alloc();
         if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
         options->ignore_transformations = (uint8_t)ignore_transformations;
         options->convert_hdr_to_8bit = 1;
-        error = heif_decode_image(handle, &job->image, heif_colorspace_RGB,
+        error = api->heif_decode_image(handle, &job->image, heif_colorspace_RGB,
                                   heif_chroma_interleaved_RGBA, options);
-        heif_decoding_options_free(options);
+        api->heif_decoding_options_free(options);
         if (error.code != heif_error_Ok) return heif_failure(error, name, err);
         p->kind = PLANES_RGBA;
-        p->plane[0] = heif_image_get_plane_readonly(job->image, heif_channel_interleaved, &p->stride[0]);
+        p->plane[0] = api->heif_image_get_plane_readonly(job->image, heif_channel_interleaved, &p->stride[0]);
     }
     for (int i = 0; i < (p->kind == PLANES_YCBCR || p->kind == PLANES_RGB ? 3 : 1); i++)
         if (!p->plane[i] || p->stride[i] <= 0)
@@ -260,22 +268,22 @@ static ci_status decode_planes(heif_job *job, const struct heif_image_handle *ha
     enum heif_channel first = p->kind == PLANES_RGB ? heif_channel_R
                               : p->kind == PLANES_RGBA ? heif_channel_interleaved
                                                        : heif_channel_Y;
-    p->bits = p->kind == PLANES_RGBA ? 8 : heif_image_get_bits_per_pixel_range(job->image, first);
+    p->bits = p->kind == PLANES_RGBA ? 8 : api->heif_image_get_bits_per_pixel_range(job->image, first);
     if (p->bits < 8 || p->bits > 16)
         return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: %d-bit samples are not supported", name, p->bits);
     p->wide = p->bits > 8;
-    if (p->kind != PLANES_RGBA && heif_image_has_channel(job->image, heif_channel_Alpha)) {
-        p->alpha = heif_image_get_plane_readonly(job->image, heif_channel_Alpha, &p->alpha_stride);
-        if (p->alpha && heif_image_get_bits_per_pixel_range(job->image, heif_channel_Alpha) != p->bits)
+    if (p->kind != PLANES_RGBA && api->heif_image_has_channel(job->image, heif_channel_Alpha)) {
+        p->alpha = api->heif_image_get_plane_readonly(job->image, heif_channel_Alpha, &p->alpha_stride);
+        if (p->alpha && api->heif_image_get_bits_per_pixel_range(job->image, heif_channel_Alpha) != p->bits)
             p->alpha = NULL;  // a mismatched alpha depth: shown opaque rather than wrong
     }
 
     // The matrix: the coded stream's (the decoder attaches it), else the
     // file's nclx, else libheif's default.
     struct heif_color_profile_nclx *image_nclx = NULL;
-    if (heif_image_get_nclx_color_profile(job->image, &image_nclx).code != heif_error_Ok) image_nclx = NULL;
+    if (api->heif_image_get_nclx_color_profile(job->image, &image_nclx).code != heif_error_Ok) image_nclx = NULL;
     set_matrix(p, image_nclx ? image_nclx : job->nclx);
-    if (image_nclx) heif_nclx_color_profile_free(image_nclx);
+    if (image_nclx) api->heif_nclx_color_profile_free(image_nclx);
     if (p->kind != PLANES_YCBCR) {
         p->y_offset = 0;
         p->y_scale = 255.0f / (float)((1 << p->bits) - 1);
@@ -396,18 +404,19 @@ static void reduce_row(const planes *p, const reduction *r, uint32_t row, uint32
 // The colour tag of the primary image: its ICC profile and/or nclx. The
 // profile is copied into the job; the tag points into it.
 static void read_colour(heif_job *job, ci_colour_tag *tag) {
+    const ci_heif_api *api = &job->api;
     memset(tag, 0, sizeof *tag);
-    size_t size = heif_image_handle_get_raw_color_profile_size(job->handle);
+    size_t size = api->heif_image_handle_get_raw_color_profile_size(job->handle);
     if (size > 0 && size < ((size_t)64 << 20)) {
         job->icc = malloc(size);
         if (job->icc &&
-            heif_image_handle_get_raw_color_profile(job->handle, job->icc).code == heif_error_Ok) {
+            api->heif_image_handle_get_raw_color_profile(job->handle, job->icc).code == heif_error_Ok) {
             job->icc_size = size;
             tag->icc = job->icc;
             tag->icc_size = size;
         }
     }
-    if (heif_image_handle_get_nclx_color_profile(job->handle, &job->nclx).code != heif_error_Ok)
+    if (api->heif_image_handle_get_nclx_color_profile(job->handle, &job->nclx).code != heif_error_Ok)
         job->nclx = NULL;
     if (job->nclx) {
         tag->has_nclx = 1;
@@ -429,15 +438,16 @@ static uint32_t reduction_factor(unsigned scale_num) {
 // Sets job->thumbnail to a thumbnail that covers an upright need_width x
 // need_height, if there is one. Returns whether there is.
 static int find_thumbnail(heif_job *job, uint32_t need_width, uint32_t need_height) {
+    const ci_heif_api *api = &job->api;
     if (job->thumbnail) return 1;
-    uint32_t shown_w = (uint32_t)heif_image_handle_get_width(job->handle);
-    uint32_t shown_h = (uint32_t)heif_image_handle_get_height(job->handle);
+    uint32_t shown_w = (uint32_t)api->heif_image_handle_get_width(job->handle);
+    uint32_t shown_h = (uint32_t)api->heif_image_handle_get_height(job->handle);
     heif_item_id ids[4];
-    int count = heif_image_handle_get_list_of_thumbnail_IDs(job->handle, ids, 4);
+    int count = api->heif_image_handle_get_list_of_thumbnail_IDs(job->handle, ids, 4);
     for (int i = 0; i < count && need_width > 0; i++) {
         struct heif_image_handle *thumb = NULL;
-        if (heif_image_handle_get_thumbnail(job->handle, ids[i], &thumb).code != heif_error_Ok) continue;
-        int tw = heif_image_handle_get_width(thumb), th = heif_image_handle_get_height(thumb);
+        if (api->heif_image_handle_get_thumbnail(job->handle, ids[i], &thumb).code != heif_error_Ok) continue;
+        int tw = api->heif_image_handle_get_width(thumb), th = api->heif_image_handle_get_height(thumb);
         // The same picture: its aspect within a pixel of the photo's.
         int same_shape = tw > 0 && th > 0 &&
                          llabs((long long)tw * shown_h - (long long)th * shown_w) <=
@@ -446,7 +456,7 @@ static int find_thumbnail(heif_job *job, uint32_t need_width, uint32_t need_heig
             job->thumbnail = thumb;
             break;
         }
-        heif_image_handle_release(thumb);
+        api->heif_image_handle_release(thumb);
     }
     return job->thumbnail != NULL;
 }
@@ -468,18 +478,19 @@ typedef struct {
 // thumbnail when it covers it, else the primary image.
 static void choose(heif_job *job, const uint8_t *data, size_t size, uint32_t need_width,
                    uint32_t need_height, heif_read *read) {
+    const ci_heif_api *api = &job->api;
     memset(read, 0, sizeof *read);
-    uint32_t shown_w = (uint32_t)heif_image_handle_get_width(job->handle);
-    uint32_t shown_h = (uint32_t)heif_image_handle_get_height(job->handle);
+    uint32_t shown_w = (uint32_t)api->heif_image_handle_get_width(job->handle);
+    uint32_t shown_h = (uint32_t)api->heif_image_handle_get_height(job->handle);
     if (find_thumbnail(job, need_width, need_height)) {
-        uint32_t tw = (uint32_t)heif_image_handle_get_width(job->thumbnail);
-        uint32_t th = (uint32_t)heif_image_handle_get_height(job->thumbnail);
+        uint32_t tw = (uint32_t)api->heif_image_handle_get_width(job->thumbnail);
+        uint32_t th = (uint32_t)api->heif_image_handle_get_height(job->thumbnail);
         read->g = (ci_heif_geometry){0, 0, tw, th, 1, tw, th};
         read->thumbnail = 1;
         return;
     }
     uint32_t stored_w, stored_h;
-    stored_size(job->handle, &stored_w, &stored_h);
+    stored_size(&job->api, job->handle, &stored_w, &stored_h);
     read->ours = ci_heif_transform(data, size, stored_w, stored_h, &read->g) &&
                  read->g.width == shown_w && read->g.height == shown_h;
     // An alpha image carries transformations of its own, which libheif
@@ -487,7 +498,7 @@ static void choose(heif_job *job, const uint8_t *data, size_t size, uint32_t nee
     // or cropped image is left to libheif (no phone photo has alpha).
     int identity = read->g.orientation == 1 && read->g.crop_width == stored_w &&
                    read->g.crop_height == stored_h;
-    if (heif_image_handle_has_alpha_channel(job->handle) && !identity) read->ours = 0;
+    if (api->heif_image_handle_has_alpha_channel(job->handle) && !identity) read->ours = 0;
     if (!read->ours) read->g = (ci_heif_geometry){0, 0, shown_w, shown_h, 1, shown_w, shown_h};
 }
 
@@ -501,7 +512,8 @@ static int tiles_fit(const ci_hevc_layout *layout, const ci_heif_geometry *g, ui
 // Whether every plane the reduction reads holds the crop: a file may claim
 // one size in its header and code another (fuzzing found a header of
 // 57373 x 100 over a 29 x 100 image).
-static int planes_cover(const struct heif_image *image, const planes *p, const ci_heif_geometry *g) {
+static int planes_cover(const ci_heif_api *api, const struct heif_image *image, const planes *p,
+                        const ci_heif_geometry *g) {
     uint32_t right = g->crop_x + g->crop_width, bottom = g->crop_y + g->crop_height;
     enum heif_channel channels[4];
     int count = 0;
@@ -523,7 +535,7 @@ static int planes_cover(const struct heif_image *image, const planes *p, const c
     for (int i = 0; i < count; i++) {
         int chroma = channels[i] == heif_channel_Cb || channels[i] == heif_channel_Cr;
         uint32_t shift_x = chroma ? (uint32_t)p->chroma_shift_x : 0, shift_y = chroma ? (uint32_t)p->chroma_shift_y : 0;
-        int width = heif_image_get_width(image, channels[i]), height = heif_image_get_height(image, channels[i]);
+        int width = api->heif_image_get_width(image, channels[i]), height = api->heif_image_get_height(image, channels[i]);
         if (width <= 0 || height <= 0 || (uint32_t)width < ((right + shift_x) >> shift_x) ||
             (uint32_t)height < ((bottom + shift_y) >> shift_y))
             return 0;
@@ -536,16 +548,17 @@ static int planes_cover(const struct heif_image *image, const planes *p, const c
 // row of tiles at a time, but the limit speaks of the photo, as elsewhere).
 static ci_status load(heif_job *job, const uint8_t *data, size_t size, uint32_t factor,
                       const ci_limits *limits, heif_read *read, const char *name, ci_error *err) {
+    const ci_heif_api *api = &job->api;
     ci_status status;
     if (read->thumbnail) {
         status = ci_check_pixels(read->g.width, read->g.height, limits, name, err);
         if (status == CI_OK) status = decode_planes(job, job->thumbnail, 0, &read->p, name, err);
     } else {
         uint32_t stored_w, stored_h;
-        stored_size(job->handle, &stored_w, &stored_h);
+        stored_size(&job->api, job->handle, &stored_w, &stored_h);
         status = ci_check_pixels(stored_w, stored_h, limits, name, err);
         if (status != CI_OK) return status;
-        if (read->ours && !heif_image_handle_has_alpha_channel(job->handle)) {
+        if (read->ours && !api->heif_image_handle_has_alpha_channel(job->handle)) {
             job->layout = malloc(sizeof *job->layout);
             if (!job->layout) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
             if (ci_heif_hevc_layout(data, size, job->layout) == CI_OK && job->layout->width == stored_w &&
@@ -556,7 +569,7 @@ static ci_status load(heif_job *job, const uint8_t *data, size_t size, uint32_t 
         }
         status = decode_planes(job, job->handle, read->ours, &read->p, name, err);
     }
-    if (status == CI_OK && !planes_cover(job->image, &read->p, &read->g))
+    if (status == CI_OK && !planes_cover(api, job->image, &read->p, &read->g))
         status = ci_fail(err, CI_ERR_CORRUPT, "%s: the decoded image is smaller than its header says", name);
     return status;
 }
@@ -592,8 +605,8 @@ typedef struct {
     const struct de265_image *image;
 } tile_decode;
 
-static void tile_free(tile_decode *tile) {
-    if (tile->decoder) de265_free_decoder(tile->decoder);
+static void tile_free(const ci_heif_api *api, tile_decode *tile) {
+    if (tile->decoder) api->de265_free_decoder(tile->decoder);
     memset(tile, 0, sizeof *tile);
 }
 
@@ -605,7 +618,7 @@ static uint32_t read_length(const uint8_t *p, unsigned bytes) {
 
 // Pushes the NAL units of `data`: each preceded by its length in
 // `length_bytes` bytes (the hvcC's lengthSizeMinusOne + 1).
-static int push_units(de265_decoder_context *decoder, const uint8_t *data, size_t size,
+static int push_units(const ci_heif_api *api, de265_decoder_context *decoder, const uint8_t *data, size_t size,
                       unsigned length_bytes) {
     size_t at = 0;
     while (at < size) {
@@ -613,16 +626,16 @@ static int push_units(de265_decoder_context *decoder, const uint8_t *data, size_
         uint32_t length = read_length(data + at, length_bytes);
         at += length_bytes;
         if (length == 0 || length > size - at || length > INT_MAX) return 0;
-        if (!de265_isOK(de265_push_NAL(decoder, data + at, (int)length, 0, NULL))) return 0;
+        if (!api->de265_isOK(api->de265_push_NAL(decoder, data + at, (int)length, 0, NULL))) return 0;
         at += length;
     }
     return 1;
 }
 
 // Decodes tile `index`: the hvcC's parameter sets, then its data.
-static ci_status decode_tile(const ci_hevc_layout *layout, uint32_t index, tile_decode *tile,
+static ci_status decode_tile(const ci_heif_api *api, const ci_hevc_layout *layout, uint32_t index, tile_decode *tile,
                              const char *name, ci_error *err) {
-    tile->decoder = de265_new_decoder();
+    tile->decoder = api->de265_new_decoder();
     if (!tile->decoder) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
     const uint8_t *config = layout->config;
     size_t size = layout->config_size;  // at least 23 (heif_box.c)
@@ -637,49 +650,49 @@ static ci_status decode_tile(const ci_hevc_layout *layout, uint32_t index, tile_
             // Each parameter set: a 16-bit length, then the unit.
             if (size - at < 2) return ci_fail(err, CI_ERR_CORRUPT, "%s: broken HEVC configuration", name);
             size_t length = read_length(config + at, 2);
-            if (length > size - at - 2 || !push_units(tile->decoder, config + at, 2 + length, 2))
+            if (length > size - at - 2 || !push_units(api, tile->decoder, config + at, 2 + length, 2))
                 return ci_fail(err, CI_ERR_CORRUPT, "%s: broken HEVC configuration", name);
             at += 2 + length;
         }
     }
-    if (!push_units(tile->decoder, layout->tile[index].data, layout->tile[index].size, length_bytes))
+    if (!push_units(api, tile->decoder, layout->tile[index].data, layout->tile[index].size, length_bytes))
         return ci_fail(err, CI_ERR_CORRUPT, "%s: broken HEVC data in tile %u", name, index + 1);
-    de265_flush_data(tile->decoder);
+    api->de265_flush_data(tile->decoder);
     int more = 1;
     while (more) {
-        de265_error error = de265_decode(tile->decoder, &more);
-        if (!de265_isOK(error) && error != DE265_ERROR_WAITING_FOR_INPUT_DATA)
+        de265_error error = api->de265_decode(tile->decoder, &more);
+        if (!api->de265_isOK(error) && error != DE265_ERROR_WAITING_FOR_INPUT_DATA)
             return ci_fail(err, CI_ERR_CORRUPT, "%s: broken HEVC data in tile %u (%s)", name, index + 1,
-                           de265_get_error_text(error));
-        if (de265_peek_next_picture(tile->decoder)) break;
+                           api->de265_get_error_text(error));
+        if (api->de265_peek_next_picture(tile->decoder)) break;
     }
-    tile->image = de265_get_next_picture(tile->decoder);
+    tile->image = api->de265_get_next_picture(tile->decoder);
     if (!tile->image) return ci_fail(err, CI_ERR_CORRUPT, "%s: tile %u decoded to nothing", name, index + 1);
     return CI_OK;
 }
 
 // The planes of a decoded tile at column, row of the grid.
-static ci_status tile_planes(const ci_hevc_layout *layout, const tile_decode *tile, uint32_t column,
+static ci_status tile_planes(const ci_heif_api *api, const ci_hevc_layout *layout, const tile_decode *tile, uint32_t column,
                              uint32_t row, const struct heif_color_profile_nclx *nclx, planes *p,
                              const char *name, ci_error *err) {
     memset(p, 0, sizeof *p);
     const struct de265_image *image = tile->image;
-    enum de265_chroma chroma = de265_get_chroma_format(image);
+    enum de265_chroma chroma = api->de265_get_chroma_format(image);
     int channels = chroma == de265_chroma_mono ? 1 : 3;
     p->kind = chroma == de265_chroma_mono ? PLANES_MONO : PLANES_YCBCR;
     p->chroma_shift_x = chroma == de265_chroma_420 || chroma == de265_chroma_422;
     p->chroma_shift_y = chroma == de265_chroma_420;
-    p->bits = de265_get_bits_per_pixel(image, 0);
-    if (p->bits < 8 || p->bits > 16 || (channels == 3 && de265_get_bits_per_pixel(image, 1) != p->bits))
+    p->bits = api->de265_get_bits_per_pixel(image, 0);
+    if (p->bits < 8 || p->bits > 16 || (channels == 3 && api->de265_get_bits_per_pixel(image, 1) != p->bits))
         return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: %d-bit HEVC samples are not supported", name, p->bits);
     p->wide = p->bits > 8;
     for (int c = 0; c < channels; c++) {
-        p->plane[c] = de265_get_image_plane(image, c, &p->stride[c]);
+        p->plane[c] = api->de265_get_image_plane(image, c, &p->stride[c]);
         uint32_t shift_x = c ? (uint32_t)p->chroma_shift_x : 0, shift_y = c ? (uint32_t)p->chroma_shift_y : 0;
         uint32_t need_w = (layout->tile_width + shift_x) >> shift_x;
         uint32_t need_h = (layout->tile_height + shift_y) >> shift_y;
-        if (!p->plane[c] || p->stride[c] <= 0 || de265_get_image_width(image, c) < (int)need_w ||
-            de265_get_image_height(image, c) < (int)need_h)
+        if (!p->plane[c] || p->stride[c] <= 0 || api->de265_get_image_width(image, c) < (int)need_w ||
+            api->de265_get_image_height(image, c) < (int)need_h)
             return ci_fail(err, CI_ERR_CORRUPT, "%s: a tile is smaller than the grid says", name);
     }
     set_matrix(p, nclx);
@@ -694,7 +707,7 @@ static ci_status tile_planes(const ci_hevc_layout *layout, const tile_decode *ti
 
 // Reduces the sink's rows from the tiles they lie in, one row of tiles at a
 // time (load checked that every reduced pixel lies inside one tile).
-static ci_status reduce_tiles(const ci_hevc_layout *layout, const reduction *r,
+static ci_status reduce_tiles(const ci_heif_api *api, const ci_hevc_layout *layout, const reduction *r,
                               const struct heif_color_profile_nclx *nclx, const row_sink *sink,
                               const char *name, ci_error *err) {
     uint32_t f = r->factor;
@@ -711,13 +724,13 @@ static ci_status reduce_tiles(const ci_hevc_layout *layout, const reduction *r,
     for (uint32_t y = sink->first_row; y <= sink->last_row && status == CI_OK; y++) {
         uint32_t tile_row = (r->crop_y + y * f) / layout->tile_height;
         if (tile_row != band_row) {
-            for (uint32_t t = 0; t < tiles_across; t++) tile_free(&band[t]);
+            for (uint32_t t = 0; t < tiles_across; t++) tile_free(api, &band[t]);
             band_row = tile_row;
             for (uint32_t t = 0; t < tiles_across && status == CI_OK; t++) {
                 uint32_t column = first_tile_column + t;
-                status = decode_tile(layout, tile_row * layout->columns + column, &band[t], name, err);
+                status = decode_tile(api, layout, tile_row * layout->columns + column, &band[t], name, err);
                 if (status == CI_OK)
-                    status = tile_planes(layout, &band[t], column, tile_row, nclx, &band_planes[t], name, err);
+                    status = tile_planes(api, layout, &band[t], column, tile_row, nclx, &band_planes[t], name, err);
             }
             if (status != CI_OK) break;
         }
@@ -735,15 +748,15 @@ static ci_status reduce_tiles(const ci_hevc_layout *layout, const reduction *r,
         }
         sink_done(sink, row);
     }
-    for (uint32_t t = 0; t < tiles_across; t++) tile_free(&band[t]);
+    for (uint32_t t = 0; t < tiles_across; t++) tile_free(api, &band[t]);
     return status;
 }
 
 // The sink's rows from what `load` got.
-static ci_status reduce_into(const heif_read *read, const reduction *r,
+static ci_status reduce_into(const ci_heif_api *api, const heif_read *read, const reduction *r,
                              const struct heif_color_profile_nclx *nclx, const row_sink *sink,
                              const char *name, ci_error *err) {
-    if (read->layout) return reduce_tiles(read->layout, r, nclx, sink, name, err);
+    if (read->layout) return reduce_tiles(api, read->layout, r, nclx, sink, name, err);
     for (uint32_t y = sink->first_row; y <= sink->last_row; y++) {
         uint8_t *row = sink_row(sink, y);
         reduce_row(&read->p, r, y, sink->first_column, sink->columns, row);
@@ -757,6 +770,7 @@ static ci_status reduce_into(const heif_read *read, const reduction *r,
 
 static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
                             const ci_draw_request *request, ci_cover_plan *plan, ci_error *err) {
+    const ci_heif_api *api = &job->api;
     const char *name = source->name;
     ci_status status = ci_source_read_all(source, err);
     if (status != CI_OK) return status;
@@ -766,8 +780,8 @@ static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, 
 
     ci_colour_tag tag;
     read_colour(job, &tag);
-    uint32_t shown_w = (uint32_t)heif_image_handle_get_width(job->handle);
-    uint32_t shown_h = (uint32_t)heif_image_handle_get_height(job->handle);
+    uint32_t shown_w = (uint32_t)api->heif_image_handle_get_width(job->handle);
+    uint32_t shown_h = (uint32_t)api->heif_image_handle_get_height(job->handle);
     ci_shrink_target target = ci_shrink_target_for_box(shown_w, shown_h, cell.width, cell.height, 0);
     heif_read read;
     choose(job, source->buffer, source->filled, target.width, target.height, &read);
@@ -786,7 +800,7 @@ static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, 
     status = ci_cover_plan_start(plan, plan->first_column, plan->columns, 1, name, err);
     if (status != CI_OK) return status;
     row_sink sink = {plan, NULL, plan->first_row, plan->last_row, plan->first_column, plan->columns};
-    status = reduce_into(&read, &r, job->nclx, &sink, name, err);
+    status = reduce_into(api, &read, &r, job->nclx, &sink, name, err);
     if (status != CI_OK) return status;
     return ci_colour_convert_cell(&tag, canvas, cell, name, err);
 }
@@ -808,6 +822,7 @@ static ci_status heif_draw_source(ci_source *source, ci_image *canvas, ci_rect c
 
 static ci_status decode_inner(heif_job *job, const uint8_t *data, size_t size, const char *name,
                               const ci_decode_options *options, ci_image *out, ci_error *err) {
+    const ci_heif_api *api = &job->api;
     ci_status status = open_primary(job, data, size, name, err);
     if (status != CI_OK) return status;
     ci_colour_tag tag;
@@ -832,10 +847,10 @@ static ci_status decode_inner(heif_job *job, const uint8_t *data, size_t size, c
     status = ci_image_alloc(out, width, height, r.channels, &options->limits, name, err);
     if (status != CI_OK) return status;
     row_sink sink = {NULL, out, 0, height - 1, 0, width};
-    status = reduce_into(&read, &r, job->nclx, &sink, name, err);
+    status = reduce_into(api, &read, &r, job->nclx, &sink, name, err);
     if (status != CI_OK) return status;
     // The decoded planes go before the turn: a lower peak.
-    if (job->image) heif_image_release(job->image);
+    if (job->image) api->heif_image_release(job->image);
     job->image = NULL;
     status = ci_apply_orientation(out, g->orientation, name, err);
     if (status != CI_OK || options->keep_colours) return status;

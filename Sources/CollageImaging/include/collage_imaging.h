@@ -139,7 +139,8 @@ unsigned ci_draw_scale(uint32_t width, uint32_t height, int orientation, uint32_
 void ci_describe_pixels(uint64_t pixels, uint64_t limit, char *pixels_text, char *limit_text, size_t size);
 
 // The libraries the engine was built with and their versions, for
-// `collage --version`: "libjpeg-turbo 2.1.5, libpng 1.6.39, libexif". A
+// `collage --version`: "libjpeg-turbo 2.1.5, libpng 1.6.39, libexif, libheif
+// 1.15.1 ...". A
 // string constant (libexif exposes no version).
 const char *ci_library_versions(void);
 
