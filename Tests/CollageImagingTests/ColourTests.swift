@@ -72,6 +72,43 @@ private enum Profiles {
         return bytes
     }
 
+    /// A CMYK output profile whose device-to-Lab table prints RGB = 0.2 +
+    /// 0.8 x (1 - ink) x (1 - K), in sRGB.
+    static func paleCMYK() -> [UInt8] {
+        let profile = cmsCreateProfilePlaceholder(nil)
+        defer { cmsCloseProfile(profile) }
+        cmsSetProfileVersion(profile, 4.3)
+        cmsSetDeviceClass(profile, cmsSigOutputClass)
+        cmsSetColorSpace(profile, cmsSigCmykData)
+        cmsSetPCS(profile, cmsSigLabData)
+        let srgb = cmsCreate_sRGBProfile(), lab = cmsCreateLab4Profile(nil)
+        defer { cmsCloseProfile(srgb); cmsCloseProfile(lab) }
+        let rgbDouble: cmsUInt32Number = (1 << 22) | (4 << 16) | (3 << 3)   // TYPE_RGB_DBL
+        let labDouble: cmsUInt32Number = (1 << 22) | (10 << 16) | (3 << 3)  // TYPE_Lab_DBL
+        let toLab = cmsCreateTransform(srgb, rgbDouble, lab, labDouble, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), 0)
+        defer { cmsDeleteTransform(toLab) }
+        let pipeline = cmsPipelineAlloc(nil, 4, 3)
+        defer { cmsPipelineFree(pipeline) }
+        let stage = cmsStageAllocCLut16bit(nil, 9, 4, 3, nil)
+        _ = cmsStageSampleCLut16bit(stage, { input, output, cargo in
+            guard let input, let output, let cargo else { return 0 }
+            let k = Double(input[3]) / 65535
+            var rgb = (0..<3).map { 0.2 + 0.8 * (1 - Double(input[$0]) / 65535) * (1 - k) }
+            var lab = cmsCIELab()
+            cmsDoTransform(cargo, &rgb, &lab, 1)
+            var encoded = [cmsUInt16Number](repeating: 0, count: 3)
+            cmsFloat2LabEncoded(&encoded, &lab)
+            for i in 0..<3 { output[i] = encoded[i] }
+            return 1
+        }, toLab, 0)
+        // lutAtoBType wants curves around the table: identity ones.
+        _ = cmsPipelineInsertStage(pipeline, cmsAT_BEGIN, cmsStageAllocToneCurves(nil, 4, nil))
+        _ = cmsPipelineInsertStage(pipeline, cmsAT_END, stage)
+        _ = cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
+        _ = cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline))
+        return save(profile)
+    }
+
     /// sRGB pixels converted into `profile`'s space (relative colorimetric).
     static func convert(_ pixels: [UInt8], into profile: [UInt8]) -> [UInt8] {
         let srgb = cmsCreate_sRGBProfile()
@@ -168,12 +205,12 @@ func deltaE2000(_ p: ArraySlice<UInt8>, _ q: ArraySlice<UInt8>) -> Double {
 
 /// The file drawn into a cell of its own size (the resampler copies pixels
 /// one to one), RGB.
-private func drawn(_ file: Data, name: String) throws -> [UInt8] {
+private func drawn(_ file: Data, name: String, width: Int = width, height: Int = height) throws -> [UInt8] {
     let folder = try PNGTestSupport.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent(name).path
     try file.write(to: URL(fileURLWithPath: path))
-    return try drawFile(path)
+    return try drawCell(path, width: width, height: height)
 }
 
 private func drawFile(_ path: String) throws -> [UInt8] {
@@ -295,6 +332,28 @@ struct ColourTests {
         let result = try drawFile(avif.path)
         let worst = worstDeltaE(result, source)
         #expect(worst <= 2, "AVIF (\(tagging)): ΔE2000 up to \(worst)")
+    }
+
+    @Test("A CMYK JPEG with a profile goes through it (Adobe's inverted samples included); without one, the naive conversion")
+    func cmykThroughItsProfile() throws {
+        // cmyk-adobe.jpg: quadrants of pure cyan, magenta, yellow inks and 50% K,
+        // inverted as Photoshop writes them. The profile built here prints
+        // paler than the naive formula: RGB = 0.2 + 0.8 x naive (so cyan is
+        // (51,255,255), not (0,255,255)).
+        let fixture = TestData.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg/cmyk-adobe.jpg")
+        var jpeg = [UInt8](try Data(contentsOf: fixture))
+        let plain = try drawn(Data(jpeg), name: "plain.jpg", width: 32, height: 32)
+        #expect(Array(plain[(8 * 32 + 8) * 3..<(8 * 32 + 8) * 3 + 3]).map(Int.init) .elementsEqual([0, 255, 255]) { abs($0 - $1) <= 3 })
+        let profile = Profiles.paleCMYK()
+        let payload = Array("ICC_PROFILE".utf8) + [0, 1, 1] + profile
+        jpeg.insert(contentsOf: [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload, at: 2)
+        let result = try drawn(Data(jpeg), name: "profiled.jpg", width: 32, height: 32)
+        func quadrant(_ x: Int, _ y: Int) -> [Int] { Array(result[(y * 32 + x) * 3..<(y * 32 + x) * 3 + 3]).map(Int.init) }
+        for (at, expected) in [((8, 8), [51, 255, 255]), ((24, 8), [255, 51, 255]), ((8, 24), [255, 255, 51]),
+                               ((24, 24), [153, 153, 153])] {
+            let got = quadrant(at.0, at.1)
+            #expect(zip(got, expected).allSatisfy { abs($0 - $1) <= 4 }, "\(at): \(got), expected \(expected)")
+        }
     }
 
     @Test("HDR (PQ) is brought to SDR: bright and dark parts, few clipped pixels")
