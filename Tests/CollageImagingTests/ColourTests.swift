@@ -295,10 +295,10 @@ struct ColourTests {
         #expect(try drawn(try make(broken), name: "broken.\(container.rawValue)") == plain)
     }
 
-    @Test("An AVIF tagged Display P3 by an ICC profile or by nclx code points lands within ΔE2000 2",
-          arguments: ["icc", "nclx"])
-    func taggedAVIF(tagging: String) throws {
-        guard let profile = Profiles.displayP3 else { return TestData.reportAbsent("heif/pillow-heif/arrow.heic") }
+    @Test("An AVIF tagged by an ICC profile (Display P3, Adobe RGB) or by nclx code points (Display P3) lands within ΔE2000 2",
+          arguments: [(Space.displayP3, "icc"), (Space.adobeRGB, "icc"), (Space.displayP3, "nclx")])
+    func taggedAVIF(space: Space, tagging: String) throws {
+        guard let profile = profile(space) else { return TestData.reportAbsent("heif/pillow-heif/arrow.heic") }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc") else {
             Issue.record("heif-enc (Debian libheif-examples) is missing: make test installs it")
             return
@@ -331,7 +331,22 @@ struct ColourTests {
         }
         let result = try drawFile(avif.path)
         let worst = worstDeltaE(result, source)
-        #expect(worst <= 2, "AVIF (\(tagging)): ΔE2000 up to \(worst)")
+        #expect(worst <= 2, "AVIF, \(space) by \(tagging): ΔE2000 up to \(worst)")
+        if tagging == "nclx" {
+            // HLG (18) with BT.2020 primaries (9): brought to SDR, mid-grey
+            // stays a mid grey (not black, not clipped).
+            var bytes = [UInt8](try Data(contentsOf: avif))
+            let marker: [UInt8] = Array("colrnclx".utf8)
+            let at = try #require((0..<bytes.count - 16).first { Array(bytes[$0..<$0 + 8]) == marker })
+            bytes[at + 9] = 9
+            bytes[at + 11] = 18
+            try Data(bytes).write(to: avif)
+            let hlg = try drawFile(avif.path)
+            let grey = patches.firstIndex(of: [128, 128, 128])!
+            let centre = ((patchSize / 2) * width + grey * patchSize + patchSize / 2) * 3
+            let shown = hlg[centre..<centre + 3].map(Int.init)
+            #expect(shown.allSatisfy { $0 > 60 && $0 < 220 } && shown.max()! - shown.min()! <= 3, "HLG grey: \(shown)")
+        }
     }
 
     @Test("A CMYK JPEG with a profile goes through it (Adobe's inverted samples included); without one, the naive conversion")
