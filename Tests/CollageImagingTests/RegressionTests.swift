@@ -109,7 +109,11 @@ private func write(_ bytes: [UInt8], named name: String) throws -> String {
         let fixture = crashers.appendingPathComponent("png/itxt-declaring-1.6GB.png").path
         let declared = try write(tinyPNG(extra: Array(chunk("tEXt", [], declaredLength: 0x7FFF_FFFF).prefix(8))),
                                  named: "text-declaring-2GB.png")
-        for path in [fixture, declared] {
+        // iCCP is read again since issue #12 (colour.c converts with it):
+        // libpng reads it in pieces, so a declared 1.6 GB is refused at once too.
+        let profile = try write(tinyPNG(extra: Array(chunk("iCCP", Array("icc".utf8) + [0, 0], declaredLength: 0x6000_0000).prefix(16))),
+                                named: "iccp-declaring-1.6GB.png")
+        for path in [fixture, declared, profile] {
             var info = ci_photo_info()
             var error = ci_error()
             let started = Date()
