@@ -336,7 +336,7 @@ def main():
                 montage, heic_quoted, cell, cell, COLUMNS, ROWS, extra, sh_quote(out + "." + fmt))
 
         heic = [Contender("collage", collage_heic(collage), psnr=False)]
-        heic += [Contender(label, collage_heic(binary), psnr=False) for label, binary in extra_builds]
+        # (Not the extra builds: an older collage may not read HEIC.)
         heic += [Contender("vips", vips_heic, psnr=False),
                  Contender("ImageMagick", magick_heic, rounds_limit=3, psnr=False)]
         if only:
