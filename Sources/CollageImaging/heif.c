@@ -632,11 +632,22 @@ static int push_units(const ci_heif_api *api, de265_decoder_context *decoder, co
     return 1;
 }
 
-// Decodes tile `index`: the hvcC's parameter sets, then its data.
-static ci_status decode_tile(const ci_heif_api *api, const ci_hevc_layout *layout, uint32_t index, tile_decode *tile,
-                             const char *name, ci_error *err) {
+// Decodes tile `index`: the hvcC's parameter sets, then its data, for a
+// reduction by `factor`.
+static ci_status decode_tile(const ci_heif_api *api, const ci_hevc_layout *layout, uint32_t index,
+                             uint32_t factor, tile_decode *tile, const char *name, ci_error *err) {
     tile->decoder = api->de265_new_decoder();
     if (!tile->decoder) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    if (factor >= 4) {
+        // HEVC's in-loop filters (deblocking, SAO) smooth 8x8 block edges
+        // and ringing at full size; a 4x4 box average or more over them
+        // leaves no trace of their work: measured on arrow.heic and pug.heic
+        // in a 640x540 cell, 59.6 and 64.5 dB PSNR against the filtered
+        // decode (3 levels at most), 13% and 8% less CPU. (Nothing later
+        // predicts from a tile: each is its own picture.)
+        api->de265_set_parameter_bool(tile->decoder, DE265_DECODER_PARAM_DISABLE_DEBLOCKING, 1);
+        api->de265_set_parameter_bool(tile->decoder, DE265_DECODER_PARAM_DISABLE_SAO, 1);
+    }
     const uint8_t *config = layout->config;
     size_t size = layout->config_size;  // at least 23 (heif_box.c)
     unsigned length_bytes = (config[21] & 3) + 1;
@@ -728,7 +739,7 @@ static ci_status reduce_tiles(const ci_heif_api *api, const ci_hevc_layout *layo
             band_row = tile_row;
             for (uint32_t t = 0; t < tiles_across && status == CI_OK; t++) {
                 uint32_t column = first_tile_column + t;
-                status = decode_tile(api, layout, tile_row * layout->columns + column, &band[t], name, err);
+                status = decode_tile(api, layout, tile_row * layout->columns + column, r->factor, &band[t], name, err);
                 if (status == CI_OK)
                     status = tile_planes(api, layout, &band[t], column, tile_row, nclx, &band_planes[t], name, err);
             }

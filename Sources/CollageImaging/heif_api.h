@@ -52,7 +52,8 @@
     X(de265_get_bits_per_pixel) \
     X(de265_get_image_plane)    \
     X(de265_get_image_width)    \
-    X(de265_get_image_height)
+    X(de265_get_image_height)   \
+    X(de265_set_parameter_bool)
 
 typedef struct {
     void *heif, *de265;  // dlopen handles, one reference each
