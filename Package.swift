@@ -43,10 +43,18 @@ let package = Package(
             name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa",
             providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
 
+        // Faces, for placing crops: dlib's HOG face detector behind a C
+        // interface. Only dlib's headers are needed (libdlib-dev; its model
+        // is compiled in, see scripts/faces/make-model.sh), no library.
+        .target(
+            name: "CollageFaces",
+            exclude: ["frontal_face_model.inc", "LICENSE-dlib-model.txt"],
+            cxxSettings: [.unsafeFlags(["-O2", "-Wno-deprecated-declarations"])]),
+
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CollageFaces"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).
@@ -109,5 +117,6 @@ let package = Package(
             name: "CollageEndToEndTests",
             dependencies: ["collage", "CollageKit", "CollageImaging", "CollageTestSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v5],
+    cxxLanguageStandard: .cxx14
 )

@@ -107,6 +107,13 @@ build_harnesses() {
   includes+=($(pkg-config --cflags libheif libde265 lcms2 libwebpdemux))
   libs+=($(pkg-config --libs libheif libde265 lcms2 libwebpdemux))
   local cflags=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -Wall)
+  # The face detector (C++, dlib's headers): under ASan, not traced for
+  # coverage (its loops would drown the engine's edges).
+  includes+=(-I"$root/Sources/CollageFaces/include")
+  say "building the face detector"
+  "${clang}++" -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O2 -std=c++14 \
+    -I"$root/Sources/CollageFaces/include" -c "$root/Sources/CollageFaces/faces.cpp" -o "$build/faces.o"
+  libs+=("$build/faces.o" -lstdc++)
   for target in jpeg png exif heif webp icc; do
     say "building fuzz-$target"
     "$clang" "${cflags[@]}" "${includes[@]}" -o "$build/bin/fuzz-$target" \
@@ -115,12 +122,14 @@ build_harnesses() {
   "$clang" -O1 -o "$build/bin/extract-app1" "$root/Fuzz/extract_app1.c"
 
   # The batch list parser is Swift: compiled with swiftc's own libFuzzer
-  # support, with the two model files it is made of (see Fuzz/README.md).
+  # support, with the model files it is made of (see Fuzz/README.md): the
+  # list, Photo and its focus, and OptionError (RenderOptions.swift).
   say "building fuzz-batchlist"
   "$swiftc" -sanitize=fuzzer,address -parse-as-library -g -O -module-name CollageKit \
     -o "$build/bin/fuzz-batchlist" \
     "$root/Fuzz/FuzzBatchList.swift" \
-    "$root/Sources/CollageKit/Models/BatchList.swift" "$root/Sources/CollageKit/Models/Photo.swift"
+    "$root/Sources/CollageKit/Models/BatchList.swift" "$root/Sources/CollageKit/Models/Photo.swift" \
+    "$root/Sources/CollageKit/Models/RenderOptions.swift"
 }
 
 # ---------------------------------------------------------------------------

@@ -39,6 +39,14 @@ fi
 if ! command -v cwebp >/dev/null 2>&1 || ! command -v dwebp >/dev/null 2>&1; then
   missing+=(webp)
 fi
+# dlib's face detector is compiled from its headers (no library is linked);
+# scripts/faces/make-model.sh links libdlib with BLAS and LAPACK to read the
+# model, which the test suite checks.
+if [ ! -e /usr/include/dlib/image_processing/frontal_face_detector.h ] ||
+   ! ls /usr/lib/*/libdlib.a >/dev/null 2>&1 ||
+   ! ls /usr/lib/*/liblapack.so >/dev/null 2>&1 || ! ls /usr/lib/*/libblas.so >/dev/null 2>&1; then
+  missing+=(libdlib-dev libblas-dev liblapack-dev)
+fi
 if ! command -v pkg-config >/dev/null 2>&1; then
   missing+=(pkg-config)
 fi

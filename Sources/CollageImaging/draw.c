@@ -9,7 +9,11 @@
 //    the photo is never held whole.
 //  - PNG: the file in memory -> decode (alpha over the background) ->
 //    resample to cover the cell (resample.c).
-// Each converts its colours to sRGB at cell size (colour.c).
+//  - HEIF: only the HEVC tiles the cell shows; WebP: libwebp's scaled decode.
+// Each converts its colours to sRGB at cell size (colour.c), and asks crop.c
+// where the crop goes (smart and attention: after decoding the whole frame
+// at the draw's scale) and, for --fit contain, which part of the cell the
+// photo takes.
 //
 // Every buffer is local to the call: calls on disjoint cells of one canvas
 // may run concurrently.
@@ -89,9 +93,11 @@ ci_status ci_decode_file(const char *path, const ci_decode_options *options,
     return status;
 }
 
-ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
-                        ci_color background, const ci_limits *limits, ci_error *err) {
-    if (!path) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_draw_photo: missing path");
+ci_status ci_draw_photo_placed(const char *path, ci_image *canvas, ci_rect cell,
+                               const ci_draw_options *options, ci_placement *placement,
+                               ci_error *err) {
+    if (placement) memset(placement, 0, sizeof *placement);
+    if (!path || !options) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_draw_photo: missing argument");
     if (!canvas || !canvas->pixels || canvas->channels != 3 || canvas->width == 0 ||
         canvas->height == 0 || canvas->stride < (size_t)canvas->width * 3)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: the canvas must be a non-empty RGB image",
@@ -99,12 +105,32 @@ ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
     if (cell.width == 0 || cell.height == 0)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: empty cell %ux%u", path, cell.width,
                        cell.height);
+    if (options->has_focus && !(options->focus_x >= 0 && options->focus_x <= 1 && options->focus_y >= 0 &&
+                                options->focus_y <= 1))
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: the focus must be fractions from 0 to 1", path);
 
     ci_source source;
     const ci_codec *codec = NULL;
     ci_status status = source_open(path, &source, &codec, err);
-    ci_draw_request request = {.background = background, .limits = limits};
+    ci_draw_request request = {
+        .background = options->background,
+        .limits = &options->limits,
+        .crop = options->crop,
+        .fit = options->fit,
+        .has_focus = options->has_focus,
+        .focus = {options->focus_x, options->focus_y},
+        .placement = placement,
+    };
     if (status == CI_OK) status = codec->draw(&source, canvas, cell, &request, err);
     source_close(&source);
     return status;
+}
+
+ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
+                        ci_color background, const ci_limits *limits, ci_error *err) {
+    ci_draw_options options;
+    memset(&options, 0, sizeof options);
+    options.background = background;
+    if (limits) options.limits = *limits;
+    return ci_draw_photo_placed(path, canvas, cell, &options, NULL, err);
 }

@@ -780,7 +780,8 @@ static ci_status reduce_into(const ci_heif_api *api, const heif_read *read, cons
 // Draw
 
 static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
-                            const ci_draw_request *request, ci_cover_plan *plan, ci_error *err) {
+                            const ci_draw_request *request, ci_cover_plan *plan, ci_image *frame,
+                            ci_error *err) {
     const ci_heif_api *api = &job->api;
     const char *name = source->name;
     ci_status status = ci_source_read_all(source, err);
@@ -793,6 +794,10 @@ static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, 
     read_colour(job, &tag);
     uint32_t shown_w = (uint32_t)api->heif_image_handle_get_width(job->handle);
     uint32_t shown_h = (uint32_t)api->heif_image_handle_get_height(job->handle);
+    // (A HEIF's EXIF subject is not read: its EXIF orientation is not used
+    // either, and phones that write SubjectArea also write JPEGs.)
+    cell = ci_fit_cell(request, canvas, cell, shown_w, shown_h);
+    const int whole_frame = ci_placement_needs_pixels(request, shown_w, shown_h, cell);
     ci_shrink_target target = ci_shrink_target_for_box(shown_w, shown_h, cell.width, cell.height, 0);
     heif_read read;
     choose(job, source->buffer, source->filled, target.width, target.height, &read);
@@ -806,7 +811,19 @@ static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, 
 
     uint32_t width = (g->crop_width + r.factor - 1) / r.factor;
     uint32_t height = (g->crop_height + r.factor - 1) / r.factor;
-    status = ci_cover_plan_init(plan, width, height, 4, g->orientation, canvas, cell, name, err);
+    if (whole_frame) {
+        // Smart or attention: every tile at this scale, looked at, then drawn.
+        status = ci_image_alloc(frame, width, height, 4, request->limits, name, err);
+        if (status != CI_OK) return status;
+        row_sink sink = {NULL, frame, 0, height - 1, 0, width};
+        status = reduce_into(api, &read, &r, job->nclx, &sink, name, err);
+        if (status == CI_OK) status = ci_draw_frame(frame, g->orientation, canvas, cell, request, name, err);
+        if (status != CI_OK) return status;
+        return ci_colour_convert_cell(&tag, canvas, cell, name, err);
+    }
+    ci_focus focus_storage;
+    const ci_focus *focus = ci_placement_without_pixels(request, shown_w, shown_h, cell, &focus_storage);
+    status = ci_cover_plan_init(plan, width, height, 4, g->orientation, canvas, cell, focus, name, err);
     if (status != CI_OK) return status;
     status = ci_cover_plan_start(plan, plan->first_column, plan->columns, 1, name, err);
     if (status != CI_OK) return status;
@@ -822,8 +839,11 @@ static ci_status heif_draw_source(ci_source *source, ci_image *canvas, ci_rect c
     memset(&job, 0, sizeof job);
     ci_cover_plan plan;
     memset(&plan, 0, sizeof plan);
-    ci_status status = draw_inner(&job, source, canvas, cell, request, &plan, err);
+    ci_image frame;
+    memset(&frame, 0, sizeof frame);
+    ci_status status = draw_inner(&job, source, canvas, cell, request, &plan, &frame, err);
     ci_cover_plan_free(&plan);
+    ci_image_free(&frame);
     job_free(&job);
     return status;
 }

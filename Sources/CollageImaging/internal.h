@@ -94,12 +94,47 @@ ci_source ci_source_memory(const uint8_t *data, size_t size, const char *name);
 // library decodes from memory. A no-op when it is all there.
 ci_status ci_source_read_all(ci_source *source, ci_error *err);
 
-// What a draw is asked for besides the photo and the cell. Issue #13's crop
-// placement (focus, fit) joins here, so no codec's signature changes.
+// The centre of the part of the photo a cover crop shows, in fractions
+// (0-1) of the upright photo (the resampler keeps the window on the photo).
+typedef struct {
+    double x, y;
+} ci_focus;
+
+// `focus` (upright) as fractions of the stored photo's axes, for EXIF
+// `orientation` (the plan works in stored coordinates).
+void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b);
+
+// What a draw is asked for besides the photo and the cell.
 typedef struct {
     ci_color background;        // under transparent pixels
     const ci_limits *limits;    // NULL: the default
+    ci_crop crop;
+    ci_fit fit;
+    int has_focus;
+    ci_focus focus;             // the person's, upright
+    int has_subject;
+    ci_box subject;             // the camera's (upright), set by the codec that reads it
+    ci_placement *placement;    // NULL, or what the draw reports
 } ci_draw_request;
+
+// --- Placing the crop (crop.c) ---
+// The cell a draw covers: `cell` itself, or for CI_FIT_CONTAIN the part of
+// it the whole photo (dw x dh upright) fits, centred, after filling the rest
+// of the cell's visible part with the background.
+ci_rect ci_fit_cell(const ci_draw_request *request, ci_image *canvas, ci_rect cell, uint32_t dw,
+                    uint32_t dh);
+// Whether placing the crop needs the photo's pixels (smart without a focus,
+// attention) and the crop has room to move: then the codec decodes the
+// whole frame at its draw scale and hands it to ci_draw_frame.
+int ci_placement_needs_pixels(const ci_draw_request *request, uint32_t dw, uint32_t dh, ci_rect cell);
+// The focus a streaming draw uses without looking at pixels: the person's,
+// or NULL (centred). Reports the placement too.
+const ci_focus *ci_placement_without_pixels(const ci_draw_request *request, uint32_t dw, uint32_t dh,
+                                            ci_rect cell, ci_focus *storage);
+// Looks at `frame` (the whole photo at draw scale, stored orientation, 3 or
+// 4 bytes a pixel), places the crop and draws it into `cell`.
+ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas, ci_rect cell,
+                        const ci_draw_request *request, const char *name, ci_error *err);
 
 // Every format's entry points. Each keeps the public contract of the call it
 // serves (ci_probe_file, ci_draw_photo, ci_decode_memory) and the shrink rule
@@ -212,6 +247,13 @@ ci_status ci_heif_hevc_layout(const uint8_t *data, size_t size, ci_hevc_layout *
 // --- EXIF (exif.c) ---
 // The orientation (1-8) in an APP1 "Exif\0\0" payload; 1 when absent/invalid.
 int ci_exif_orientation(const uint8_t *app1, size_t size);
+// The same, and the camera's subject (SubjectArea, else SubjectLocation) as
+// a box in fractions of the *stored* image stored_width x stored_height:
+// *has_subject 0 when there is none or it lies outside the image.
+int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32_t stored_height,
+                 int *has_subject, ci_box *subject);
+// A box in fractions of the stored image, upright for EXIF `orientation`.
+ci_box ci_box_upright(ci_box stored, int orientation);
 
 // --- Orientation (orient.c) ---
 // Replaces image's pixels by the upright version for EXIF `orientation`.
@@ -230,7 +272,7 @@ ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
 // centred, cropped, with an anti-aliased separable filter, and writes the part
 // of the cell inside `canvas`. Identity (copy) when source size == cell size.
 ci_status ci_resample_cover(const ci_image *source, ci_image *canvas, ci_rect cell,
-                            const char *name, ci_error *err);
+                            const ci_focus *focus, const char *name, ci_error *err);
 
 // The taps of one axis (see resample.c).
 typedef struct {
@@ -283,8 +325,8 @@ typedef struct {
 } ci_cover_plan;
 
 ci_status ci_cover_plan_init(ci_cover_plan *plan, uint32_t width, uint32_t height, int channels,
-                             int orientation, ci_image *canvas, ci_rect cell, const char *name,
-                             ci_error *err);
+                             int orientation, ci_image *canvas, ci_rect cell, const ci_focus *focus,
+                             const char *name, ci_error *err);
 // Rows pushed from now on begin at source column `first_column` (at most
 // plan->first_column) and hold at least up to plan->first_column +
 // plan->columns. With `own_rows`, the plan allocates a ring of rows that

@@ -143,8 +143,9 @@ static ci_status decode_failure(const jpeg_failure *failure, const char *name, c
 
 // Reads the header from the source already attached to cinfo, keeping APP1
 // markers for EXIF and APP2 for an ICC profile (jpeg_read_icc_profile joins
-// one split over several). Returns the EXIF orientation (1-8). Errors longjmp.
-static int read_header_from_source(j_decompress_ptr cinfo) {
+// one split over several). Returns the EXIF orientation (1-8), and the
+// camera's subject (upright) where `subject` is not NULL. Errors longjmp.
+static int read_header_subject(j_decompress_ptr cinfo, int *has_subject, ci_box *subject) {
     // APP1 can hold EXIF or XMP; both are below 64 KiB by construction.
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
@@ -152,10 +153,19 @@ static int read_header_from_source(j_decompress_ptr cinfo) {
 
     for (jpeg_saved_marker_ptr m = cinfo->marker_list; m; m = m->next) {
         if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 &&
-            memcmp(m->data, "Exif\0\0", 6) == 0)
-            return ci_exif_orientation(m->data, m->data_length);  // the first EXIF block wins
+            memcmp(m->data, "Exif\0\0", 6) == 0) {
+            // The first EXIF block wins.
+            int orientation = ci_exif_read(m->data, m->data_length, cinfo->image_width,
+                                           cinfo->image_height, has_subject, subject);
+            if (has_subject && *has_subject) *subject = ci_box_upright(*subject, orientation);
+            return orientation;
+        }
     }
     return 1;
+}
+
+static int read_header_from_source(j_decompress_ptr cinfo) {
+    return read_header_subject(cinfo, NULL, NULL);
 }
 
 // The same from memory.
@@ -502,6 +512,7 @@ typedef struct {
     jpeg_failure failure;
     fd_source source;
     ci_cover_plan plan;
+    ci_image frame;  // smart and attention: the whole photo at the draw's scale
     JOCTET *icc;     // the embedded profile, if any
     ci_cmyk_converter *cmyk;
 } draw_job;
@@ -510,9 +521,27 @@ typedef struct {
 // (one chroma sample, two pixels at 2x2 subsampling) at any scale.
 #define CROP_MARGIN 16
 
+// One decoded row into `slot` (4 bytes a pixel, `width` of them), through
+// the CMYK conversion where the file is CMYK. Returns 0 when the decoder
+// stopped.
+static int read_row(draw_job *job, JSAMPARRAY cmyk_row, uint8_t *slot, JDIMENSION width) {
+    j_decompress_ptr cinfo = &job->cinfo;
+    if (cmyk_row) {
+        if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) return 0;
+        if (job->cmyk)
+            ci_colour_cmyk_row(job->cmyk, cmyk_row[0], slot, width);
+        else
+            cmyk_row_to_rgb(cmyk_row[0], slot, width, 4, cinfo->saw_Adobe_marker);
+        return 1;
+    }
+    JSAMPROW rows[1] = {slot};
+    return jpeg_read_scanlines(cinfo, rows, 1) == 1;
+}
+
 static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
-                            const ci_limits *limits, ci_error *err) {
+                            const ci_draw_request *request, ci_error *err) {
     const char *name = source->name;
+    const ci_limits *limits = request->limits;
     j_decompress_ptr cinfo = &job->cinfo;
     cinfo->err = failure_init(&job->failure);
     if (setjmp(job->failure.jump)) return fd_failure(&job->failure, &job->source, name, err);
@@ -520,14 +549,13 @@ static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, 
     jpeg_create_decompress(cinfo);
     cinfo->mem->max_memory_to_use = decode_memory_cap(limits);
     limit_scans(cinfo, &job->failure);
-    int orientation;
-    if (source->fd < 0) {
-        orientation = read_header(cinfo, source->buffer, source->filled);
-    } else {
+    if (source->fd < 0)
+        jpeg_mem_src(cinfo, source->buffer, (unsigned long)source->filled);
+    else
         fd_source_attach(cinfo, &job->source, source->fd, source->buffer, source->capacity,
                          source->filled);
-        orientation = read_header_from_source(cinfo);
-    }
+    ci_draw_request placed = *request;
+    int orientation = read_header_subject(cinfo, &placed.has_subject, &placed.subject);
     ci_colour_tag tag;
     read_icc(cinfo, &job->icc, &tag);
     if (!colour_space_supported(cinfo->jpeg_color_space)) return unsupported_colour(cinfo, name, err);
@@ -538,25 +566,36 @@ static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, 
     // The cell entirely off the canvas: the header has been checked (so a
     // broken file is still reported), but there is nothing to decode for.
     if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
+    uint32_t dw, dh;
+    ci_oriented_size(orientation, cinfo->image_width, cinfo->image_height, &dw, &dh);
+    cell = ci_fit_cell(&placed, canvas, cell, dw, dh);
+    const int whole_frame = ci_placement_needs_pixels(&placed, dw, dh, cell);
 
     set_scale(cinfo, ci_draw_scale(cinfo->image_width, cinfo->image_height, orientation, cell.width,
                                    cell.height, limits));
     ci_status status = ci_check_pixels(cinfo->output_width, cinfo->output_height, limits, name, err);
     if (status != CI_OK) return status;
-    status = ci_cover_plan_init(&job->plan, cinfo->output_width, cinfo->output_height, 4,
-                                orientation, canvas, cell, name, err);
-    // Not empty: the cell is on the canvas (checked above).
-    if (status != CI_OK) return status;
+    ci_focus focus_storage;
+    if (!whole_frame) {
+        const ci_focus *focus = ci_placement_without_pixels(&placed, dw, dh, cell, &focus_storage);
+        status = ci_cover_plan_init(&job->plan, cinfo->output_width, cinfo->output_height, 4,
+                                    orientation, canvas, cell, focus, name, err);
+        // Not empty: the cell is on the canvas (checked above).
+        if (status != CI_OK) return status;
+    }
 
     jpeg_start_decompress(cinfo);
     JDIMENSION full = cinfo->output_width;
-    JDIMENSION first = job->plan.first_column > CROP_MARGIN ? job->plan.first_column - CROP_MARGIN : 0;
-    JDIMENSION width = job->plan.first_column + job->plan.columns + CROP_MARGIN - first;
-    if (first + width > full) width = full - first;
-    if (width < full)
-        jpeg_crop_scanline(cinfo, &first, &width);  // may move `first` left, to a block edge
-    status = ci_cover_plan_start(&job->plan, first, width, 1, name, err);
-    if (status != CI_OK) return status;
+    JDIMENSION first = 0, width = full;
+    if (!whole_frame) {
+        first = job->plan.first_column > CROP_MARGIN ? job->plan.first_column - CROP_MARGIN : 0;
+        width = job->plan.first_column + job->plan.columns + CROP_MARGIN - first;
+        if (first + width > full) width = full - first;
+        if (width < full)
+            jpeg_crop_scanline(cinfo, &first, &width);  // may move `first` left, to a block edge
+        status = ci_cover_plan_start(&job->plan, first, width, 1, name, err);
+        if (status != CI_OK) return status;
+    }
 
     // CMYK goes through one libjpeg-owned row (freed with the decompressor),
     // and through its profile when it has one.
@@ -565,6 +604,22 @@ static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, 
         cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, width * 4, 1);
         job->cmyk = ci_colour_cmyk_open(&tag, cinfo->saw_Adobe_marker, 4);
         memset(&tag, 0, sizeof tag);  // converted on the way in: nothing left for the cell
+    }
+
+    if (whole_frame) {
+        // Smart or attention: the whole frame at this scale, looked at, then drawn.
+        status = ci_image_alloc(&job->frame, full, cinfo->output_height, 4, limits, name, err);
+        if (status != CI_OK) return status;
+        while (cinfo->output_scanline < cinfo->output_height) {
+            JDIMENSION y = cinfo->output_scanline;
+            if (!read_row(job, cmyk_row, job->frame.pixels + (size_t)y * job->frame.stride, width)) break;
+        }
+        if (cinfo->output_scanline < cinfo->output_height)
+            return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", name);
+        jpeg_finish_decompress(cinfo);
+        status = ci_draw_frame(&job->frame, orientation, canvas, cell, &placed, name, err);
+        if (status != CI_OK) return status;
+        return ci_colour_convert_cell(&tag, canvas, cell, name, err);
     }
 
     if (job->plan.first_row > 0) jpeg_skip_scanlines(cinfo, job->plan.first_row);
@@ -576,16 +631,7 @@ static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, 
             continue;
         }
         uint8_t *slot = ci_cover_plan_slot(&job->plan);
-        if (is_cmyk) {
-            if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
-            if (job->cmyk)
-                ci_colour_cmyk_row(job->cmyk, cmyk_row[0], slot, width);
-            else
-                cmyk_row_to_rgb(cmyk_row[0], slot, width, 4, cinfo->saw_Adobe_marker);
-        } else {
-            JSAMPROW rows[1] = {slot};
-            if (jpeg_read_scanlines(cinfo, rows, 1) != 1) break;
-        }
+        if (!read_row(job, cmyk_row, slot, width)) break;
         if (y <= job->plan.last_row) ci_cover_plan_push(&job->plan, slot);
     }
     if (cinfo->output_scanline < cinfo->output_height)
@@ -602,9 +648,10 @@ static ci_status jpeg_draw_source(ci_source *source, ci_image *canvas, ci_rect c
     // Zeroed so that jpeg_destroy and ci_cover_plan_free are safe after any
     // failure, and so that fd_failure sees no read error where nothing was read.
     memset(&job, 0, sizeof job);
-    ci_status status = draw_inner(&job, source, canvas, cell, request->limits, err);
+    ci_status status = draw_inner(&job, source, canvas, cell, request, err);
     jpeg_destroy_decompress(&job.cinfo);
     ci_cover_plan_free(&job.plan);
+    ci_image_free(&job.frame);
     free(job.icc);
     ci_colour_cmyk_close(job.cmyk);
     return status;

@@ -465,6 +465,7 @@ static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect ce
     // A cell entirely off the canvas: the file has been checked (so a broken
     // file is still reported), but there is nothing to decode for.
     if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
+    cell = ci_fit_cell(request, canvas, cell, info.display_width, info.display_height);
 
     ci_decode_options options;
     memset(&options, 0, sizeof options);
@@ -488,7 +489,14 @@ static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect ce
         ci_image_free(&photo);
         return status;
     }
-    status = ci_resample_cover(&photo, canvas, cell, name, err);
+    if (ci_placement_needs_pixels(request, photo.width, photo.height, cell)) {
+        status = ci_draw_frame(&photo, 1, canvas, cell, request, name, err);
+    } else {
+        ci_focus focus_storage;
+        const ci_focus *focus = ci_placement_without_pixels(request, photo.width, photo.height, cell,
+                                                            &focus_storage);
+        status = ci_resample_cover(&photo, canvas, cell, focus, name, err);
+    }
     ci_image_free(&photo);
     // Colours at cell size.
     ci_colour_tag tag = tag_for(icc, icc_size);

@@ -6,6 +6,10 @@
 //     u = (x + 0.5) / s + (w - cellW / s) / 2
 // where source pixel i covers [i, i + 1) and has its centre at i + 0.5 (the
 // same for y). On the axis that decides s this reduces to u = (x + 0.5) / s.
+// With a focus (crop.c: a face, the camera's subject, the person's choice)
+// the window of cellW / s source pixels is centred on it instead, as far as
+// the photo allows; without one the formula above is used as it is, so a
+// centred crop is the same to the bit as before focus existed.
 //
 // Filter. Lanczos-3, separable. When downscaling (s < 1) the kernel is
 // stretched by 1/s (support 3/s source pixels) so that it also acts as the
@@ -78,10 +82,20 @@ static void axis_free(axis_table *table) {
     memset(table, 0, sizeof *table);
 }
 
+// Where a window `window` source pixels long starts when its centre is at
+// fraction `centre` of the `size` source pixels: as close to that as the
+// photo allows (the window never leaves it).
+static double window_offset(uint32_t size, double window, double centre) {
+    double room = (double)size - window;
+    if (room <= 0.0) return room / 2.0;  // the axis that decides the scale: no room
+    double offset = centre * (double)size - window / 2.0;
+    return offset < 0.0 ? 0.0 : offset > room ? room : offset;
+}
+
 // `size` source samples, output positions first_out .. first_out + count - 1
 // of a cell `cell_size` long, `inverse` = 1 / s.
 static int axis_build(axis_table *table, uint32_t size, uint64_t cell_size, double inverse,
-                      int64_t first_out, uint32_t count) {
+                      const double *centre, int64_t first_out, uint32_t count) {
     memset(table, 0, sizeof *table);
     double stretch = inverse > 1.0 ? inverse : 1.0;  // widen the kernel when downscaling
     double support = LANCZOS_LOBES * stretch;
@@ -102,6 +116,7 @@ static int axis_build(axis_table *table, uint32_t size, uint64_t cell_size, doub
         return 0;
     }
     double offset = ((double)size - (double)cell_size * inverse) / 2.0;
+    if (centre) offset = window_offset(size, (double)cell_size * inverse, *centre);
     int32_t last = (int32_t)size - 1;
     table->lowest = last;
     table->highest = 0;
@@ -354,8 +369,8 @@ void ci_cover_plan_free(ci_cover_plan *plan) {
 }
 
 ci_status ci_cover_plan_init(ci_cover_plan *plan, uint32_t w, uint32_t h, int channels,
-                             int orientation, ci_image *canvas, ci_rect cell, const char *name,
-                             ci_error *err) {
+                             int orientation, ci_image *canvas, ci_rect cell, const ci_focus *focus,
+                             const char *name, ci_error *err) {
     memset(plan, 0, sizeof *plan);
     if (!name) name = "(image)";
     if (!canvas || !canvas->pixels || canvas->channels != 3 || canvas->width == 0 ||
@@ -428,8 +443,11 @@ ci_status ci_cover_plan_init(ci_cover_plan *plan, uint32_t w, uint32_t h, int ch
     // s = sw / w when sw * h >= sh * w (exact in 64 bits).
     double inverse = (uint64_t)sw * h >= (uint64_t)sh * w ? (double)w / (double)sw
                                                             : (double)h / (double)sh;
-    if (!axis_build(&plan->across, w, sw, inverse, a0, plan->out_w) ||
-        !axis_build(&plan->down, h, sh, inverse, b0, plan->out_h)) {
+    // The focus, upright, as fractions of the stored photo's axes.
+    double centre_a = 0.5, centre_b = 0.5;
+    if (focus) ci_focus_to_stored(focus, orientation, &centre_a, &centre_b);
+    if (!axis_build(&plan->across, w, sw, inverse, focus ? &centre_a : NULL, a0, plan->out_w) ||
+        !axis_build(&plan->down, h, sh, inverse, focus ? &centre_b : NULL, b0, plan->out_h)) {
         ci_cover_plan_free(plan);
         return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory for resampling", name);
     }
@@ -566,7 +584,7 @@ void ci_cover_plan_push(ci_cover_plan *plan, const uint8_t *row) {
 // A whole image in memory
 
 ci_status ci_resample_cover(const ci_image *source, ci_image *canvas, ci_rect cell,
-                            const char *name, ci_error *err) {
+                            const ci_focus *focus, const char *name, ci_error *err) {
     if (!name) name = "(image)";
     if (!source || !canvas || !source->pixels || !canvas->pixels)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: missing image", name);
@@ -580,7 +598,7 @@ ci_status ci_resample_cover(const ci_image *source, ci_image *canvas, ci_rect ce
 
     ci_cover_plan plan;
     ci_status status = ci_cover_plan_init(&plan, source->width, source->height, 3, 1, canvas, cell,
-                                          name, err);
+                                          focus, name, err);
     if (status == CI_OK && !plan.empty) {
         status = ci_cover_plan_start(&plan, 0, source->width, 0, name, err);
         for (uint32_t y = plan.first_row; status == CI_OK && y <= plan.last_row; y++)

@@ -203,7 +203,7 @@ static void scaled_size(const webp_header *header, uint32_t need_width, uint32_t
 static ci_status draw_inner(ci_source *source, ci_image *canvas, ci_rect cell,
                             const ci_draw_request *request, webp_header *header,
                             WebPDecoderConfig *config, int *decoded, ci_cover_plan *plan,
-                            ci_error *err) {
+                            ci_image *frame, ci_error *err) {
     const char *name = source->name;
     ci_status status = ci_source_read_all(source, err);
     if (status == CI_OK) status = read_header(source->buffer, source->filled, name, header, err);
@@ -213,6 +213,7 @@ static ci_status draw_inner(ci_source *source, ci_image *canvas, ci_rect cell,
     // alone would break the pixel limit: shrink.c's rule, as for JPEG.
     uint32_t dw, dh;
     ci_oriented_size(header->orientation, header->width, header->height, &dw, &dh);
+    cell = ci_fit_cell(request, canvas, cell, dw, dh);
     ci_shrink_target target = ci_shrink_target_for_box(dw, dh, cell.width, cell.height, 0);
     uint32_t want_w = target.filter_width < dw ? target.filter_width : dw;
     uint32_t want_h = target.filter_height < dh ? target.filter_height : dh;
@@ -234,7 +235,19 @@ static ci_status draw_inner(ci_source *source, ci_image *canvas, ci_rect cell,
                            config, name, err);
     *decoded = status == CI_OK;
     if (status != CI_OK) return status;
-    status = ci_cover_plan_init(plan, width, height, 4, header->orientation, canvas, cell, name, err);
+    if (ci_placement_needs_pixels(request, dw, dh, cell)) {
+        // Smart or attention: the whole frame at this scale, looked at, then drawn.
+        status = ci_image_alloc(frame, width, height, 4, request->limits, name, err);
+        if (status != CI_OK) return status;
+        for (uint32_t y = 0; y < height; y++)
+            row_out(config, y, 0, width, frame->pixels + (size_t)y * frame->stride, 4, 0, request->background);
+        status = ci_draw_frame(frame, header->orientation, canvas, cell, request, name, err);
+        if (status != CI_OK) return status;
+        return ci_colour_convert_cell(&header->tag, canvas, cell, name, err);
+    }
+    ci_focus focus_storage;
+    const ci_focus *focus = ci_placement_without_pixels(request, dw, dh, cell, &focus_storage);
+    status = ci_cover_plan_init(plan, width, height, 4, header->orientation, canvas, cell, focus, name, err);
     if (status == CI_OK) status = ci_cover_plan_start(plan, plan->first_column, plan->columns, 1, name, err);
     if (status != CI_OK) return status;
     for (uint32_t y = plan->first_row; y <= plan->last_row; y++) {
@@ -254,8 +267,11 @@ static ci_status webp_draw_source(ci_source *source, ci_image *canvas, ci_rect c
     int decoded = 0;
     ci_cover_plan plan;
     memset(&plan, 0, sizeof plan);
-    ci_status status = draw_inner(source, canvas, cell, request, &header, &config, &decoded, &plan, err);
+    ci_image frame;
+    memset(&frame, 0, sizeof frame);
+    ci_status status = draw_inner(source, canvas, cell, request, &header, &config, &decoded, &plan, &frame, err);
     ci_cover_plan_free(&plan);
+    ci_image_free(&frame);
     if (decoded) WebPFreeDecBuffer(&config.output);
     header_free(&header);
     return status;

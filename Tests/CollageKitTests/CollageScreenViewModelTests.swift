@@ -24,7 +24,7 @@ import OpenCombine
     @Test func actionsAreEnabledByTheRules() throws {
         let (screen, _) = try makeScreen(photos: [photo("a.jpg")])
         #expect(screen.currentState.title == "1 photo")
-        #expect(screen.currentState.actions.map { "\($0.key):\($0.isEnabled)" } == ["a:true", "x:true", "c:true", "s:false", "q:true"])
+        #expect(screen.currentState.actions.map { "\($0.key):\($0.isEnabled)" } == ["a:true", "x:true", "HJKL:true", "c:true", "s:false", "q:true"])
         screen.handle(.character("s"))
         #expect(screen.currentState.prompt == nil)
         #expect(screen.currentState.message == "cannot save 1 photo: a collage needs an even number of photos")

@@ -13,10 +13,13 @@ import Testing
         #expect(lines[2].hasPrefix(" 1. cat.jpg"))
         // The photo is highlighted (x, [ and ] act on it), across the list.
         #expect(screen.cells[2][1].style.reverse && screen.cells[2][20].style.reverse)
-        #expect(lines[11] == " a add  x remove  c clear  s save  q quit")
-        // "s save" is dimmed: one photo cannot be saved.
-        #expect(screen.cells[11][27].character == "s")
-        #expect(screen.cells[11][27].style.dim)
+        #expect(lines[11] == " a add  x remove  HJKL crop  c clear  s save  q quit")
+        // "s save" is dimmed: one photo cannot be saved; the keys of a set
+        // ("HJKL") are as bold as one key.
+        #expect(screen.cells[11][38].character == "s")
+        #expect(screen.cells[11][38].style.dim)
+        #expect(screen.cells[11][17].character == "H" && screen.cells[11][20].character == "L")
+        #expect(screen.cells[11][20].style.bold && !screen.cells[11][22].style.bold)
         #expect(!screen.cells[11][1].style.dim)
         #expect(screen.cells[0][1].style.bold)
     }

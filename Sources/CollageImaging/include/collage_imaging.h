@@ -167,12 +167,90 @@ void ci_image_free(ci_image *image);
 
 // Draws the photo at `path` into `cell` of the RGB `canvas`: decoded with
 // shrink-on-load, oriented, scaled to *cover* the cell keeping its aspect ratio
-// (factor max(cellW / w, cellH / h)), centred, the overflow cropped, alpha
+// (factor max(cellW / w, cellH / h)), centred (ci_draw_photo_placed below
+// places it otherwise), the overflow cropped, alpha
 // composited over `background`. Only pixels inside both the cell and the
 // canvas are written. A photo whose oriented size equals the cell is copied
 // pixel for pixel.
 ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
                         ci_color background, const ci_limits *limits, ci_error *err);
+
+// --- Where the crop goes, and fitting the whole photo (issue #13) ---
+
+// How a photo that does not have its cell's shape is cropped to cover it.
+typedef enum {
+    CI_CROP_CENTRE = 0,     // centred: the original app's aspect-fill
+    CI_CROP_SMART = 1,      // keep the focus, else the faces, else the camera's subject, else centred
+    CI_CROP_ATTENTION = 2   // the most salient part (edges, saturation, skin)
+} ci_crop;
+
+typedef enum {
+    CI_FIT_COVER = 0,       // fill the cell, cropping the overflow
+    CI_FIT_CONTAIN = 1      // the whole photo, centred; the rest of the cell the background
+} ci_fit;
+
+// A rectangle in fractions (0-1) of the upright photo's width and height.
+typedef struct {
+    double x, y, width, height;
+} ci_box;
+
+// What decided where the crop went.
+typedef enum {
+    CI_PLACED_CENTRE = 0,     // nothing to go by, or nothing to crop
+    CI_PLACED_FOCUS = 1,      // the focus the person set
+    CI_PLACED_FACES = 2,      // faces found in the photo
+    CI_PLACED_SUBJECT = 3,    // the camera's subject (EXIF SubjectArea / SubjectLocation)
+    CI_PLACED_ATTENTION = 4,  // the attention crop
+    CI_PLACED_WHOLE = 5       // contain: the whole photo is shown
+} ci_placed_by;
+
+typedef struct {
+    ci_color background;
+    ci_limits limits;
+    ci_crop crop;
+    ci_fit fit;
+    int has_focus;              // nonzero: centre the crop on (focus_x, focus_y),
+    double focus_x, focus_y;    // fractions of the upright photo; overrides crop
+} ci_draw_options;
+
+#define CI_MAX_FACES 16
+typedef struct {
+    ci_placed_by placed_by;
+    ci_box shown;               // the part of the photo the cell shows
+    int face_count;             // faces found (smart, where it had to look)
+    ci_box faces[CI_MAX_FACES]; // the first CI_MAX_FACES of them, best first
+    int has_subject;
+    ci_box subject;             // the camera's subject, where the file gives one
+} ci_placement;
+
+// ci_draw_photo with a crop rule and fit; `placement` (may be NULL) says
+// what the cell shows and why. Smart and attention look at the photo's
+// shrink-on-load decode, never the full-size photo, and only when the crop
+// has room to move. A photo where smart finds nothing is drawn exactly as
+// CI_CROP_CENTRE draws it.
+ci_status ci_draw_photo_placed(const char *path, ci_image *canvas, ci_rect cell,
+                               const ci_draw_options *options, ci_placement *placement,
+                               ci_error *err);
+
+// The rule itself, without pixels: where the crop of a photo shown
+// photo_width x photo_height goes in a cell_width x cell_height cell, given
+// what is known of the photo (faces as found, the camera's subject, the
+// person's focus; NULL or 0 for none), in the order smart keeps them:
+// the focus; the faces, all of them when they fit, else the largest group
+// that does (most faces, then most area, then nearest the centre), each
+// with room for the head above the face; the subject; else the centre.
+// The crop moves as little from the centre as keeps them. Returns what
+// decided it; *shown is the part of the photo shown.
+typedef struct {
+    int has_focus;
+    double focus_x, focus_y;
+    const ci_box *faces;
+    int face_count;
+    int has_subject;
+    ci_box subject;
+} ci_placement_hints;
+ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t cell_width,
+                           uint32_t cell_height, const ci_placement_hints *hints, ci_box *shown);
 
 // Encoders (JPEG, PNG, WebP): write the RGB `image` into a new malloc'd buffer (*out, *out_size);
 // free it with ci_buffer_free. JPEG uses 4:2:0 chroma subsampling.

@@ -7,6 +7,17 @@ public struct BatchGroup: Equatable, Sendable {
     public let firstLine: Int
     public let lastLine: Int
     public let photos: [Photo]
+    /// Why the group cannot be made as written (a `#focus` line that does
+    /// not parse or has no photo after it), naming the line; nil when fine.
+    public var problem: String?
+
+    public init(number: Int, firstLine: Int, lastLine: Int, photos: [Photo], problem: String? = nil) {
+        self.number = number
+        self.firstLine = firstLine
+        self.lastLine = lastLine
+        self.photos = photos
+        self.problem = problem
+    }
 
     public var lineRange: String { firstLine == lastLine ? "line \(firstLine)" : "lines \(firstLine)-\(lastLine)" }
 }
@@ -14,7 +25,11 @@ public struct BatchGroup: Equatable, Sendable {
 /// The batch list format, one line at a time:
 /// - one photo path per line, surrounding whitespace trimmed (CRLF accepted);
 /// - a blank line, or a run of them, ends a collage; the last needs none;
-/// - lines starting with `#` are comments;
+/// - lines starting with `#` are comments, but for `#focus X Y`, which sets
+///   the focus (`collage focus`) of the photo on the next line: X and Y are
+///   fractions from 0 to 1 (or percentages) of the photo, as you see it. A
+///   file name cannot begin with `#` here anyway (write `./#name`), so no
+///   name is ever read as a focus, and no focus is read from a name;
 /// - relative paths are relative to `baseDirectory`;
 /// - a line is a file name as bytes: one that is not valid UTF-8 names its
 ///   file exactly (only ASCII whitespace is trimmed from such a line).
@@ -27,6 +42,9 @@ public struct BatchListParser {
     private var firstLine = 0
     private var lastLine = 0
     private var groupsSoFar = 0
+    /// A `#focus` line waiting for its photo, and the line it was on.
+    private var pendingFocus: (focus: PhotoFocus, line: Int)?
+    private var problem: String?
 
     public init(baseDirectory: String) {
         self.baseDirectory = baseDirectory
@@ -38,7 +56,10 @@ public struct BatchListParser {
         if text.isEmpty { return endGroup() }
         // The first byte, not Character: "#" followed by a combining mark is
         // one Character that is not "#", but the line still starts with "#".
-        if text.utf8.first == UInt8(ascii: "#") { return nil }
+        if text.utf8.first == UInt8(ascii: "#") {
+            readFocus(text, lineNumber: lineNumber)
+            return nil
+        }
         return add(Photo(resolving: text, against: baseDirectory), lineNumber: lineNumber)
     }
 
@@ -54,10 +75,38 @@ public struct BatchListParser {
                    lineNumber: lineNumber)
     }
 
+    /// `#focus X Y`; any other comment is left alone.
+    private mutating func readFocus(_ text: String, lineNumber: Int) {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.first == "#focus" else { return }
+        noteDanglingFocus()
+        do {
+            guard words.count == 3 else { throw OptionError("needs X and Y") }
+            let focus = try PhotoFocus(x: try PhotoFocus.fraction(parsing: String(words[1])),
+                                       y: try PhotoFocus.fraction(parsing: String(words[2])))
+            pendingFocus = (focus, lineNumber)
+        } catch {
+            noteProblem("line \(lineNumber): '#focus X Y' takes two fractions from 0 to 1, e.g. '#focus 0.5 0.2' (\(error))")
+        }
+    }
+
+    private mutating func noteProblem(_ text: String) {
+        if problem == nil { problem = text }
+    }
+
+    /// A focus no photo took.
+    private mutating func noteDanglingFocus() {
+        if let pending = pendingFocus {
+            noteProblem("line \(pending.line): '#focus' is not followed by a photo on the next line")
+            pendingFocus = nil
+        }
+    }
+
     private mutating func add(_ photo: Photo, lineNumber: Int) -> BatchGroup? {
         if photos.isEmpty { firstLine = lineNumber }
         lastLine = lineNumber
-        photos.append(photo)
+        photos.append(photo.focused(pendingFocus?.focus))
+        pendingFocus = nil
         return nil
     }
 
@@ -65,10 +114,16 @@ public struct BatchListParser {
     public mutating func finish() -> BatchGroup? { endGroup() }
 
     private mutating func endGroup() -> BatchGroup? {
+        noteDanglingFocus()
+        // A problem before any photo waits for the group that follows.
         guard !photos.isEmpty else { return nil }
         groupsSoFar += 1
-        defer { photos = [] }
-        return BatchGroup(number: groupsSoFar, firstLine: firstLine, lastLine: lastLine, photos: photos)
+        defer {
+            photos = []
+            problem = nil
+        }
+        return BatchGroup(number: groupsSoFar, firstLine: firstLine, lastLine: lastLine, photos: photos,
+                          problem: problem)
     }
 }
 

@@ -43,6 +43,13 @@ public enum CollageRules {
         return nil
     }
 
+    /// Why setting or clearing the focus of the photo at `offset` (0-based) is refused, or nil.
+    public static func focusRefusal(count: Int, offset: Int) -> CollageRefusal? {
+        if count == 0 { return .nothingToFocus }
+        if !(0..<count).contains(offset) { return .noSuchPhoto(position: offset + 1, count: count) }
+        return nil
+    }
+
     /// Why moving the photo at `from` to `to` (0-based) is refused, or nil.
     public static func moveRefusal(count: Int, from: Int, to: Int) -> CollageRefusal? {
         if count == 0 { return .nothingToMove }
@@ -65,6 +72,7 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
     indirect case unreadablePhotos([CollageRefusal])
     case nothingToRemove
     case nothingToMove
+    case nothingToFocus
     /// A position (1-based, as `status` numbers photos) the collage does not have.
     case noSuchPhoto(position: Int, count: Int)
     /// A photo of the selection that can no longer be read (deleted, moved, unreadable).
@@ -97,6 +105,8 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
             return "nothing to remove: the collage is empty"
         case .nothingToMove:
             return "nothing to move: the collage is empty"
+        case .nothingToFocus:
+            return "no photo to focus: the collage is empty"
         case let .noSuchPhoto(position, count):
             if position < 1 { return "photos are numbered from 1, not \(position)" }
             return "there is no photo \(position): the collage has \(CollageRules.title(count: count).lowercased())"

@@ -17,6 +17,8 @@ public struct Photo: Hashable, Sendable, CustomStringConvertible {
     /// The exact bytes when they are not valid UTF-8 (nil otherwise, so that
     /// two photos of one file are equal however they were made).
     private let rawPath: [UInt8]?
+    /// Where the person wants its crop centred (`collage focus`), if anywhere.
+    public var focus: PhotoFocus?
 
     public init(path: String) {
         self.path = path
@@ -143,12 +145,67 @@ public struct Photo: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// A point of a photo, in fractions (0-1) of its upright width and height,
+/// that its crop is centred on (as far as the photo allows).
+public struct PhotoFocus: Hashable, Sendable, Codable, CustomStringConvertible {
+    public let x: Double
+    public let y: Double
+
+    public init(x: Double, y: Double) throws {
+        guard (0...1).contains(x), (0...1).contains(y) else {
+            throw OptionError("a focus is two fractions from 0 to 1 (0 0 is the top left, 0.5 0.5 the middle), not \(x) \(y)")
+        }
+        self.x = x
+        self.y = y
+    }
+
+    /// "0.5" or "50%".
+    public static func fraction(parsing text: String) throws -> Double {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let isPercent = trimmed.hasSuffix("%")
+        guard let value = Double(isPercent ? String(trimmed.dropLast()) : trimmed), value.isFinite else {
+            throw OptionError("'\(text)' is not a fraction from 0 to 1 (or a percentage)")
+        }
+        return isPercent ? value / 100 : value
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        do {
+            try self.init(x: try container.decode(Double.self, forKey: .x), y: try container.decode(Double.self, forKey: .y))
+        } catch let error as OptionError {
+            throw DecodingError.dataCorruptedError(forKey: .x, in: container, debugDescription: error.description)
+        }
+    }
+
+    /// The point moved by (dx, dy), kept on the photo.
+    public func moved(dx: Double, dy: Double) -> PhotoFocus {
+        func clamp(_ v: Double) -> Double { min(1, max(0, (v * 100).rounded() / 100)) }
+        return try! PhotoFocus(x: clamp(x + dx), y: clamp(y + dy))
+    }
+
+    public static let centre = try! PhotoFocus(x: 0.5, y: 0.5)
+
+    /// "0.5,0.25": as `collage focus` takes it.
+    public var description: String {
+        func short(_ v: Double) -> String {
+            var text = String(format: "%.3f", v)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text
+        }
+        return "\(short(x)),\(short(y))"
+    }
+}
+
 extension Photo: Codable {
     /// `{"path": "<as text>"}`, with `"bytes": "<base64 of the exact bytes>"`
-    /// when they are not UTF-8 (the selection file stores such names so).
+    /// when they are not UTF-8 (the selection file stores such names so),
+    /// and `"focus": {"x": 0.5, "y": 0.2}` when the person set one.
     enum CodingKeys: String, CodingKey {
         case path
         case bytes
+        case focus
     }
 
     public init(from decoder: Decoder) throws {
@@ -162,11 +219,20 @@ extension Photo: Codable {
         } else {
             self.init(path: try container.decode(String.self, forKey: .path))
         }
+        focus = try container.decodeIfPresent(PhotoFocus.self, forKey: .focus)
     }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
         if let rawPath { try container.encode(Data(rawPath).base64EncodedString(), forKey: .bytes) }
+        try container.encodeIfPresent(focus, forKey: .focus)
+    }
+
+    /// The same file with `focus`.
+    public func focused(_ focus: PhotoFocus?) -> Photo {
+        var photo = self
+        photo.focus = focus
+        return photo
     }
 }

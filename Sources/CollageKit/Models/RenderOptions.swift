@@ -108,21 +108,57 @@ public enum ImageFormat: String, Equatable, Sendable, CaseIterable {
     public var hasQuality: Bool { self != .png }
 }
 
+/// Where a photo is cropped when its shape differs from its cell's.
+public enum CropMode: String, Equatable, Sendable, CaseIterable {
+    /// The focus the person set, else the faces, else the camera's subject, else the centre.
+    case smart
+    /// Centred: the original app's aspect-fill.
+    case centre
+    /// The most salient part (edges, saturated colour, skin).
+    case attention
+
+    public init(parsing text: String) throws {
+        switch text.lowercased() {
+        case "smart": self = .smart
+        case "centre", "center": self = .centre
+        case "attention": self = .attention
+        default: throw OptionError("crop '\(text)' is not smart, centre or attention")
+        }
+    }
+}
+
+/// Whether a photo fills its cell (cropped) or shows whole inside it.
+public enum FitMode: String, Equatable, Sendable, CaseIterable {
+    case cover
+    case contain
+
+    public init(parsing text: String) throws {
+        guard let mode = FitMode(rawValue: text.lowercased()) else {
+            throw OptionError("fit '\(text)' is not cover or contain")
+        }
+        self = mode
+    }
+}
+
 /// How a collage is drawn and encoded.
 public struct CollageRenderOptions: Equatable, Sendable {
     public var size: CanvasSize
     public var background: RGBColor
     public var gap: Int
     public var quality: Int
+    public var crop: CropMode
+    public var fit: FitMode
 
     public static let defaultQuality = 90
 
-    /// 1920x1080, white, no gap, quality 90. (The defaults pass every check,
+    /// 1920x1080, white, no gap, quality 90, smart crops that cover their
+    /// cells. (The defaults pass every check,
     /// so this cannot fail.)
     public static let defaults: CollageRenderOptions = try! CollageRenderOptions()
 
     public init(size: CanvasSize = .default, background: RGBColor = .white, gap: Int = 0,
-                quality: Int = CollageRenderOptions.defaultQuality) throws {
+                quality: Int = CollageRenderOptions.defaultQuality, crop: CropMode = .smart,
+                fit: FitMode = .cover) throws {
         guard (1...100).contains(quality) else {
             throw OptionError("quality \(quality) is out of range: use 1 to 100")
         }
@@ -131,6 +167,8 @@ public struct CollageRenderOptions: Equatable, Sendable {
         self.background = background
         self.gap = gap
         self.quality = quality
+        self.crop = crop
+        self.fit = fit
     }
 }
 

@@ -220,8 +220,6 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         }
         var image = RGBImage(width: options.size.width, height: options.size.height, filledWith: options.background,
                              except: cells)
-        let background = ci_color(r: options.background.red, g: options.background.green, b: options.background.blue)
-        var limits = ci_limits(max_pixels: maxDecodedPixels)
         let failures = FailureList(count: photos.count)
 
         image.pixels.withUnsafeMutableBufferPointer { buffer in
@@ -234,8 +232,9 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     let cell = cells[index]
                     var error = ci_error()
                     let rect = ci_rect(x: Int32(cell.x), y: Int32(cell.y), width: UInt32(cell.width), height: UInt32(cell.height))
+                    var drawOptions = drawOptions(for: photos[index], options)
                     let status = photos[index].withFileSystemPath {
-                        ci_draw_photo($0, &canvas, rect, background, &limits, &error)
+                        ci_draw_photo_placed($0, &canvas, rect, &drawOptions, nil, &error)
                     }
                     if status == nil {
                         failures.record(.unopenable(photos[index]), at: index)
@@ -249,6 +248,26 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         // message does not depend on which thread finished first.
         if let failure = failures.first { throw failure }
         return image
+    }
+
+    /// What the engine is told about one photo of a collage: the options'
+    /// background, crop rule and fit, the limit, and the photo's own focus.
+    func drawOptions(for photo: Photo, _ options: CollageRenderOptions) -> ci_draw_options {
+        var draw = ci_draw_options()
+        draw.background = ci_color(r: options.background.red, g: options.background.green, b: options.background.blue)
+        draw.limits = ci_limits(max_pixels: maxDecodedPixels)
+        switch options.crop {
+        case .smart: draw.crop = CI_CROP_SMART
+        case .centre: draw.crop = CI_CROP_CENTRE
+        case .attention: draw.crop = CI_CROP_ATTENTION
+        }
+        draw.fit = options.fit == .contain ? CI_FIT_CONTAIN : CI_FIT_COVER
+        if let focus = photo.focus {
+            draw.has_focus = 1
+            draw.focus_x = focus.x
+            draw.focus_y = focus.y
+        }
+        return draw
     }
 
     /// One photo, upright, at least large enough to fill a `width` x `height`

@@ -38,11 +38,18 @@ public final class PreviewService: PreviewProviding {
 
     /// The collage's proportions in previews: the default canvas's.
     public var collageAspect = Double(CanvasSize.default.width) / Double(CanvasSize.default.height)
+    /// Where collage previews crop their photos, and whether they fit whole
+    /// (`--crop`, `--fit`), as the saved collage will.
+    public let crop: CropMode
+    public let fit: FitMode
 
     public init(renderer: PictureRendering, engine: ImageEngine = ImageEngine(),
-                deliver: @escaping Deliver = deliverOnMain, cacheLimit: Int = 64) {
+                deliver: @escaping Deliver = deliverOnMain, cacheLimit: Int = 64,
+                crop: CropMode = .smart, fit: FitMode = .cover) {
         self.renderer = renderer
         self.engine = engine
+        self.crop = crop
+        self.fit = fit
         self.deliver = deliver
         cache = PictureCache(limit: cacheLimit)
     }
@@ -60,7 +67,9 @@ public final class PreviewService: PreviewProviding {
 
     public func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
                                completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
-        let key = "collage\u{0}" + photos.map(\.path).joined(separator: "\u{0}") + "\u{0}\(columns)x\(rows)"
+        // A photo's focus changes its crop, so it is part of the key.
+        let key = "collage\u{0}" + photos.map { "\($0.fileSystemPath)@\($0.focus?.description ?? "-")" }
+            .joined(separator: "\u{0}") + "\u{0}\(columns)x\(rows)"
         return schedule(key: key, completion: completion) { [self] in
             try collagePicture(photos, columns: columns, rows: rows)
         }
@@ -76,7 +85,8 @@ public final class PreviewService: PreviewProviding {
         let canvas = CanvasSize.default
         let width = max(1, min(box.width, canvas.width, Int((Double(box.height) * collageAspect).rounded())))
         let height = max(1, min(box.height, canvas.height, Int((Double(box.width) / collageAspect).rounded())))
-        let image = try engine.render(photos, options: CollageRenderOptions(size: try CanvasSize(width: width, height: height)))
+        let image = try engine.render(photos, options: CollageRenderOptions(
+            size: try CanvasSize(width: width, height: height), crop: crop, fit: fit))
         return renderer.render(image, columns: columns, rows: rows)
     }
 

@@ -63,8 +63,9 @@ public final class FileSelectionStore: SelectionStore {
     /// One photo in the file: its path as a JSON string, as ever. A path
     /// that is not valid UTF-8 cannot be a JSON string, so it is stored as
     /// Photo's own coding, `{"path": "<shown as text>", "bytes": "<base64 of
-    /// the exact bytes>"}`; only such paths are written that way, so a
-    /// selection of UTF-8 names reads the same in older versions.
+    /// the exact bytes>"}`, and so is a photo with a focus (`"focus": {"x":
+    /// 0.5, "y": 0.2}`); only such photos are written that way, so a
+    /// selection of UTF-8 names without focus reads the same in older versions.
     private struct StoredPath: Codable {
         let photo: Photo
 
@@ -81,9 +82,10 @@ public final class FileSelectionStore: SelectionStore {
                 photo = Photo(path: text)
                 return
             }
-            // The object form exists only for the bytes: one without them is corrupt.
+            // The object form exists only for the bytes or a focus: one
+            // with neither is corrupt.
             let container = try decoder.container(keyedBy: Photo.CodingKeys.self)
-            guard container.contains(.bytes) else {
+            guard container.contains(.bytes) || container.contains(.focus) else {
                 throw DecodingError.keyNotFound(Photo.CodingKeys.bytes, .init(
                     codingPath: container.codingPath, debugDescription: "a stored photo without its bytes"))
             }
@@ -91,7 +93,7 @@ public final class FileSelectionStore: SelectionStore {
         }
 
         func encode(to encoder: Encoder) throws {
-            if photo.pathIsExact {
+            if photo.pathIsExact && photo.focus == nil {
                 var container = encoder.singleValueContainer()
                 try container.encode(photo.path)
             } else {

@@ -159,6 +159,7 @@ public final class BatchViewModel {
         func result(_ outcome: BatchResult.Outcome) -> BatchResult {
             BatchResult(group: group, output: output, outcome: outcome)
         }
+        if let problem = group.problem { return result(.skipped(problem)) }
         let collage: CollageViewModel
         do {
             collage = try CollageViewModel(store: InMemorySelectionStore(), inspector: inspector,

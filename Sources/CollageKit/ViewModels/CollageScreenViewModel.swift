@@ -7,7 +7,8 @@ import OpenCombine
 
 /// An action of the collage screen, with its key.
 public struct ScreenAction: Equatable, Sendable {
-    public let key: Character
+    /// What to press, as the key bar shows it ("a", or "HJKL" for a set).
+    public let key: String
     public let label: String
     public let isEnabled: Bool
 }
@@ -113,6 +114,11 @@ public final class CollageScreenViewModel {
             // At either end there is nowhere to go: nothing to refuse either.
             guard (0..<count).contains(target) else { return }
             if collage.move(from: index, to: target).isSuccess { update { $0.highlighted = target } }
+        case .character("H"), .character("J"), .character("K"), .character("L"), .character("F"):
+            guard let index = currentState.highlighted, index < currentState.photos.count else {
+                return update { $0.message = CollageRefusal.nothingToFocus.description }
+            }
+            collage.setFocus(Self.focus(after: key, from: currentState.photos[index].focus), at: index)
         case .character("a"):
             if let refusal = CollageRules.addRefusal(count: count, adding: 1) {
                 update { $0.message = refusal.description }
@@ -208,6 +214,23 @@ public final class CollageScreenViewModel {
         stateSubject.change(change)
     }
 
+    /// How far one press of H, J, K or L moves a photo's crop, as a fraction of the photo.
+    public static let focusStep = 0.05
+
+    /// The focus after a crop key: H J K L move the crop left, down, up and
+    /// right (vi's directions, shifted, as h j k l already move the
+    /// highlight), starting from the middle; F gives the crop back to --crop.
+    static func focus(after key: Key, from focus: PhotoFocus?) -> PhotoFocus? {
+        let start = focus ?? .centre
+        switch key {
+        case .character("H"): return start.moved(dx: -focusStep, dy: 0)
+        case .character("L"): return start.moved(dx: focusStep, dy: 0)
+        case .character("K"): return start.moved(dx: 0, dy: -focusStep)
+        case .character("J"): return start.moved(dx: 0, dy: focusStep)
+        default: return nil
+        }
+    }
+
     private func moveHighlight(by delta: Int) {
         let count = currentState.photos.count
         guard count > 0 else { return }
@@ -223,6 +246,7 @@ public final class CollageScreenViewModel {
             actions: [
                 ScreenAction(key: "a", label: "add", isEnabled: collage.canAdd),
                 ScreenAction(key: "x", label: "remove", isEnabled: collage.canClear),
+                ScreenAction(key: "HJKL", label: "crop", isEnabled: collage.canClear),
                 ScreenAction(key: "c", label: "clear", isEnabled: collage.canClear),
                 ScreenAction(key: "s", label: "save", isEnabled: collage.canSave),
                 ScreenAction(key: "q", label: "quit", isEnabled: true),

@@ -38,6 +38,8 @@ public enum CollageEvent: Equatable, Sendable {
     case removed([Photo])
     /// The photo now at 0-based `to`.
     case moved(Photo, to: Int)
+    /// The photo (with its new focus, or none) at 0-based `at`.
+    case focused(Photo, at: Int)
     case saved(path: String)
     /// The rules forbid it; nothing changed.
     case refused(CollageRefusal)
@@ -52,6 +54,9 @@ public enum CollageEvent: Equatable, Sendable {
         case let .removed(photos):
             return "Removed " + (photos.count == 1 ? photos[0].fileName : "\(photos.count) photos")
         case let .moved(photo, to): return "Moved \(photo.fileName) to \(to + 1)"
+        case let .focused(photo, at):
+            if let focus = photo.focus { return "Photo \(at + 1) (\(photo.fileName)) is cropped around \(focus)" }
+            return "Photo \(at + 1) (\(photo.fileName)) has no focus: --crop places it"
         case let .saved(path): return "Saved \(path)"
         case let .refused(refusal): return refusal.description
         case let .failed(failure): return failure.message
@@ -60,7 +65,7 @@ public enum CollageEvent: Equatable, Sendable {
 
     public var isSuccess: Bool {
         switch self {
-        case .added, .cleared, .removed, .moved, .saved: return true
+        case .added, .cleared, .removed, .moved, .focused, .saved: return true
         case .refused, .failed: return false
         }
     }

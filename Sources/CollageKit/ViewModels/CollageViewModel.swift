@@ -168,6 +168,17 @@ public final class CollageViewModel {
         }
     }
 
+    /// Sets (or with nil clears) the focus of the photo at `offset` (0-based):
+    /// the point its crop is centred on.
+    @discardableResult
+    public func setFocus(_ focus: PhotoFocus?, at offset: Int) -> CollageEvent {
+        change { photos in
+            if let refusal = CollageRules.focusRefusal(count: photos.count, offset: offset) { return .refused(refusal) }
+            photos[offset].focus = focus
+            return .focused(photos[offset], at: offset)
+        }
+    }
+
     /// Re-reads the stored selection (another shell may have changed it) and
     /// which of its photos are still there.
     public func reload() {

@@ -98,7 +98,8 @@ public final class PhotosViewModel {
             self?.update {
                 $0.collageTitle = collage.title
                 $0.canAdd = collage.canAdd
-                $0.inCollage = collage.photos.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+                // By file: a photo in the collage may carry a focus; the file is the same.
+                $0.inCollage = collage.photos.reduce(into: [:]) { $0[$1.focused(nil), default: 0] += 1 }
             }
         }))
         subscriptions.append(resources.track(collageEvents.sink { [weak self] event in

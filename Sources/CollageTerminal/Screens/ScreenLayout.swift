@@ -39,9 +39,9 @@ extension ScreenBuffer {
         for action in actions {
             let keyStyle = action.isEnabled ? Palette.key : Palette.dim
             let labelStyle = action.isEnabled ? TextStyle.plain : Palette.dim
-            put(String(action.key), column: column, row: row, style: keyStyle)
-            put(action.label, column: column + 2, row: row, style: labelStyle)
-            column += action.label.count + 4
+            put(action.key, column: column, row: row, style: keyStyle)
+            put(action.label, column: column + action.key.count + 1, row: row, style: labelStyle)
+            column += action.key.count + action.label.count + 3
         }
     }
 

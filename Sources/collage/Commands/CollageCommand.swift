@@ -44,12 +44,13 @@ struct CollageCommand: ParsableCommand {
               collage add beach.jpg dog.png
               collage status
               collage move 2 1
+              collage focus 1 0.5 0.2
               collage save -o holiday.jpg --size 3000x2000 --gap 8
               collage batch summer.txt -o collages/
               collage clear
             """,
         version: "0.1.0 (\(ImageEngine.libraryVersions), \(ChafaPictureRenderer.libraryVersion))",
-        subcommands: [Add.self, Remove.self, Move.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self,
+        subcommands: [Add.self, Remove.self, Move.self, Focus.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self,
                       Preview.self])
 
     /// With no subcommand: the collage screen on a terminal, the help otherwise.

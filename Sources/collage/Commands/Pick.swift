@@ -22,7 +22,11 @@ struct Pick: ParsableCommand {
               .               hidden files   q, Esc               back to the collage
 
             Collage screen:
+              Up/Down, k/j  highlight a photo   x remove it   [ ] move it
+              H J K L       move its crop left, down, up, right (F: back to --crop)
               a add photos   c clear   s save (asks for a file name)   q quit
+
+            --crop and --fit draw the collage's picture as `collage save` will.
 
             Ctrl-C quits from anywhere. Set COLLAGE_TRACE_RESOURCES=1 to show the
             number of live subscriptions. NO_COLOR is honoured.
@@ -36,6 +40,8 @@ struct Pick: ParsableCommand {
             transform: { try GraphicsMode(parsing: $0) })
     var graphics: GraphicsMode = .auto
 
+    @OptionGroup var placement: PlacementOptionGroup
+
     func run() throws {
         // The folder's exact bytes: its name need not be UTF-8.
         let typed = directory.map { RawArguments.bytes(of: [$0])[0] } ?? [UInt8(ascii: ".")]
@@ -45,13 +51,14 @@ struct Pick: ParsableCommand {
             Console.error("\(folder.path): not a folder")
             throw ExitCode.failure
         }
-        try runTerminalUI(photosAt: folder, graphics: graphics)
+        try runTerminalUI(photosAt: folder, graphics: graphics, crop: placement.crop, fit: placement.fit)
     }
 }
 
 /// Runs the two screens of the original app in this terminal until the
 /// person quits. Refuses, with a hint, when there is no terminal.
-func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode) throws {
+func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, crop: CropMode = .smart,
+                   fit: FitMode = .cover) throws {
     guard SystemTerminal.isInteractive else {
         Console.error("the picker needs a terminal: without one, use `collage add FILE...` or `collage batch LIST`")
         throw ExitCode.failure
@@ -61,7 +68,7 @@ func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode) throws {
     let noColor = ANSIScreenWriter.noColorRequested(in: environment)
     let renderer = ChafaPictureRenderer(kind: GraphicsDetection.pictureKind(for: graphics, environment: environment),
                                         noColor: noColor, terminal: terminal.size)
-    let coordinator = AppCoordinator(collage: try makeCollageViewModel(), previews: PreviewService(renderer: renderer))
+    let coordinator = AppCoordinator(collage: try makeCollageViewModel(), previews: PreviewService(renderer: renderer, crop: crop, fit: fit))
     coordinator.startLiveUpdates()
     var writer = ANSIScreenWriter(noColor: noColor)
     let app = TerminalApp(terminal: terminal, coordinator: coordinator,

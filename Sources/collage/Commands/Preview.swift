@@ -30,6 +30,8 @@ struct Preview: ParsableCommand {
     @Option(help: ArgumentHelp("Height in rows (default: what the width needs, within the terminal).", valueName: "rows"))
     var height: Int?
 
+    @OptionGroup var placement: PlacementOptionGroup
+
     /// Far beyond any screen; keeps a typo from rendering a gigapixel canvas.
     static let maximumCells = 1000
 
@@ -58,7 +60,7 @@ struct Preview: ParsableCommand {
         let renderer = ChafaPictureRenderer(
             kind: kind, noColor: ANSIScreenWriter.noColorRequested(in: environment), terminal: terminal)
 
-        let previews = PreviewService(renderer: renderer)
+        let previews = PreviewService(renderer: renderer, crop: placement.crop, fit: placement.fit)
         let columns = width ?? terminal?.columns ?? 80
         // By default no more rows than the terminal shows, keeping a line for the prompt.
         var rows = height ?? previews.collageRows(columns: columns)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CollageKit
 
-/// The drawing options `save` and `batch` share.
+/// The drawing options `save` and `batch` share (with `--crop` and `--fit`).
 struct RenderOptionGroup: ParsableArguments {
     // Defaults of parsed values are written in the help: ArgumentParser shows
     // only those of types it parses itself.
@@ -23,6 +23,8 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Space between cells, in pixels.", valueName: "px"))
     var gap: Int = 0
 
+    @OptionGroup var placement: PlacementOptionGroup
+
     func validate() throws {
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, not \(quality)") }
         if gap < 0 { throw ValidationError("--gap must not be negative") }
@@ -30,7 +32,7 @@ struct RenderOptionGroup: ParsableArguments {
 
     func renderOptions() throws -> CollageRenderOptions {
         try CollageRenderOptions(size: size, background: background, gap: gap,
-                                 quality: quality ?? CollageRenderOptions.defaultQuality)
+                                 quality: quality ?? CollageRenderOptions.defaultQuality, crop: placement.crop, fit: placement.fit)
     }
 
     /// Says so when --quality was given for a format it does not apply to.

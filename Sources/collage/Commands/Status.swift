@@ -7,7 +7,7 @@ struct Status: ParsableCommand {
         commandName: "status",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Show the collage: its title, its photos and which actions are allowed.")
 
-    @Flag(help: "Print one JSON object: title, count, photos, missing, canAdd, canClear, canSave.")
+    @Flag(help: "Print one JSON object: title, count, photos, missing, pathBytes, focus, canAdd, canClear, canSave.")
     var json = false
 
     func run() throws {
@@ -21,7 +21,8 @@ struct Status: ParsableCommand {
         }
         print(state.title)
         for (index, photo) in state.photos.enumerated() {
-            print("  \(index + 1). \(Console.printable(photo.path))" + (state.missing.contains(photo) ? "  (missing)" : ""))
+            print("  \(index + 1). \(Console.printable(photo.path))" + (photo.focus.map { "  (focus \($0))" } ?? "")
+                + (state.missing.contains(photo) ? "  (missing)" : ""))
         }
         let room = CollageRules.maximumPhotos - state.count
         print("add:   " + (state.canAdd ? "yes (room for \(room) more)" : "no (the collage is full)"))
@@ -42,6 +43,8 @@ private struct StatusReport: Encodable {
     /// for every other. A JSON string holds only Unicode: this keeps such a
     /// name without loss.
     let pathBytes: [String?]
+    /// For each photo, its focus as {"x": , "y": }, or null.
+    let focus: [PhotoFocus?]
     let canAdd: Bool
     let canClear: Bool
     let canSave: Bool
@@ -52,6 +55,7 @@ private struct StatusReport: Encodable {
         photos = state.photos.map(\.path)
         missing = state.missing.map(\.path)
         pathBytes = state.photos.map { $0.pathIsExact ? nil : Data($0.fileSystemPath).base64EncodedString() }
+        focus = state.photos.map(\.focus)
         canAdd = state.canAdd
         canClear = state.canClear
         canSave = state.canSave

@@ -1,0 +1,547 @@
+// crop.c — where a cover crop goes (issue #13), and fitting the whole photo.
+//
+// A photo whose shape differs from its cell's is cropped on one axis only:
+// the part shown (the "window") can slide along that axis and nothing else.
+// So every rule here comes down to one number, the window's centre on that
+// axis, which the resampler (resample.c) takes as a focus:
+//
+//  - centre: the middle, as the original app did (and no focus at all, so
+//    it is the same to the bit as before any of this existed);
+//  - smart: the person's focus if set; else every face found when they fit
+//    in the window together, else the largest group that does; else the
+//    camera's subject (EXIF); else the middle. The window moves as little
+//    from the middle as keeps them in, so a face already inside changes
+//    nothing;
+//  - attention: the window position holding the most "interest" (edges,
+//    saturated colour, skin), in the spirit of libvips' attention crop.
+//
+// Faces and attention look at the photo's pixels: the codec then decodes
+// the whole frame at its shrink-on-load scale (never the full-size photo)
+// and hands it to ci_draw_frame, which searches a copy reduced further.
+// They are only looked for when the window has room to move.
+#include "internal.h"
+
+#include "collage_faces.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// ---------------------------------------------------------------------------
+// Orientation of fractions (resample.c has the same walks for pixels)
+
+void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b) {
+    double x = focus->x, y = focus->y;
+    switch (orientation) {
+    case 2: *a = 1 - x; *b = y; break;
+    case 3: *a = 1 - x; *b = 1 - y; break;
+    case 4: *a = x; *b = 1 - y; break;
+    case 5: *a = y; *b = x; break;
+    case 6: *a = y; *b = 1 - x; break;
+    case 7: *a = 1 - y; *b = 1 - x; break;
+    case 8: *a = 1 - y; *b = x; break;
+    default: *a = x; *b = y; break;
+    }
+}
+
+// Where stored point (a, b) lands upright.
+static void stored_to_upright(int orientation, double a, double b, double *x, double *y) {
+    switch (orientation) {
+    case 2: *x = 1 - a; *y = b; break;
+    case 3: *x = 1 - a; *y = 1 - b; break;
+    case 4: *x = a; *y = 1 - b; break;
+    case 5: *x = b; *y = a; break;
+    case 6: *x = 1 - b; *y = a; break;
+    case 7: *x = 1 - b; *y = 1 - a; break;
+    case 8: *x = b; *y = 1 - a; break;
+    default: *x = a; *y = b; break;
+    }
+}
+
+ci_box ci_box_upright(ci_box stored, int orientation) {
+    double x0, y0, x1, y1;
+    stored_to_upright(orientation, stored.x, stored.y, &x0, &y0);
+    stored_to_upright(orientation, stored.x + stored.width, stored.y + stored.height, &x1, &y1);
+    ci_box box = {fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0), fabs(y1 - y0)};
+    return box;
+}
+
+// ---------------------------------------------------------------------------
+// The rule, without pixels
+
+// The window's size in fractions of a photo pw x ph covering a cw x ch cell.
+static void window_size(uint32_t pw, uint32_t ph, uint32_t cw, uint32_t ch, double *ww, double *wh) {
+    *ww = *wh = 1.0;
+    uint64_t cell_wide = (uint64_t)cw * ph, photo_wide = (uint64_t)pw * ch;
+    if (photo_wide > cell_wide)
+        *ww = (double)cell_wide / (double)photo_wide;   // the photo is wider: crop its sides
+    else if (cell_wide > photo_wide)
+        *wh = (double)photo_wide / (double)cell_wide;   // taller: crop top and bottom
+}
+
+static double clamp_centre(double centre, double length) {
+    double half = length / 2;
+    return centre < half ? half : centre > 1 - half ? 1 - half : centre;
+}
+
+// The centre of a window `length` long that keeps [lo, hi] in view, with
+// up to `margin` to spare on each side, moved as little from the middle as
+// that allows. Where [lo, hi] is longer than the window, it is centred.
+static double keep_in_view(double lo, double hi, double length, double margin) {
+    double slack = length - (hi - lo);
+    if (slack <= 0) return clamp_centre((lo + hi) / 2, length);
+    if (margin > slack / 2) margin = slack / 2;
+    lo -= margin;
+    hi += margin;
+    double least = hi - length / 2, most = lo + length / 2;  // centres that keep it in view
+    double centre = 0.5 < least ? least : 0.5 > most ? most : 0.5;
+    return clamp_centre(centre, length);
+}
+
+// A face as the detector frames it (eyebrows to chin) grown to the head:
+// the forehead and hair above, a little on each side and under the chin.
+static ci_box head_of(ci_box face) {
+    double top = face.y - 0.45 * face.height, bottom = face.y + 1.15 * face.height;
+    double left = face.x - 0.15 * face.width, right = face.x + 1.15 * face.width;
+    if (top < 0) top = 0;
+    if (left < 0) left = 0;
+    if (bottom > 1) bottom = 1;
+    if (right > 1) right = 1;
+    ci_box head = {left, top, right - left, bottom - top};
+    return head;
+}
+
+typedef struct {
+    double lo, hi, area;
+} span;
+
+static int by_lo(const void *a, const void *b) {
+    double d = ((const span *)a)->lo - ((const span *)b)->lo;
+    return d < 0 ? -1 : d > 0 ? 1 : 0;
+}
+
+// The faces' heads on the free axis: all of them when they fit the window
+// together, else the largest group that does (most faces, then most area,
+// then nearest the middle). Returns 0 when no single head fits; then
+// [*lo, *hi] is the largest head, to centre on.
+static int faces_in_view(const ci_box *faces, int count, int along_x, double length, double *lo,
+                         double *hi) {
+    span spans[CI_MAX_FACES];
+    if (count > CI_MAX_FACES) count = CI_MAX_FACES;
+    for (int i = 0; i < count; i++) {
+        ci_box head = head_of(faces[i]);
+        spans[i].lo = along_x ? head.x : head.y;
+        spans[i].hi = along_x ? head.x + head.width : head.y + head.height;
+        spans[i].area = faces[i].width * faces[i].height;
+    }
+    qsort(spans, (size_t)count, sizeof spans[0], by_lo);
+    int best_count = 0;
+    double best_area = 0, best_distance = 0, best_lo = 0, best_hi = 0;
+    for (int i = 0; i < count; i++) {
+        double group_hi = spans[i].hi, area = 0;
+        int members = 0;
+        for (int j = i; j < count; j++) {
+            double reach = spans[j].hi > group_hi ? spans[j].hi : group_hi;
+            if (reach - spans[i].lo > length) continue;  // this one does not fit with them
+            group_hi = reach;
+            area += spans[j].area;
+            members++;
+        }
+        if (members == 0) continue;
+        double distance = fabs((spans[i].lo + group_hi) / 2 - 0.5);
+        if (members > best_count || (members == best_count && area > best_area + 1e-12) ||
+            (members == best_count && fabs(area - best_area) <= 1e-12 && distance < best_distance)) {
+            best_count = members;
+            best_area = area;
+            best_distance = distance;
+            best_lo = spans[i].lo;
+            best_hi = group_hi;
+        }
+    }
+    if (best_count > 0) {
+        *lo = best_lo;
+        *hi = best_hi;
+        return 1;
+    }
+    int largest = 0;
+    for (int i = 1; i < count; i++)
+        if (spans[i].area > spans[largest].area) largest = i;
+    *lo = spans[largest].lo;
+    *hi = spans[largest].hi;
+    return 0;
+}
+
+ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t cell_width,
+                           uint32_t cell_height, const ci_placement_hints *hints, ci_box *shown) {
+    double ww = 1, wh = 1;
+    if (photo_width && photo_height && cell_width && cell_height)
+        window_size(photo_width, photo_height, cell_width, cell_height, &ww, &wh);
+    double cx = 0.5, cy = 0.5;
+    ci_placed_by by = CI_PLACED_CENTRE;
+    // Room to move: at least a pixel of the photo is cut off.
+    int along_x = ww < 1 && (1 - ww) * photo_width >= 1;
+    int along_y = wh < 1 && (1 - wh) * photo_height >= 1;
+    if (hints && (along_x || along_y)) {
+        double length = along_x ? ww : wh, centre = 0.5;
+        if (hints->has_focus) {
+            centre = clamp_centre(along_x ? hints->focus_x : hints->focus_y, length);
+            by = CI_PLACED_FOCUS;
+        } else if (hints->faces && hints->face_count > 0) {
+            double lo, hi;
+            faces_in_view(hints->faces, hints->face_count, along_x, length, &lo, &hi);
+            centre = keep_in_view(lo, hi, length, 0.04 * length);
+            by = CI_PLACED_FACES;
+        } else if (hints->has_subject) {
+            ci_box s = hints->subject;
+            double lo = along_x ? s.x : s.y, hi = lo + (along_x ? s.width : s.height);
+            centre = keep_in_view(lo, hi, length, 0.1 * length);
+            by = CI_PLACED_SUBJECT;
+        }
+        if (along_x) cx = centre;
+        else cy = centre;
+    }
+    if (shown) {
+        shown->x = cx - ww / 2;
+        shown->y = cy - wh / 2;
+        shown->width = ww;
+        shown->height = wh;
+    }
+    return by;
+}
+
+// ---------------------------------------------------------------------------
+// Looking at the pixels
+
+// The short side faces are searched at. The detector finds faces of 80 x 80
+// pixels and more, so this decides the smallest face found: a sixth of the
+// photo's short side at 480. (The astronaut's face, a fifth of her portrait's
+// width, is found at 504 pixels wide and missed half the time at 378.)
+#define FACE_SEARCH_SHORT_SIDE 480
+// Faces scoring below this are not faces (dlib's own cut-off is 0; badges
+// on a spacesuit scored -0.3 to 0.1, real faces 0.5 to 2): see
+// docs/quality.md for how it was chosen.
+#define FACE_SCORE_THRESHOLD 0.2
+// The long side the attention map is made at.
+#define ATTENTION_LONG_SIDE 96
+
+// The frame reduced by averaging to about `width` x `height` upright pixels
+// (never more than it has), as 3 bytes a pixel.
+static ci_status reduce_upright(const ci_image *frame, int orientation, uint32_t width, uint32_t height,
+                                ci_image *out, const char *name, ci_error *err) {
+    uint32_t sw = orientation >= 5 ? height : width, sh = orientation >= 5 ? width : height;
+    if (sw > frame->width) sw = frame->width;
+    if (sh > frame->height) sh = frame->height;
+    if (sw == 0) sw = 1;
+    if (sh == 0) sh = 1;
+    uint32_t ow = orientation >= 5 ? sh : sw, oh = orientation >= 5 ? sw : sh;
+    ci_status status = ci_image_alloc(out, ow, oh, 3, NULL, name, err);
+    if (status != CI_OK) return status;
+    uint32_t *sums = calloc((size_t)sw * 3, sizeof *sums);
+    if (!sums) {
+        ci_image_free(out);
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking at the photo", name);
+    }
+    const int channels = frame->channels;
+    for (uint32_t b = 0; b < sh; b++) {
+        uint32_t row0 = (uint32_t)((uint64_t)b * frame->height / sh);
+        uint32_t row1 = (uint32_t)((uint64_t)(b + 1) * frame->height / sh);
+        if (row1 <= row0) row1 = row0 + 1;
+        memset(sums, 0, (size_t)sw * 3 * sizeof *sums);
+        for (uint32_t r = row0; r < row1; r++) {
+            const uint8_t *row = frame->pixels + (size_t)r * frame->stride;
+            for (uint32_t a = 0; a < sw; a++) {
+                uint32_t col0 = (uint32_t)((uint64_t)a * frame->width / sw);
+                uint32_t col1 = (uint32_t)((uint64_t)(a + 1) * frame->width / sw);
+                if (col1 <= col0) col1 = col0 + 1;
+                for (uint32_t c = col0; c < col1; c++) {
+                    const uint8_t *p = row + (size_t)c * channels;
+                    sums[a * 3] += p[0];
+                    sums[a * 3 + 1] += p[1];
+                    sums[a * 3 + 2] += p[2];
+                }
+            }
+        }
+        for (uint32_t a = 0; a < sw; a++) {
+            uint32_t col0 = (uint32_t)((uint64_t)a * frame->width / sw);
+            uint32_t col1 = (uint32_t)((uint64_t)(a + 1) * frame->width / sw);
+            if (col1 <= col0) col1 = col0 + 1;
+            uint32_t n = (col1 - col0) * (row1 - row0);
+            double x, y;
+            stored_to_upright(orientation, (a + 0.5) / sw, (b + 0.5) / sh, &x, &y);
+            uint32_t ux = (uint32_t)(x * ow), uy = (uint32_t)(y * oh);
+            if (ux >= ow) ux = ow - 1;
+            if (uy >= oh) uy = oh - 1;
+            uint8_t *q = out->pixels + (size_t)uy * out->stride + (size_t)ux * 3;
+            for (int k = 0; k < 3; k++) q[k] = (uint8_t)((sums[a * 3 + k] + n / 2) / n);
+        }
+    }
+    free(sums);
+    return CI_OK;
+}
+
+// The size of a frame dw x dh (upright) reduced so its short side is at most `short_side`.
+static void reduced_size(uint32_t dw, uint32_t dh, uint32_t short_side, uint32_t *w, uint32_t *h) {
+    uint32_t shortest = dw < dh ? dw : dh;
+    if (shortest <= short_side) {
+        *w = dw;
+        *h = dh;
+        return;
+    }
+    *w = (uint32_t)((uint64_t)dw * short_side / shortest);
+    *h = (uint32_t)((uint64_t)dh * short_side / shortest);
+}
+
+// Faces in the frame, as boxes in fractions of the upright photo, surest first.
+static ci_status find_faces(const ci_image *frame, int orientation, ci_box *faces, int *count,
+                            const char *name, ci_error *err) {
+    *count = 0;
+    uint32_t dw, dh, w, h;
+    ci_oriented_size(orientation, frame->width, frame->height, &dw, &dh);
+    reduced_size(dw, dh, FACE_SEARCH_SHORT_SIDE, &w, &h);
+    ci_image small;
+    memset(&small, 0, sizeof small);
+    ci_status status = reduce_upright(frame, orientation, w, h, &small, name, err);
+    if (status != CI_OK) return status;
+    // Grey, in place (the detector looks at luminance only).
+    for (uint32_t y = 0; y < small.height; y++) {
+        uint8_t *row = small.pixels + (size_t)y * small.stride;
+        for (uint32_t x = 0; x < small.width; x++)
+            row[x] = (uint8_t)((77 * row[x * 3] + 150 * row[x * 3 + 1] + 29 * row[x * 3 + 2] + 128) >> 8);
+    }
+    cf_face found[CI_MAX_FACES];
+    int n = cf_find_faces(small.pixels, small.width, small.height, small.stride, FACE_SCORE_THRESHOLD,
+                          found, CI_MAX_FACES);
+    if (n < 0) {
+        ci_image_free(&small);
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
+    }
+    if (n > CI_MAX_FACES) n = CI_MAX_FACES;
+    for (int i = 0; i < n; i++) {
+        ci_box box = {found[i].x / small.width, found[i].y / small.height, found[i].width / small.width,
+                      found[i].height / small.height};
+        // The detector may frame a face at the edge partly outside the picture.
+        if (box.x < 0) { box.width += box.x; box.x = 0; }
+        if (box.y < 0) { box.height += box.y; box.y = 0; }
+        if (box.x + box.width > 1) box.width = 1 - box.x;
+        if (box.y + box.height > 1) box.height = 1 - box.y;
+        faces[i] = box;
+    }
+    *count = n;
+    ci_image_free(&small);
+    return CI_OK;
+}
+
+// The attention crop: an interest map of the reduced photo (edges of the
+// luminance, saturated colour, skin tones, as libvips' attention crop
+// weighs them), and the window position along the free axis that holds the
+// most of it (libvips centres on the single hottest point instead, which
+// one bright spot can capture). Ties go to the position nearest the middle.
+static ci_status attention_centre(const ci_image *frame, int orientation, int along_x, double length,
+                                  double *centre, const char *name, ci_error *err) {
+    uint32_t dw, dh, w, h;
+    ci_oriented_size(orientation, frame->width, frame->height, &dw, &dh);
+    uint32_t longest = dw > dh ? dw : dh;
+    w = dw, h = dh;
+    if (longest > ATTENTION_LONG_SIDE) {
+        w = (uint32_t)((uint64_t)dw * ATTENTION_LONG_SIDE / longest);
+        h = (uint32_t)((uint64_t)dh * ATTENTION_LONG_SIDE / longest);
+    }
+    if (w < 3) w = 3 > dw ? dw : 3;
+    if (h < 3) h = 3 > dh ? dh : 3;
+    ci_image small;
+    memset(&small, 0, sizeof small);
+    ci_status status = reduce_upright(frame, orientation, w, h, &small, name, err);
+    if (status != CI_OK) return status;
+    uint32_t n = along_x ? small.width : small.height;
+    double *profile = calloc(n, sizeof *profile);
+    if (!profile) {
+        ci_image_free(&small);
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking at the photo", name);
+    }
+    for (uint32_t y = 0; y < small.height; y++) {
+        for (uint32_t x = 0; x < small.width; x++) {
+            const uint8_t *p = small.pixels + (size_t)y * small.stride + (size_t)x * 3;
+            int r = p[0], g = p[1], b = p[2];
+            // Edges: the luminance's Laplacian (clamped at the border).
+            uint32_t xl = x ? x - 1 : x, xr = x + 1 < small.width ? x + 1 : x;
+            uint32_t yu = y ? y - 1 : y, yd = y + 1 < small.height ? y + 1 : y;
+#define LUMA(px, py) (77 * small.pixels[(size_t)(py) * small.stride + (size_t)(px) * 3] + \
+                      150 * small.pixels[(size_t)(py) * small.stride + (size_t)(px) * 3 + 1] + \
+                      29 * small.pixels[(size_t)(py) * small.stride + (size_t)(px) * 3 + 2])
+            double edge = fabs(4.0 * LUMA(x, y) - LUMA(xl, y) - LUMA(xr, y) - LUMA(x, yu) - LUMA(x, yd)) / 256.0;
+#undef LUMA
+            int max = r > g ? (r > b ? r : b) : (g > b ? g : b);
+            int min = r < g ? (r < b ? r : b) : (g < b ? g : b);
+            double saturation = max - min > 60 ? (max - min) / 2.0 : 0;
+            // Skin: the usual YCbCr box (Chai and Ngan), bright enough to matter.
+            double cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
+            double cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
+            double skin = cb >= 77 && cb <= 127 && cr >= 133 && cr <= 173 && max > 60 ? 96 : 0;
+            profile[along_x ? x : y] += edge + saturation + skin;
+        }
+    }
+    ci_image_free(&small);
+    // The window covers `span` map cells; slide it.
+    uint32_t span_cells = (uint32_t)lround(length * n);
+    if (span_cells < 1) span_cells = 1;
+    if (span_cells > n) span_cells = n;
+    double sum = 0, best = -1;
+    for (uint32_t i = 0; i < span_cells; i++) sum += profile[i];
+    uint32_t best_start = 0;
+    double best_distance = 2;
+    for (uint32_t start = 0;; start++) {
+        double mid = (start + span_cells / 2.0) / n, distance = fabs(mid - 0.5);
+        if (sum > best + 1e-9 || (fabs(sum - best) <= 1e-9 && distance < best_distance)) {
+            best = sum;
+            best_start = start;
+            best_distance = distance;
+        }
+        if (start + span_cells >= n) break;
+        sum += profile[start + span_cells] - profile[start];
+    }
+    free(profile);
+    *centre = clamp_centre((best_start + span_cells / 2.0) / n, length);
+    return CI_OK;
+}
+
+// ---------------------------------------------------------------------------
+// Draws
+
+ci_rect ci_fit_cell(const ci_draw_request *request, ci_image *canvas, ci_rect cell, uint32_t dw,
+                    uint32_t dh) {
+    if (request->fit != CI_FIT_CONTAIN || dw == 0 || dh == 0) return cell;
+    // The background under the whole cell, then the photo in the part it fits.
+    int64_t x0 = cell.x < 0 ? 0 : cell.x, y0 = cell.y < 0 ? 0 : cell.y;
+    int64_t x1 = (int64_t)cell.x + cell.width, y1 = (int64_t)cell.y + cell.height;
+    if (x1 > (int64_t)canvas->width) x1 = canvas->width;
+    if (y1 > (int64_t)canvas->height) y1 = canvas->height;
+    for (int64_t y = y0; y < y1; y++) {
+        uint8_t *p = canvas->pixels + (size_t)y * canvas->stride + (size_t)x0 * 3;
+        for (int64_t x = x0; x < x1; x++, p += 3) {
+            p[0] = request->background.r;
+            p[1] = request->background.g;
+            p[2] = request->background.b;
+        }
+    }
+    ci_rect fitted = cell;
+    if ((uint64_t)dw * cell.height > (uint64_t)dh * cell.width) {
+        // Wider than the cell: full width, bands above and below.
+        uint64_t h = ((uint64_t)dh * cell.width * 2 + dw) / (2 * (uint64_t)dw);
+        fitted.height = h < 1 ? 1 : (uint32_t)h;
+        fitted.y = cell.y + (int32_t)((cell.height - fitted.height) / 2);
+    } else if ((uint64_t)dw * cell.height < (uint64_t)dh * cell.width) {
+        uint64_t w = ((uint64_t)dw * cell.height * 2 + dh) / (2 * (uint64_t)dh);
+        fitted.width = w < 1 ? 1 : (uint32_t)w;
+        fitted.x = cell.x + (int32_t)((cell.width - fitted.width) / 2);
+    }
+    if (request->placement) {
+        request->placement->placed_by = CI_PLACED_WHOLE;
+        request->placement->shown = (ci_box){0, 0, 1, 1};
+    }
+    return fitted;
+}
+
+int ci_placement_needs_pixels(const ci_draw_request *request, uint32_t dw, uint32_t dh, ci_rect cell) {
+    if (request->fit == CI_FIT_CONTAIN || request->has_focus) return 0;
+    if (request->crop != CI_CROP_SMART && request->crop != CI_CROP_ATTENTION) return 0;
+    ci_box shown;
+    ci_placement_hints none;
+    memset(&none, 0, sizeof none);
+    ci_place_crop(dw, dh, cell.width, cell.height, &none, &shown);
+    return (1 - shown.width) * dw >= 1 || (1 - shown.height) * dh >= 1;
+}
+
+// The hints known without pixels: the person's focus and the camera's subject.
+static ci_placement_hints request_hints(const ci_draw_request *request) {
+    ci_placement_hints hints;
+    memset(&hints, 0, sizeof hints);
+    if (request->crop == CI_CROP_CENTRE) return hints;
+    hints.has_focus = request->has_focus;
+    hints.focus_x = request->focus.x;
+    hints.focus_y = request->focus.y;
+    if (request->crop == CI_CROP_SMART) {
+        hints.has_subject = request->has_subject;
+        hints.subject = request->subject;
+    }
+    return hints;
+}
+
+// Reports the placement and returns the focus for the resampler (NULL: the
+// middle, drawn exactly as a centred crop).
+static const ci_focus *place(const ci_draw_request *request, uint32_t dw, uint32_t dh, ci_rect cell,
+                             const ci_placement_hints *hints, ci_placed_by forced, double forced_centre,
+                             ci_focus *storage) {
+    if (request->fit == CI_FIT_CONTAIN) return NULL;  // the whole photo: ci_fit_cell reported it
+    ci_box shown;
+    ci_placed_by by = ci_place_crop(dw, dh, cell.width, cell.height, hints, &shown);
+    if (forced == CI_PLACED_ATTENTION) {
+        by = forced;
+        if (shown.width < 1) shown.x = forced_centre - shown.width / 2;
+        else shown.y = forced_centre - shown.height / 2;
+    }
+    if (request->placement) {
+        request->placement->placed_by = by;
+        request->placement->shown = shown;
+        request->placement->has_subject = request->has_subject;
+        request->placement->subject = request->subject;
+    }
+    storage->x = shown.x + shown.width / 2;
+    storage->y = shown.y + shown.height / 2;
+    if (storage->x == 0.5 && storage->y == 0.5) return NULL;
+    return storage;
+}
+
+const ci_focus *ci_placement_without_pixels(const ci_draw_request *request, uint32_t dw, uint32_t dh,
+                                            ci_rect cell, ci_focus *storage) {
+    ci_placement_hints hints = request_hints(request);
+    // Smart has not looked for faces here: either there is no room to move
+    // or the person's focus decides.
+    return place(request, dw, dh, cell, &hints, CI_PLACED_CENTRE, 0, storage);
+}
+
+ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas, ci_rect cell,
+                        const ci_draw_request *request, const char *name, ci_error *err) {
+    uint32_t dw, dh;
+    ci_oriented_size(orientation, frame->width, frame->height, &dw, &dh);
+    ci_placement_hints hints = request_hints(request);
+    ci_box faces[CI_MAX_FACES];
+    ci_placed_by forced = CI_PLACED_CENTRE;
+    double forced_centre = 0.5;
+    ci_status status = CI_OK;
+    if (ci_placement_needs_pixels(request, dw, dh, cell)) {
+        if (request->crop == CI_CROP_SMART) {
+            int count = 0;
+            status = find_faces(frame, orientation, faces, &count, name, err);
+            if (status != CI_OK) return status;
+            hints.faces = faces;
+            hints.face_count = count;
+            if (request->placement) {
+                request->placement->face_count = count;
+                memcpy(request->placement->faces, faces, sizeof faces[0] * (size_t)count);
+            }
+        } else {
+            ci_box shown;
+            ci_placement_hints none;
+            memset(&none, 0, sizeof none);
+            ci_place_crop(dw, dh, cell.width, cell.height, &none, &shown);
+            int along_x = shown.width < 1;
+            status = attention_centre(frame, orientation, along_x, along_x ? shown.width : shown.height,
+                                      &forced_centre, name, err);
+            if (status != CI_OK) return status;
+            forced = CI_PLACED_ATTENTION;
+        }
+    }
+    ci_focus storage;
+    const ci_focus *focus = place(request, dw, dh, cell, &hints, forced, forced_centre, &storage);
+
+    ci_cover_plan plan;
+    status = ci_cover_plan_init(&plan, frame->width, frame->height, frame->channels, orientation, canvas,
+                                cell, focus, name, err);
+    if (status == CI_OK && !plan.empty) {
+        status = ci_cover_plan_start(&plan, 0, frame->width, 0, name, err);
+        for (uint32_t y = plan.first_row; status == CI_OK && y <= plan.last_row; y++)
+            ci_cover_plan_push(&plan, frame->pixels + (size_t)y * frame->stride);
+    }
+    ci_cover_plan_free(&plan);
+    return status;
+}

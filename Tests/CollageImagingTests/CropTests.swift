@@ -1,0 +1,387 @@
+import CollageImaging
+import Foundation
+import Testing
+
+// Where crops go (crop.c): the rule on its own (ci_place_crop), then draws of
+// synthetic photos through ci_draw_photo_placed, checked by the rectangle
+// each reports and, where it matters, by the pixels.
+
+private func hints(focus: (Double, Double)? = nil, faces: [ci_box] = [], subject: ci_box? = nil,
+                   _ body: (inout ci_placement_hints) -> Void) {
+    faces.withUnsafeBufferPointer { buffer in
+        var h = ci_placement_hints()
+        if let focus {
+            h.has_focus = 1
+            h.focus_x = focus.0
+            h.focus_y = focus.1
+        }
+        h.faces = buffer.baseAddress
+        h.face_count = Int32(faces.count)
+        if let subject {
+            h.has_subject = 1
+            h.subject = subject
+        }
+        body(&h)
+    }
+}
+
+/// ci_place_crop for a photo and a cell, with what is known of the photo.
+private func place(_ photo: (UInt32, UInt32), _ cell: (UInt32, UInt32), focus: (Double, Double)? = nil,
+                   faces: [ci_box] = [], subject: ci_box? = nil) -> (ci_placed_by, ci_box) {
+    var result = (CI_PLACED_CENTRE, ci_box())
+    hints(focus: focus, faces: faces, subject: subject) { h in
+        var shown = ci_box()
+        let by = ci_place_crop(photo.0, photo.1, cell.0, cell.1, &h, &shown)
+        result = (by, shown)
+    }
+    return result
+}
+
+private func box(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> ci_box {
+    ci_box(x: x, y: y, width: w, height: h)
+}
+
+private func contains(_ outer: ci_box, _ inner: ci_box, slack: Double = 1e-9) -> Bool {
+    inner.x >= outer.x - slack && inner.y >= outer.y - slack &&
+        inner.x + inner.width <= outer.x + outer.width + slack &&
+        inner.y + inner.height <= outer.y + outer.height + slack
+}
+
+@Suite("Crop placement rules (ci_place_crop)")
+struct CropRuleTests {
+    @Test func withNothingToGoByTheWindowIsCentred() {
+        // 4:3 into a square: the window is 3/4 of the width, centred.
+        let (by, shown) = place((4000, 3000), (1000, 1000))
+        #expect(by == CI_PLACED_CENTRE)
+        #expect(abs(shown.width - 0.75) < 1e-12 && abs(shown.x - 0.125) < 1e-12)
+        #expect(shown.y == 0 && shown.height == 1)
+    }
+
+    @Test func aPhotoOfTheCellsShapeHasNothingToPlace() {
+        let (by, shown) = place((1600, 900), (640, 360), focus: (0.1, 0.1), faces: [box(0, 0, 0.1, 0.1)])
+        #expect(by == CI_PLACED_CENTRE)
+        #expect(shown.x == 0 && shown.y == 0 && shown.width == 1 && shown.height == 1)
+    }
+
+    @Test func aFocusCentresTheWindowAsFarAsThePhotoAllows() {
+        let (by, shown) = place((4000, 3000), (1000, 1000), focus: (0.3, 0.9))
+        #expect(by == CI_PLACED_FOCUS)
+        #expect(abs(shown.x - (0.3 - 0.375)) < 1e-12 || shown.x == 0)
+        #expect(shown.x == 0)  // 0.3 - 0.375 < 0: held at the left edge
+        let right = place((4000, 3000), (1000, 1000), focus: (0.95, 0.5)).1
+        #expect(abs(right.x - 0.25) < 1e-12)  // at the right edge
+        let inside = place((4000, 3000), (1000, 1000), focus: (0.6, 0.5)).1
+        #expect(abs(inside.x + inside.width / 2 - 0.6) < 1e-12)
+    }
+
+    @Test func aFaceAlreadyInsideTheCentredWindowChangesNothing() {
+        let (by, shown) = place((3000, 4000), (1600, 900), faces: [box(0.4, 0.4, 0.1, 0.075)])
+        #expect(by == CI_PLACED_FACES)
+        let centred = place((3000, 4000), (1600, 900)).1
+        #expect(shown.y == centred.y)
+    }
+
+    @Test func aFaceAtTheTopPullsTheWindowUpJustEnoughForTheHead() {
+        // A portrait in a landscape cell: the window is 0.42 of the height.
+        let face = box(0.4, 0.08, 0.2, 0.12)
+        let (by, shown) = place((3000, 4000), (1600, 900), faces: [face])
+        #expect(by == CI_PLACED_FACES)
+        #expect(contains(shown, face))
+        // The head above the face (0.45 of its height) is kept too.
+        #expect(shown.y <= face.y - 0.45 * face.height + 1e-9)
+        // ...and the window moved no further than that: the rest is body.
+        #expect(shown.y + shown.height > face.y + face.height + 0.2)
+    }
+
+    @Test func allFacesAreKeptWhenTheyFitTogether() {
+        let faces = [box(0.05, 0.3, 0.1, 0.1), box(0.3, 0.35, 0.1, 0.1)]
+        let (by, shown) = place((4000, 2000), (900, 900), faces: faces)
+        #expect(by == CI_PLACED_FACES)
+        #expect(faces.allSatisfy { contains(shown, $0) })
+    }
+
+    @Test func whenTheyCannotAllFitTheLargestGroupIsKept() {
+        // Two faces on the left, one on the right; a window half the width.
+        let left = [box(0.02, 0.4, 0.08, 0.1), box(0.2, 0.4, 0.08, 0.1)]
+        let right = box(0.85, 0.4, 0.1, 0.12)
+        let (_, shown) = place((4000, 2000), (1000, 1000), faces: left + [right])
+        #expect(left.allSatisfy { contains(shown, $0) })
+        #expect(!contains(shown, right))
+    }
+
+    @Test func betweenGroupsOfOneTheLargerFaceWins() {
+        let small = box(0.05, 0.4, 0.06, 0.08), large = box(0.8, 0.4, 0.12, 0.16)
+        let (_, shown) = place((4000, 2000), (1000, 1000), faces: [small, large])
+        #expect(contains(shown, large) && !contains(shown, small))
+    }
+
+    @Test func theFocusBeatsFacesAndFacesBeatTheSubject() {
+        let face = box(0.8, 0.4, 0.1, 0.1), subject = box(0.05, 0.4, 0.05, 0.05)
+        let focused = place((4000, 2000), (1000, 1000), focus: (0.1, 0.5), faces: [face], subject: subject)
+        #expect(focused.0 == CI_PLACED_FOCUS && focused.1.x == 0)
+        let byFaces = place((4000, 2000), (1000, 1000), faces: [face], subject: subject)
+        #expect(byFaces.0 == CI_PLACED_FACES && contains(byFaces.1, face))
+        let bySubject = place((4000, 2000), (1000, 1000), subject: subject)
+        #expect(bySubject.0 == CI_PLACED_SUBJECT && contains(bySubject.1, subject))
+    }
+}
+
+// MARK: - Draws
+
+/// Smooth, detailed, face-free pixels: sums of waves (no skin-toned blobs
+/// with eyes in them).
+private func scenery(width: Int, height: Int, seed: Double) -> [UInt8] {
+    var pixels = [UInt8](repeating: 0, count: width * height * 3)
+    for y in 0..<height {
+        for x in 0..<width {
+            let u = Double(x) / Double(width), v = Double(y) / Double(height)
+            let base = (y * width + x) * 3
+            pixels[base] = UInt8(clamping: Int(110 + 60 * sin(7 * u + seed) + 30 * cos(23 * v * u + seed)))
+            pixels[base + 1] = UInt8(clamping: Int(130 + 50 * cos(5 * v + 2 * seed) + 25 * sin(31 * u)))
+            pixels[base + 2] = UInt8(clamping: Int(150 + 70 * sin(3 * (u + v) + seed) + 20 * cos(41 * v)))
+        }
+    }
+    return pixels
+}
+
+private final class CropFolder {
+    let url: URL
+    init() throws { url = try PNGTestSupport.temporaryFolder() }
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func jpeg(_ name: String, _ pixels: [UInt8], _ width: Int, _ height: Int, app1: [UInt8]? = nil) throws -> String {
+        var data = try PNGTestSupport.encodeJPEG(pixels, width: width, height: height, quality: 92)
+        if let app1 {
+            // After SOI: FF E1, the length (itself included), the payload.
+            let length = app1.count + 2
+            data.insert(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + app1, at: 2)
+        }
+        let path = url.appendingPathComponent(name).path
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func png(_ name: String, _ pixels: [UInt8], _ width: Int, _ height: Int) throws -> String {
+        let path = url.appendingPathComponent(name).path
+        try PNGTestSupport.encodePNG(pixels, width: width, height: height, channels: 3).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+/// Draws `path` into a `cell` of its own canvas; the placement and the pixels.
+private func drawPlaced(_ path: String, cell: (Int, Int), crop: ci_crop = CI_CROP_SMART, fit: ci_fit = CI_FIT_COVER,
+                        focus: (Double, Double)? = nil, background: ci_color = ci_color(r: 0, g: 0, b: 0))
+    throws -> (ci_placement, [UInt8]) {
+    var pixels = [UInt8](repeating: 0, count: cell.0 * cell.1 * 3)
+    var placement = ci_placement()
+    var options = ci_draw_options()
+    options.background = background
+    options.crop = crop
+    options.fit = fit
+    if let focus {
+        options.has_focus = 1
+        options.focus_x = focus.0
+        options.focus_y = focus.1
+    }
+    var error = ci_error()
+    let status = pixels.withUnsafeMutableBufferPointer { buffer -> ci_status in
+        var canvas = ci_image(pixels: buffer.baseAddress, width: UInt32(cell.0), height: UInt32(cell.1),
+                              stride: cell.0 * 3, channels: 3)
+        return ci_draw_photo_placed(path, &canvas, ci_rect(x: 0, y: 0, width: UInt32(cell.0), height: UInt32(cell.1)),
+                                    &options, &placement, &error)
+    }
+    try #require(status == CI_OK, "\(PNGTestSupport.message(error))")
+    return (placement, pixels)
+}
+
+/// The astronaut of SampleImages/ (NASA, public domain), decoded: the face
+/// the evaluation places in its photos, with her face's box hand-labelled
+/// (forehead to chin, cheek to cheek) in its 341 x 512 pixels.
+enum Astronaut {
+    static let path = TestData.packageRoot.appendingPathComponent("SampleImages/astronaut-eileen-collins.jpg").path
+    static let face = (x: 147, y: 75, width: 98, height: 97)
+    /// Head and shoulders, cut from the photo: x 90..<300, y 20..<300.
+    static let cut = (x: 90, y: 20, width: 210, height: 280)
+
+    static func pixels() throws -> (pixels: [UInt8], width: Int, height: Int) {
+        var options = ci_decode_options()
+        options.apply_orientation = 1
+        var image = ci_image()
+        var error = ci_error()
+        try #require(ci_decode_file(path, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+        defer { ci_image_free(&image) }
+        var out = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 3)
+        for y in 0..<Int(image.height) {
+            for x in 0..<Int(image.width) * 3 { out[y * Int(image.width) * 3 + x] = image.pixels[y * image.stride + x] }
+        }
+        return (out, Int(image.width), Int(image.height))
+    }
+}
+
+/// A photo `width` x `height` of scenery with the astronaut's head and
+/// shoulders pasted at (left, top), scaled by `scale`; returns the pixels and
+/// the face's box in fractions of the photo.
+func portrait(width: Int, height: Int, left: Int, top: Int, scale: Double,
+              astronaut: (pixels: [UInt8], width: Int, height: Int), seed: Double) -> ([UInt8], ci_box) {
+    var pixels = scenery(width: width, height: height, seed: seed)
+    let cut = Astronaut.cut
+    let w = Int(Double(cut.width) * scale), h = Int(Double(cut.height) * scale)
+    for y in 0..<h where top + y >= 0 && top + y < height {
+        for x in 0..<w where left + x >= 0 && left + x < width {
+            // Bilinear enough: nearest at these scales keeps a face a face.
+            let sx = cut.x + min(cut.width - 1, Int(Double(x) / scale))
+            let sy = cut.y + min(cut.height - 1, Int(Double(y) / scale))
+            let from = (sy * astronaut.width + sx) * 3, to = ((top + y) * width + left + x) * 3
+            pixels[to] = astronaut.pixels[from]
+            pixels[to + 1] = astronaut.pixels[from + 1]
+            pixels[to + 2] = astronaut.pixels[from + 2]
+        }
+    }
+    let face = Astronaut.face
+    let fx = Double(left) + Double(face.x - cut.x) * scale, fy = Double(top) + Double(face.y - cut.y) * scale
+    return (pixels, ci_box(x: fx / Double(width), y: fy / Double(height),
+                           width: Double(face.width) * scale / Double(width),
+                           height: Double(face.height) * scale / Double(height)))
+}
+
+@Suite("Crops drawn (ci_draw_photo_placed)")
+struct CropDrawTests {
+    @Test func smartDrawsAPhotoWithNothingInItByteForByteAsCentre() throws {
+        let folder = try CropFolder()
+        let pixels = scenery(width: 900, height: 600, seed: 1)
+        for path in [try folder.jpeg("plain.jpg", pixels, 900, 600), try folder.png("plain.png", pixels, 900, 600)] {
+            let smart = try drawPlaced(path, cell: (300, 300))
+            let centre = try drawPlaced(path, cell: (300, 300), crop: CI_CROP_CENTRE)
+            #expect(smart.0.placed_by == CI_PLACED_CENTRE && smart.0.face_count == 0)
+            #expect(smart.1 == centre.1, "\(path): smart differs from centre with nothing to go by")
+            #expect(abs(smart.0.shown.x - 1.0 / 6.0) < 1e-9 && abs(smart.0.shown.width - 2.0 / 3.0) < 1e-9)
+        }
+    }
+
+    @Test func smartKeepsAFaceThatCentreCutsOff() throws {
+        let folder = try CropFolder()
+        let astronaut = try Astronaut.pixels()
+        // A 1500 x 2000 portrait, her face in the top tenth; a 16:9 cell.
+        let (pixels, face) = portrait(width: 1500, height: 2000, left: 500, top: 0, scale: 2.2,
+                                      astronaut: astronaut, seed: 2)
+        let path = try folder.jpeg("top.jpg", pixels, 1500, 2000)
+        let centre = try drawPlaced(path, cell: (640, 360), crop: CI_CROP_CENTRE)
+        #expect(!contains(centre.0.shown, face))
+        let smart = try drawPlaced(path, cell: (640, 360))
+        #expect(smart.0.placed_by == CI_PLACED_FACES)
+        #expect(smart.0.face_count == 1)
+        #expect(contains(smart.0.shown, face), "face \(face) not in \(smart.0.shown)")
+        // The face found is where it was put.
+        let found = smart.0.faces.0
+        #expect(abs(found.x - face.x) < 0.03 && abs(found.y - face.y) < 0.03)
+    }
+
+    @Test func theFocusMovesTheCropAndCentreIgnoresIt() throws {
+        let folder = try CropFolder()
+        let path = try folder.jpeg("wide.jpg", scenery(width: 1200, height: 400, seed: 3), 1200, 400)
+        let left = try drawPlaced(path, cell: (200, 200), focus: (0, 0.5))
+        #expect(left.0.placed_by == CI_PLACED_FOCUS && left.0.shown.x == 0)
+        let centre = try drawPlaced(path, cell: (200, 200), crop: CI_CROP_CENTRE, focus: (0, 0.5))
+        #expect(centre.0.placed_by == CI_PLACED_CENTRE && abs(centre.0.shown.x - 1.0 / 3.0) < 1e-9)
+        #expect(left.1 != centre.1)
+    }
+
+    @Test func containShowsTheWholePanoramaOnTheBackground() throws {
+        let folder = try CropFolder()
+        // 1200 x 100, red: in a 600 x 600 cell it is 600 x 50, rows 275..<325.
+        var pixels = [UInt8](repeating: 0, count: 1200 * 100 * 3)
+        for i in stride(from: 0, to: pixels.count, by: 3) { pixels[i] = 220 }
+        let path = try folder.png("panorama.png", pixels, 1200, 100)
+        let (placement, drawn) = try drawPlaced(path, cell: (600, 600), fit: CI_FIT_CONTAIN,
+                                                background: ci_color(r: 0, g: 0, b: 255))
+        #expect(placement.placed_by == CI_PLACED_WHOLE)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(drawn[(y * 600 + x) * 3..<(y * 600 + x) * 3 + 3]) }
+        for x in [0, 300, 599] {
+            #expect(pixel(x, 274) == [0, 0, 255] && pixel(x, 325) == [0, 0, 255])
+            #expect(pixel(x, 276) == [220, 0, 0] && pixel(x, 323) == [220, 0, 0])
+        }
+        #expect(pixel(0, 0) == [0, 0, 255] && pixel(599, 599) == [0, 0, 255])
+    }
+
+    @Test func attentionGoesToTheBusyPart() throws {
+        let folder = try CropFolder()
+        // Flat grey, with a saturated, detailed patch at the right.
+        var pixels = [UInt8](repeating: 128, count: 1600 * 400 * 3)
+        for y in 100..<300 {
+            for x in 1300..<1500 {
+                let at = (y * 1600 + x) * 3
+                let on = (x / 8 + y / 8) % 2 == 0
+                pixels[at] = on ? 250 : 20
+                pixels[at + 1] = on ? 30 : 200
+                pixels[at + 2] = 40
+            }
+        }
+        let path = try folder.png("busy.png", pixels, 1600, 400)
+        let (placement, _) = try drawPlaced(path, cell: (400, 400), crop: CI_CROP_ATTENTION)
+        #expect(placement.placed_by == CI_PLACED_ATTENTION)
+        #expect(contains(placement.shown, box(1300.0 / 1600, 0.25, 200.0 / 1600, 0.5), slack: 0.01))
+    }
+
+    /// An EXIF block (little-endian) with SubjectArea as a rectangle
+    /// (centre x, y, width, height) in the Exif sub-IFD.
+    static func exifSubjectArea(_ values: [UInt16], orientation: UInt16 = 1) -> [UInt8] {
+        func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func le32(_ v: UInt32) -> [UInt8] { le16(UInt16(v & 0xFFFF)) + le16(UInt16(v >> 16)) }
+        func entry(_ tag: UInt16, _ type: UInt16, _ count: UInt32, _ value: [UInt8]) -> [UInt8] {
+            le16(tag) + le16(type) + le32(count) + value + [UInt8](repeating: 0, count: 4 - value.count)
+        }
+        // TIFF header (8), IFD0 at 8: 2 entries (2 + 24 + 4 = 30) -> Exif IFD at 38: 1 entry (2 + 12 + 4 = 18) -> data at 56.
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8)
+        tiff += le16(2) + entry(0x0112, 3, 1, le16(orientation)) + entry(0x8769, 4, 1, le32(38)) + le32(0)
+        tiff += le16(1) + entry(0x9214, 3, UInt32(values.count), le32(56)) + le32(0)
+        tiff += values.flatMap(le16)
+        return Array("Exif".utf8) + [0, 0] + tiff
+    }
+
+    @Test func theCamerasSubjectNearAnEdgeIsKept() throws {
+        let folder = try CropFolder()
+        // 1600 x 800; the subject a 100 px square centred at (1530, 400).
+        let app1 = Self.exifSubjectArea([1530, 400, 100, 100])
+        let path = try folder.jpeg("subject.jpg", scenery(width: 1600, height: 800, seed: 4), 1600, 800, app1: app1)
+        let (placement, _) = try drawPlaced(path, cell: (400, 400))
+        #expect(placement.has_subject == 1)
+        #expect(abs(placement.subject.x - 1480.0 / 1600) < 1e-9 && abs(placement.subject.width - 100.0 / 1600) < 1e-9)
+        #expect(placement.placed_by == CI_PLACED_SUBJECT)
+        #expect(contains(placement.shown, placement.subject))
+        // Centre would cut it.
+        let centre = try drawPlaced(path, cell: (400, 400), crop: CI_CROP_CENTRE)
+        #expect(!contains(centre.0.shown, placement.subject))
+    }
+
+    @Test func theSubjectTurnsWithTheOrientation() throws {
+        let folder = try CropFolder()
+        // Stored 800 x 1600 turned by orientation 6 (90° clockwise) to 1600 x
+        // 800; the subject at stored (400, 70) lands upright at (1530, 400).
+        let app1 = Self.exifSubjectArea([400, 70, 100, 100], orientation: 6)
+        let path = try folder.jpeg("turned.jpg", scenery(width: 800, height: 1600, seed: 5), 800, 1600, app1: app1)
+        let (placement, _) = try drawPlaced(path, cell: (400, 400))
+        #expect(placement.has_subject == 1)
+        #expect(abs(placement.subject.x - 1480.0 / 1600) < 1e-9 && abs(placement.subject.y - 350.0 / 800) < 1e-9)
+        #expect(contains(placement.shown, placement.subject))
+    }
+}
+
+@Suite("The face model")
+struct FaceModelTests {
+    /// The detector's numbers are compiled in (Sources/CollageFaces/
+    /// frontal_face_model.inc); this regenerates them from the installed
+    /// dlib and compares, so they cannot drift from Debian's model unseen.
+    @Test func theCompiledInModelIsTheInstalledDlibsModel() throws {
+        let script = TestData.packageRoot.appendingPathComponent("scripts/faces/make-model.sh")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path, "--check"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+    }
+}
