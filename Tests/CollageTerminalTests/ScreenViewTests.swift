@@ -18,8 +18,8 @@ import Testing
         // ("HJKL") are as bold as one key.
         #expect(screen.cells[11][38].character == "s")
         #expect(screen.cells[11][38].style.dim)
-        #expect(screen.cells[11][17].character == "H" && screen.cells[11][20].character == "L")
-        #expect(screen.cells[11][20].style.bold && !screen.cells[11][22].style.bold)
+        #expect(screen.cells[11][18].character == "H" && screen.cells[11][21].character == "L")
+        #expect(screen.cells[11][21].style.bold && !screen.cells[11][23].style.bold)
         #expect(!screen.cells[11][1].style.dim)
         #expect(screen.cells[0][1].style.bold)
     }
