@@ -224,8 +224,25 @@ ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t
 // The long side the attention map is made at.
 #define ATTENTION_LONG_SIDE 96
 
+// Where stored pixel (a, b) of a stored-orientation image sw x sh lands
+// upright (resample.c walks the same way for cells).
+static void stored_pixel_upright(int orientation, uint32_t sw, uint32_t sh, uint32_t a, uint32_t b,
+                                 uint32_t *x, uint32_t *y) {
+    switch (orientation) {
+    case 2: *x = sw - 1 - a; *y = b; break;
+    case 3: *x = sw - 1 - a; *y = sh - 1 - b; break;
+    case 4: *x = a; *y = sh - 1 - b; break;
+    case 5: *x = b; *y = a; break;
+    case 6: *x = sh - 1 - b; *y = a; break;
+    case 7: *x = sh - 1 - b; *y = sw - 1 - a; break;
+    case 8: *x = b; *y = sw - 1 - a; break;
+    default: *x = a; *y = b; break;
+    }
+}
+
 // The frame reduced by averaging to about `width` x `height` upright pixels
-// (never more than it has), as 3 bytes a pixel.
+// (never more than it has), as 3 bytes a pixel. A box filter is enough for
+// looking at a photo; it reads each pixel of the frame once.
 static ci_status reduce_upright(const ci_image *frame, int orientation, uint32_t width, uint32_t height,
                                 ci_image *out, const char *name, ci_error *err) {
     uint32_t sw = orientation >= 5 ? height : width, sh = orientation >= 5 ? width : height;
@@ -237,45 +254,43 @@ static ci_status reduce_upright(const ci_image *frame, int orientation, uint32_t
     ci_status status = ci_image_alloc(out, ow, oh, 3, NULL, name, err);
     if (status != CI_OK) return status;
     uint32_t *sums = calloc((size_t)sw * 3, sizeof *sums);
-    if (!sums) {
+    uint32_t *column = malloc(((size_t)sw + 1) * sizeof *column);
+    if (!sums || !column) {
+        free(sums);
+        free(column);
         ci_image_free(out);
         return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking at the photo", name);
     }
+    // Output column a averages frame columns column[a] .. column[a + 1] - 1.
+    for (uint32_t a = 0; a <= sw; a++) column[a] = (uint32_t)((uint64_t)a * frame->width / sw);
     const int channels = frame->channels;
     for (uint32_t b = 0; b < sh; b++) {
         uint32_t row0 = (uint32_t)((uint64_t)b * frame->height / sh);
         uint32_t row1 = (uint32_t)((uint64_t)(b + 1) * frame->height / sh);
-        if (row1 <= row0) row1 = row0 + 1;
         memset(sums, 0, (size_t)sw * 3 * sizeof *sums);
         for (uint32_t r = row0; r < row1; r++) {
-            const uint8_t *row = frame->pixels + (size_t)r * frame->stride;
+            const uint8_t *p = frame->pixels + (size_t)r * frame->stride;
             for (uint32_t a = 0; a < sw; a++) {
-                uint32_t col0 = (uint32_t)((uint64_t)a * frame->width / sw);
-                uint32_t col1 = (uint32_t)((uint64_t)(a + 1) * frame->width / sw);
-                if (col1 <= col0) col1 = col0 + 1;
-                for (uint32_t c = col0; c < col1; c++) {
-                    const uint8_t *p = row + (size_t)c * channels;
-                    sums[a * 3] += p[0];
-                    sums[a * 3 + 1] += p[1];
-                    sums[a * 3 + 2] += p[2];
+                uint32_t red = 0, green = 0, blue = 0;
+                for (uint32_t c = column[a]; c < column[a + 1]; c++, p += channels) {
+                    red += p[0];
+                    green += p[1];
+                    blue += p[2];
                 }
+                sums[a * 3] += red;
+                sums[a * 3 + 1] += green;
+                sums[a * 3 + 2] += blue;
             }
         }
         for (uint32_t a = 0; a < sw; a++) {
-            uint32_t col0 = (uint32_t)((uint64_t)a * frame->width / sw);
-            uint32_t col1 = (uint32_t)((uint64_t)(a + 1) * frame->width / sw);
-            if (col1 <= col0) col1 = col0 + 1;
-            uint32_t n = (col1 - col0) * (row1 - row0);
-            double x, y;
-            stored_to_upright(orientation, (a + 0.5) / sw, (b + 0.5) / sh, &x, &y);
-            uint32_t ux = (uint32_t)(x * ow), uy = (uint32_t)(y * oh);
-            if (ux >= ow) ux = ow - 1;
-            if (uy >= oh) uy = oh - 1;
-            uint8_t *q = out->pixels + (size_t)uy * out->stride + (size_t)ux * 3;
+            uint32_t n = (column[a + 1] - column[a]) * (row1 - row0), x, y;
+            stored_pixel_upright(orientation, sw, sh, a, b, &x, &y);
+            uint8_t *q = out->pixels + (size_t)y * out->stride + (size_t)x * 3;
             for (int k = 0; k < 3; k++) q[k] = (uint8_t)((sums[a * 3 + k] + n / 2) / n);
         }
     }
     free(sums);
+    free(column);
     return CI_OK;
 }
 
