@@ -7,7 +7,8 @@ import Testing
 // The set is built here: the astronaut's head and shoulders (SampleImages/,
 // NASA, public domain; her face's box hand-labelled) placed on scenery at
 // known positions, in photos of five shapes, at two sizes, each drawn into
-// the collage's cell shapes; plus the original photo. A face "fits" a cell
+// the collage's cell shapes; half of the backgrounds busy with saturated,
+// striped blobs (as the W6 photos are); plus the original photo. A face "fits" a cell
 // when it is no longer than the window on the axis the crop moves along;
 // only those count. Smart must keep at least 95% of them whole.
 //
@@ -44,8 +45,9 @@ enum CropEvaluation {
                     let faceCentreX = (Double(face.x - cut.x) + Double(face.width) / 2) * scale
                     let faceCentreY = (Double(face.y - cut.y) + Double(face.height) / 2) * scale
                     let left = Int(cx * Double(width) - faceCentreX), top = Int(cy * Double(height) - faceCentreY)
+                    // Every other photo on a busy background (saturated, striped blobs).
                     let (pixels, box) = portrait(width: width, height: height, left: left, top: top, scale: scale,
-                                                 astronaut: astronaut, seed: seed)
+                                                 astronaut: astronaut, seed: seed, busy: Int(seed) % 2 == 0)
                     // A face reaching past the photo is not whole in it to begin with.
                     guard box.x >= 0, box.y >= 0, box.x + box.width <= 1, box.y + box.height <= 1 else { continue }
                     let name = "face-\(width)x\(height)-\(Int(size * 100))-\(Int(cx * 100))-\(Int(cy * 100)).jpg"

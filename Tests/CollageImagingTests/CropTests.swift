@@ -129,8 +129,9 @@ struct CropRuleTests {
 // MARK: - Draws
 
 /// Smooth, detailed, face-free pixels: sums of waves (no skin-toned blobs
-/// with eyes in them).
-private func scenery(width: Int, height: Int, seed: Double) -> [UInt8] {
+/// with eyes in them); `busy` adds saturated, hard-edged ellipses, as the
+/// W6 photos have, which draw an attention crop away from a person.
+func scenery(width: Int, height: Int, seed: Double, busy: Bool = false) -> [UInt8] {
     var pixels = [UInt8](repeating: 0, count: width * height * 3)
     for y in 0..<height {
         for x in 0..<width {
@@ -139,6 +140,30 @@ private func scenery(width: Int, height: Int, seed: Double) -> [UInt8] {
             pixels[base] = UInt8(clamping: Int(110 + 60 * sin(7 * u + seed) + 30 * cos(23 * v * u + seed)))
             pixels[base + 1] = UInt8(clamping: Int(130 + 50 * cos(5 * v + 2 * seed) + 25 * sin(31 * u)))
             pixels[base + 2] = UInt8(clamping: Int(150 + 70 * sin(3 * (u + v) + seed) + 20 * cos(41 * v)))
+        }
+    }
+    guard busy else { return pixels }
+    var state = UInt64(seed * 1000) &+ 0x9E37_79B9_7F4A_7C15
+    func next() -> Double {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Double(state >> 11) / Double(1 << 53)
+    }
+    let palette: [(UInt8, UInt8, UInt8)] = [(240, 200, 20), (30, 200, 60), (200, 30, 200), (20, 120, 240), (250, 120, 20)]
+    for _ in 0..<9 {
+        let cx = next() * Double(width), cy = next() * Double(height)
+        let rx = (0.04 + 0.1 * next()) * Double(width), ry = (0.04 + 0.1 * next()) * Double(height)
+        let colour = palette[Int(next() * Double(palette.count)) % palette.count]
+        for y in max(0, Int(cy - ry))..<min(height, Int(cy + ry) + 1) {
+            for x in max(0, Int(cx - rx))..<min(width, Int(cx + rx) + 1) {
+                let dx = (Double(x) - cx) / rx, dy = (Double(y) - cy) / ry
+                guard dx * dx + dy * dy <= 1 else { continue }
+                let base = (y * width + x) * 3
+                // A stripe texture: edges inside the blob too.
+                let stripe: UInt8 = (x / 6 + y / 6) % 2 == 0 ? 0 : 40
+                pixels[base] = colour.0 &- min(colour.0, stripe)
+                pixels[base + 1] = colour.1 &- min(colour.1, stripe)
+                pixels[base + 2] = colour.2 &- min(colour.2, stripe)
+            }
         }
     }
     return pixels
@@ -222,8 +247,8 @@ enum Astronaut {
 /// shoulders pasted at (left, top), scaled by `scale`; returns the pixels and
 /// the face's box in fractions of the photo.
 func portrait(width: Int, height: Int, left: Int, top: Int, scale: Double,
-              astronaut: (pixels: [UInt8], width: Int, height: Int), seed: Double) -> ([UInt8], ci_box) {
-    var pixels = scenery(width: width, height: height, seed: seed)
+              astronaut: (pixels: [UInt8], width: Int, height: Int), seed: Double, busy: Bool = false) -> ([UInt8], ci_box) {
+    var pixels = scenery(width: width, height: height, seed: seed, busy: busy)
     let cut = Astronaut.cut
     let w = Int(Double(cut.width) * scale), h = Int(Double(cut.height) * scale)
     for y in 0..<h where top + y >= 0 && top + y < height {
