@@ -254,7 +254,11 @@ static void fuzz_decode_one(const uint8_t *data, size_t size, ci_format expected
         }
     }
     if (expected != CI_FORMAT_HEIF) CHECK((placed_status[0] == CI_OK) == (placed_status[2] == CI_OK));
-    if (placed_status[0] == CI_OK && placed_status[2] == CI_OK && placement[0].placed_by == CI_PLACED_CENTRE)
+    // (Not for HEIF: libde265 leaves parts of a damaged picture
+    // uninitialised, so two decodes of one broken tile can differ; valgrind
+    // traced such pixels to its own allocations. docs/reliability.md.)
+    if (expected != CI_FORMAT_HEIF && placed_status[0] == CI_OK && placed_status[2] == CI_OK &&
+        placement[0].placed_by == CI_PLACED_CENTRE)
         CHECK(memcmp(placed_pixels[0], placed_pixels[2], sizeof placed_pixels[0]) == 0);
     sink += pixels[0] + placed_pixels[0][0];
     (void)sink;

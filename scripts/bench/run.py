@@ -24,10 +24,17 @@ tools and makes the photos. Environment:
   BENCH_TESTDATA    the conformance data W-HEIC's phone photos come from
                     (default ../shared/testdata beside the repository)
   BENCH_P3_RUNS     rounds for W6-P3 (default 15; 0 skips it)
+  BENCH_CROP_RUNS   rounds for W6-crop and W-portraits (default 11; 0 skips them)
 
 W6-P3 (issue 12): the W6 photos again, each tagged Display P3 (the profile
 arrow.heic carries, in an APP2 marker): collage on W6 and on W6-P3,
 alternating, so the difference is what converting the colours costs.
+
+W6-crop and W-portraits (issue 13): what placing crops costs. collage on
+W6 with --crop centre, smart (the default: W6 has no faces and no EXIF
+subject, so smart looks for faces and draws exactly what centre draws) and
+attention; then the same on six portraits with a face near the top
+(scripts/bench/make_portraits.py), alternating.
 
 W-HEIC (issue 12): six 12-megapixel iPhone HEICs (arrow.heic and pug.heic,
 three of each, read in place from the conformance data) into the same grid,
@@ -378,6 +385,31 @@ def main():
     elif p3_rounds > 0:
         print("W6-P3 skipped: %s is absent" % arrow, file=sys.stderr)
 
+    # --- W6-crop and W-portraits: what placing crops costs ---
+    crop_rounds = int(os.environ.get("BENCH_CROP_RUNS", "11"))
+    crops, portraits = [], []
+    if crop_rounds > 0:
+        portrait_dir = os.path.join(work, "portraits")
+        if not os.path.exists(os.path.join(portrait_dir, "portrait-6.jpg")):
+            subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "make_portraits.py"),
+                            os.path.dirname(photos[0]), portrait_dir], check=True)
+        portrait_photos = [os.path.join(portrait_dir, "portrait-%d.jpg" % i) for i in range(1, 7)]
+
+        def collage_crop(files, crop):
+            listed = " ".join(sh_quote(p) for p in files)
+            def script(out, fmt):
+                return ("state=$(mktemp -d %s/state-XXXXXX) && export XDG_STATE_HOME=$state && "
+                        "%s add %s >/dev/null && %s save -o %s --size %dx%d --quality %d --crop %s >/dev/null; "
+                        "rc=$?; rm -rf \"$state\"; exit $rc") % (
+                            sh_quote(scratch), sh_quote(collage), listed, sh_quote(collage),
+                            sh_quote(out + "." + fmt), CANVAS[0], CANVAS[1], QUALITY, crop)
+            return script
+
+        crops = [Contender("collage --crop %s" % c, collage_crop(photos, c), psnr=False)
+                 for c in ("centre", "smart", "attention")]
+        portraits = [Contender("collage --crop %s" % c, collage_crop(portrait_photos, c), psnr=False)
+                     for c in ("centre", "smart", "attention")]
+
     # --- Quality ---
     reference_file = os.path.join(work, "reference-w6-16bit.png")
     make_reference(convert, photos, reference_file)
@@ -403,6 +435,9 @@ def main():
         run_rounds(heic, heic_rounds, env, scratch, outdir, "W-HEIC")
     if p3:
         run_rounds(p3, p3_rounds, env, scratch, outdir, "W6-P3")
+    if crops:
+        run_rounds(crops, crop_rounds, env, scratch, outdir, "W6-crop")
+        run_rounds(portraits, crop_rounds, env, scratch, outdir, "W-portraits")
     load_after = open("/proc/loadavg").read().split()[:3]
 
     busy = subprocess.run(["ps", "-eo", "pcpu,ni,comm", "--sort=-pcpu"], capture_output=True,
@@ -428,6 +463,14 @@ def main():
         cpu_tagged = statistics.median(r[1] for r in p3[1].runs)
         report += ["", "W6-P3: converting six Display P3 photos costs %+.1f%% of W6's wall (%+.1f ms), %+.1f%% of its CPU." % (
             100 * (tagged - plain) / plain, 1000 * (tagged - plain), 100 * (cpu_tagged - cpu_plain) / cpu_plain), ""]
+    for title, group in (("W6-crop (six 12 MP photos, no faces)", crops),
+                         ("W-portraits (six 12 MP portraits, a face near the top)", portraits)):
+        if group:
+            report += [table(group, "collage --crop centre", title)]
+            centre = statistics.median(r[0] for r in group[0].runs)
+            report += ["", "%s: smart takes %.2f x centre's wall, attention %.2f x." % (
+                title.split(" ")[0], statistics.median(r[0] for r in group[1].runs) / centre,
+                statistics.median(r[0] for r in group[2].runs) / centre), ""]
     report += ["Load average before %s, after %s. Busiest processes at the end (%%CPU, nice, name): %s." % (
         "/".join(load_before), "/".join(load_after), "; ".join(" ".join(l.split()) for l in busy))]
     text = "\n".join(report)
