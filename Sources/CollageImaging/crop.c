@@ -28,40 +28,16 @@
 #include <string.h>
 
 // ---------------------------------------------------------------------------
-// Orientation of fractions (resample.c has the same walks for pixels)
+// Orientation of fractions (orient.c's mapping on a 1 x 1 image)
 
 void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b) {
-    double x = focus->x, y = focus->y;
-    switch (orientation) {
-    case 2: *a = 1 - x; *b = y; break;
-    case 3: *a = 1 - x; *b = 1 - y; break;
-    case 4: *a = x; *b = 1 - y; break;
-    case 5: *a = y; *b = x; break;
-    case 6: *a = y; *b = 1 - x; break;
-    case 7: *a = 1 - y; *b = 1 - x; break;
-    case 8: *a = 1 - y; *b = x; break;
-    default: *a = x; *b = y; break;
-    }
-}
-
-// Where stored point (a, b) lands upright.
-static void stored_to_upright(int orientation, double a, double b, double *x, double *y) {
-    switch (orientation) {
-    case 2: *x = 1 - a; *y = b; break;
-    case 3: *x = 1 - a; *y = 1 - b; break;
-    case 4: *x = a; *y = 1 - b; break;
-    case 5: *x = b; *y = a; break;
-    case 6: *x = 1 - b; *y = a; break;
-    case 7: *x = 1 - b; *y = 1 - a; break;
-    case 8: *x = b; *y = 1 - a; break;
-    default: *x = a; *y = b; break;
-    }
+    ci_point_stored(orientation, 1, 1, focus->x, focus->y, a, b);
 }
 
 ci_box ci_box_upright(ci_box stored, int orientation) {
     double x0, y0, x1, y1;
-    stored_to_upright(orientation, stored.x, stored.y, &x0, &y0);
-    stored_to_upright(orientation, stored.x + stored.width, stored.y + stored.height, &x1, &y1);
+    ci_point_upright(orientation, 1, 1, stored.x, stored.y, &x0, &y0);
+    ci_point_upright(orientation, 1, 1, stored.x + stored.width, stored.y + stored.height, &x1, &y1);
     ci_box box = {fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0), fabs(y1 - y0)};
     return box;
 }
@@ -224,22 +200,6 @@ ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t
 // The long side the attention map is made at.
 #define ATTENTION_LONG_SIDE 96
 
-// Where stored pixel (a, b) of a stored-orientation image sw x sh lands
-// upright (resample.c walks the same way for cells).
-static void stored_pixel_upright(int orientation, uint32_t sw, uint32_t sh, uint32_t a, uint32_t b,
-                                 uint32_t *x, uint32_t *y) {
-    switch (orientation) {
-    case 2: *x = sw - 1 - a; *y = b; break;
-    case 3: *x = sw - 1 - a; *y = sh - 1 - b; break;
-    case 4: *x = a; *y = sh - 1 - b; break;
-    case 5: *x = b; *y = a; break;
-    case 6: *x = sh - 1 - b; *y = a; break;
-    case 7: *x = sh - 1 - b; *y = sw - 1 - a; break;
-    case 8: *x = b; *y = sw - 1 - a; break;
-    default: *x = a; *y = b; break;
-    }
-}
-
 // The frame reduced by averaging to about `width` x `height` upright pixels
 // (never more than it has), as 3 bytes a pixel. A box filter is enough for
 // looking at a photo; it reads each pixel of the frame once.
@@ -283,8 +243,10 @@ static ci_status reduce_upright(const ci_image *frame, int orientation, uint32_t
             }
         }
         for (uint32_t a = 0; a < sw; a++) {
-            uint32_t n = (column[a + 1] - column[a]) * (row1 - row0), x, y;
-            stored_pixel_upright(orientation, sw, sh, a, b, &x, &y);
+            uint32_t n = (column[a + 1] - column[a]) * (row1 - row0);
+            double fx, fy;
+            ci_point_upright(orientation, sw, sh, a + 0.5, b + 0.5, &fx, &fy);
+            uint32_t x = (uint32_t)fx, y = (uint32_t)fy;
             uint8_t *q = out->pixels + (size_t)y * out->stride + (size_t)x * 3;
             for (int k = 0; k < 3; k++) q[k] = (uint8_t)((sums[a * 3 + k] + n / 2) / n);
         }

@@ -256,6 +256,12 @@ int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32
 ci_box ci_box_upright(ci_box stored, int orientation);
 
 // --- Orientation (orient.c) ---
+// Where point (a, b) of a stored image sw x sh lands upright for EXIF
+// `orientation`, and back, in continuous coordinates: pixel (i, j) covers
+// [i, i + 1) x [j, j + 1), so its centre maps to the centre of the pixel it
+// lands on; with sw = sh = 1, fractions of the image map to fractions.
+void ci_point_upright(int orientation, double sw, double sh, double a, double b, double *x, double *y);
+void ci_point_stored(int orientation, double sw, double sh, double x, double y, double *a, double *b);
 // Replaces image's pixels by the upright version for EXIF `orientation`.
 // Frees the old buffer on success; leaves `image` untouched on failure.
 ci_status ci_apply_orientation(ci_image *image, int orientation, const char *name, ci_error *err);

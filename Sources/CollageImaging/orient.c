@@ -1,4 +1,5 @@
-// orient.c — turns a decoded image upright for its EXIF orientation.
+// orient.c — turns a decoded image upright for its EXIF orientation, and
+// says where a point of a stored image lands upright (and back).
 #include "internal.h"
 
 #include <stdlib.h>
@@ -72,4 +73,30 @@ ci_status ci_apply_orientation(ci_image *image, int orientation, const char *nam
     free(image->pixels);
     *image = out;
     return CI_OK;
+}
+
+void ci_point_upright(int orientation, double sw, double sh, double a, double b, double *x, double *y) {
+    switch (orientation) {
+    case 2: *x = sw - a; *y = b; break;
+    case 3: *x = sw - a; *y = sh - b; break;
+    case 4: *x = a; *y = sh - b; break;
+    case 5: *x = b; *y = a; break;
+    case 6: *x = sh - b; *y = a; break;
+    case 7: *x = sh - b; *y = sw - a; break;
+    case 8: *x = b; *y = sw - a; break;
+    default: *x = a; *y = b; break;
+    }
+}
+
+void ci_point_stored(int orientation, double sw, double sh, double x, double y, double *a, double *b) {
+    switch (orientation) {
+    case 2: *a = sw - x; *b = y; break;
+    case 3: *a = sw - x; *b = sh - y; break;
+    case 4: *a = x; *b = sh - y; break;
+    case 5: *a = y; *b = x; break;
+    case 6: *a = y; *b = sh - x; break;
+    case 7: *a = sw - y; *b = sh - x; break;
+    case 8: *a = sw - y; *b = x; break;
+    default: *a = x; *b = y; break;
+    }
 }

@@ -322,34 +322,22 @@ static void horizontal_pass4(const float *row, const axis_table *across, const f
 // Orientation of the output
 
 // Where pixel (a, b) of a stored-orientation cell sw x sh lands in the upright
-// cell, for EXIF orientation 1-8 (the inverse of orient.c's walks).
+// cell, and back (orient.c's mapping, by pixel centres; exact for any size
+// below 2^52).
 static void stored_to_upright(int orientation, int64_t sw, int64_t sh, int64_t a, int64_t b,
                               int64_t *x, int64_t *y) {
-    switch (orientation) {
-    case 2: *x = sw - 1 - a; *y = b; break;
-    case 3: *x = sw - 1 - a; *y = sh - 1 - b; break;
-    case 4: *x = a; *y = sh - 1 - b; break;
-    case 5: *x = b; *y = a; break;
-    case 6: *x = sh - 1 - b; *y = a; break;
-    case 7: *x = sh - 1 - b; *y = sw - 1 - a; break;
-    case 8: *x = b; *y = sw - 1 - a; break;
-    default: *x = a; *y = b; break;
-    }
+    double fx, fy;
+    ci_point_upright(orientation, (double)sw, (double)sh, (double)a + 0.5, (double)b + 0.5, &fx, &fy);
+    *x = (int64_t)(fx - 0.5);
+    *y = (int64_t)(fy - 0.5);
 }
 
-// And back: the stored-cell pixel that lands on upright pixel (x, y).
 static void upright_to_stored(int orientation, int64_t sw, int64_t sh, int64_t x, int64_t y,
                               int64_t *a, int64_t *b) {
-    switch (orientation) {
-    case 2: *a = sw - 1 - x; *b = y; break;
-    case 3: *a = sw - 1 - x; *b = sh - 1 - y; break;
-    case 4: *a = x; *b = sh - 1 - y; break;
-    case 5: *a = y; *b = x; break;
-    case 6: *a = y; *b = sh - 1 - x; break;
-    case 7: *a = sw - 1 - y; *b = sh - 1 - x; break;
-    case 8: *a = sw - 1 - y; *b = x; break;
-    default: *a = x; *b = y; break;
-    }
+    double fa, fb;
+    ci_point_stored(orientation, (double)sw, (double)sh, (double)x + 0.5, (double)y + 0.5, &fa, &fb);
+    *a = (int64_t)(fa - 0.5);
+    *b = (int64_t)(fb - 0.5);
 }
 
 // ---------------------------------------------------------------------------

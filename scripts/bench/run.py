@@ -351,6 +351,17 @@ def main():
     elif heic_rounds > 0:
         print("W-HEIC skipped: %s is absent" % heif_dir, file=sys.stderr)
 
+    def collage_on(files, extra=""):
+        """collage add FILES, then save with the W6 options and `extra`, in a fresh state folder."""
+        listed = " ".join(sh_quote(p) for p in files)
+        def script(out, fmt):
+            return ("state=$(mktemp -d %s/state-XXXXXX) && export XDG_STATE_HOME=$state && "
+                    "%s add %s >/dev/null && %s save -o %s --size %dx%d --quality %d %s >/dev/null; "
+                    "rc=$?; rm -rf \"$state\"; exit $rc") % (
+                        sh_quote(scratch), sh_quote(collage), listed, sh_quote(collage),
+                        sh_quote(out + "." + fmt), CANVAS[0], CANVAS[1], QUALITY, extra)
+        return script
+
     # --- W6-P3: the same photos tagged Display P3 ---
     p3_rounds = int(os.environ.get("BENCH_P3_RUNS", "15"))
     p3 = []
@@ -370,16 +381,6 @@ def main():
                 f.write(jpeg[:2] + app2 + jpeg[2:])
         p3_photos = [os.path.join(p3_dir, os.path.basename(p)) for p in photos]
 
-        def collage_on(files):
-            listed = " ".join(sh_quote(p) for p in files)
-            def script(out, fmt):
-                return ("state=$(mktemp -d %s/state-XXXXXX) && export XDG_STATE_HOME=$state && "
-                        "%s add %s >/dev/null && %s save -o %s --size %dx%d --quality %d >/dev/null; "
-                        "rc=$?; rm -rf \"$state\"; exit $rc") % (
-                            sh_quote(scratch), sh_quote(collage), listed, sh_quote(collage),
-                            sh_quote(out + "." + fmt), CANVAS[0], CANVAS[1], QUALITY)
-            return script
-
         p3 = [Contender("collage, W6 untagged", collage_on(photos), psnr=False),
               Contender("collage, W6 tagged Display P3", collage_on(p3_photos), psnr=False)]
     elif p3_rounds > 0:
@@ -395,19 +396,9 @@ def main():
                             os.path.dirname(photos[0]), portrait_dir], check=True)
         portrait_photos = [os.path.join(portrait_dir, "portrait-%d.jpg" % i) for i in range(1, 7)]
 
-        def collage_crop(files, crop):
-            listed = " ".join(sh_quote(p) for p in files)
-            def script(out, fmt):
-                return ("state=$(mktemp -d %s/state-XXXXXX) && export XDG_STATE_HOME=$state && "
-                        "%s add %s >/dev/null && %s save -o %s --size %dx%d --quality %d --crop %s >/dev/null; "
-                        "rc=$?; rm -rf \"$state\"; exit $rc") % (
-                            sh_quote(scratch), sh_quote(collage), listed, sh_quote(collage),
-                            sh_quote(out + "." + fmt), CANVAS[0], CANVAS[1], QUALITY, crop)
-            return script
-
-        crops = [Contender("collage --crop %s" % c, collage_crop(photos, c), psnr=False)
+        crops = [Contender("collage --crop %s" % c, collage_on(photos, "--crop " + c), psnr=False)
                  for c in ("centre", "smart", "attention")]
-        portraits = [Contender("collage --crop %s" % c, collage_crop(portrait_photos, c), psnr=False)
+        portraits = [Contender("collage --crop %s" % c, collage_on(portrait_photos, "--crop " + c), psnr=False)
                      for c in ("centre", "smart", "attention")]
 
     # --- Quality ---
