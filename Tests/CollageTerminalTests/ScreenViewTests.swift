@@ -24,6 +24,14 @@ import Testing
         #expect(screen.cells[0][1].style.bold)
     }
 
+    @Test func aPhotosFocusIsShownBesideIt() throws {
+        let cat = Photo(path: "/x/cat.jpg").focused(try PhotoFocus(x: 0.5, y: 0.2))
+        let state = CollageScreenViewModel.screenState(for: CollageState(photos: [cat, Photo(path: "/x/dog.jpg")]))
+        let lines = CollageScreenView.render(state, columns: 80, rows: 12).text.components(separatedBy: "\n")
+        #expect(lines[2].hasPrefix(" 1. cat.jpg  (focus 0.5,0.2)"))
+        #expect(lines[3].hasPrefix(" 2. dog.jpg") && !lines[3].contains("focus"))
+    }
+
     @Test func aMissingPhotoIsMarkedAndAFailedSaveSaysWhyUnderThePrompt() {
         let cat = Photo(path: "/x/cat.jpg"), dog = Photo(path: "/x/dog.jpg")
         var state = CollageScreenViewModel.screenState(for: CollageState(photos: [cat, dog], missing: [dog]))

@@ -16,6 +16,7 @@ public enum CollageScreenView {
             let missing = state.missing.contains(photo)
             var line = "\(index + 1). \(photo.fileName)"
             if missing { line += "  (missing)" }
+            if let focus = photo.focus { line += "  (focus \(focus))" }
             let row = layout.bodyTop + index
             screen.put(line, column: 1, row: row, style: missing ? Palette.message : .plain, maxWidth: layout.listWidth)
             if index == state.highlighted {
