@@ -1,6 +1,6 @@
 // FuzzBatchList.swift — libFuzzer harness for the batch list format
 // (BatchListParser and BatchListReader, Sources/CollageKit/Models/BatchList.swift),
-// compiled by swiftc -sanitize=fuzzer,address together with the two model
+// compiled by swiftc -sanitize=fuzzer,address together with the model
 // files it is made of (see scripts/fuzz.sh and Fuzz/README.md).
 //
 // Each input is a list. It is read twice: through BatchListReader from a file
@@ -11,6 +11,8 @@
 //  - groups are numbered 1, 2, 3... in order, each with at least one photo;
 //  - every line that is not blank and not a comment is exactly one photo, in
 //    order, and its group's line range covers it; blank lines separate groups;
+//  - a `#focus X Y PATH` line is the photo PATH with that focus, and one
+//    that starts so but does not parse marks its group as not makeable;
 //  - every photo names exactly the bytes of its line (trimmed), made absolute
 //    against the list's folder and standardised as the kernel would resolve
 //    it ("." and repeated slashes removed, "x/.." only where x is a real
@@ -26,8 +28,40 @@ private func fail(_ message: String) -> Never {
 }
 
 /// The format, modelled independently: a line is blank (ends a group), a
-/// comment, or a photo given by the bytes of its trimmed text.
-private enum Line { case blank, comment, photo([UInt8]) }
+/// comment, a photo given by the bytes of its trimmed text (with a focus
+/// for `#focus X Y PATH`), or a `#focus` line that does not parse.
+private enum Line { case blank, comment, photo([UInt8], PhotoFocus?), bad }
+
+/// "#focus", a blank, then X, Y and PATH separated by blanks (spaces, tabs);
+/// X and Y a number, or a number and "%", from 0 to 1 once divided.
+private func focusModel(_ text: [UInt8]) -> Line {
+    let blank: Set<UInt8> = [0x20, 0x09]
+    let head = Array("#focus".utf8)
+    guard text.count > head.count, Array(text[0..<head.count]) == head, blank.contains(text[head.count]) else {
+        return .comment
+    }
+    var fields: [[UInt8]] = []
+    var at = head.count
+    for _ in 0..<2 {
+        while at < text.count, blank.contains(text[at]) { at += 1 }
+        let start = at
+        while at < text.count, !blank.contains(text[at]) { at += 1 }
+        fields.append(Array(text[start..<at]))
+    }
+    while at < text.count, blank.contains(text[at]) { at += 1 }
+    let path = Array(text[at...])
+    func fraction(_ field: [UInt8]) -> Double? {
+        var body = field
+        let percent = body.last == UInt8(ascii: "%")
+        if percent { body.removeLast() }
+        guard let text = String(validating: body, as: UTF8.self), let value = Double(text), value.isFinite else { return nil }
+        let result = percent ? value / 100 : value
+        return result >= 0 && result <= 1 ? result : nil
+    }
+    guard !path.isEmpty, let x = fraction(fields[0]), let y = fraction(fields[1]),
+          let focus = try? PhotoFocus(x: x, y: y) else { return .bad }
+    return .photo(path, focus)
+}
 
 private func trimmed(_ bytes: [UInt8]) -> [UInt8] {
     if !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) {
@@ -37,19 +71,24 @@ private func trimmed(_ bytes: [UInt8]) -> [UInt8] {
     return Array(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
 }
 
-private func model(_ lines: [[UInt8]]) -> [[(line: Int, bytes: [UInt8])]] {
-    var groups: [[(line: Int, bytes: [UInt8])]] = []
-    var open: [(line: Int, bytes: [UInt8])] = []
+/// A line of a modelled group: a photo (bytes and focus), or a bad `#focus` line (nil bytes).
+private typealias ModelLine = (line: Int, bytes: [UInt8]?, focus: PhotoFocus?)
+
+private func model(_ lines: [[UInt8]]) -> [[ModelLine]] {
+    var groups: [[ModelLine]] = []
+    var open: [ModelLine] = []
     for (index, raw) in lines.enumerated() {
         let text = trimmed(raw)
-        let kind: Line = text.isEmpty ? .blank : text.first == UInt8(ascii: "#") ? .comment : .photo(text)
+        let kind: Line = text.isEmpty ? .blank : text.first == UInt8(ascii: "#") ? focusModel(text) : .photo(text, nil)
         switch kind {
         case .blank:
             if !open.isEmpty { groups.append(open); open = [] }
         case .comment:
             break
-        case let .photo(bytes):
-            open.append((index + 1, bytes))
+        case let .photo(bytes, focus):
+            open.append((index + 1, bytes, focus))
+        case .bad:
+            open.append((index + 1, nil, nil))
         }
     }
     if !open.isEmpty { groups.append(open) }
@@ -129,16 +168,21 @@ public func fuzzBatchList(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var previousLast = 0
     for (index, (group, want)) in zip(parsed, expected).enumerated() {
         if group.number != index + 1 { fail("group \(index + 1) is numbered \(group.number)") }
-        if group.photos.count != want.count { fail("group \(group.number): \(group.photos.count) photos, want \(want.count)") }
+        let wantPhotos = want.filter { $0.bytes != nil }
+        if group.photos.count != wantPhotos.count { fail("group \(group.number): \(group.photos.count) photos, want \(wantPhotos.count)") }
+        if (group.problem != nil) != (wantPhotos.count != want.count) {
+            fail("group \(group.number): problem \(group.problem ?? "none"), the model says \(want.count - wantPhotos.count) bad lines")
+        }
         if group.firstLine != want.first!.line || group.lastLine != want.last!.line {
             fail("group \(group.number): lines \(group.firstLine)-\(group.lastLine), want \(want.first!.line)-\(want.last!.line)")
         }
         if group.firstLine <= previousLast { fail("group \(group.number) overlaps the one before") }
         previousLast = group.lastLine
-        for (photo, line) in zip(group.photos, want) {
-            let expected = expectedPath(line.bytes)
+        for (photo, line) in zip(group.photos, wantPhotos) {
+            if photo.focus != line.focus { fail("line \(line.line): focus \(String(describing: photo.focus)), want \(String(describing: line.focus))") }
+            let expected = expectedPath(line.bytes!)
             if photo.fileSystemPath != expected {
-                fail("line \(line.line) \(line.bytes) names \(photo.fileSystemPath), want \(expected)")
+                fail("line \(line.line) \(line.bytes!) names \(photo.fileSystemPath), want \(expected)")
             }
             // Exact bytes when they are UTF-8 without NUL, lossy text otherwise.
             if photo.pathIsExact != (String(validating: expected, as: UTF8.self) != nil) {

@@ -70,43 +70,51 @@ import Testing
         return groups
     }
 
-    @Test func aFocusLineSetsTheFocusOfThePhotoOnTheNextLineWhateverItsName() {
+    @Test func aFocusLineGivesItsPhotoAFocusWhateverTheFileIsCalled() {
         let groups = parse("""
-            #focus 0.5 0.2
-            ./#focus 0.5 0.2.jpg
-            # focus 0.1 0.1 (a comment: the directive has no space after #)
+            #focus 0.5 0.2 #focus 0.5 0.2.jpg
+            # focus 0.1 0.1 a.jpg (a comment: the directive has no space after #)
+            #focused on a.jpg (a comment too)
             0.3 0.3
-            #focus 10% 90%
-              ./#focus 0.5 0.5  
-            plain.jpg
+            #focus 10% 90%   two  spaces .jpg
+            #focus\t1\t0\t/abs/with\ttab.jpg
+              ./#focus 0.5 0.5 plain.jpg  
             """)
         #expect(groups.count == 1)
-        let photos = groups[0].photos
         #expect(groups[0].problem == nil)
-        #expect(photos.map(\.path) == ["/lists/#focus 0.5 0.2.jpg", "/lists/0.3 0.3", "/lists/#focus 0.5 0.5", "/lists/plain.jpg"])
-        #expect(photos.map(\.focus) == [focus(0.5, 0.2), nil, focus(0.1, 0.9), nil])
+        let photos = groups[0].photos
+        #expect(photos.map(\.path) == ["/lists/#focus 0.5 0.2.jpg", "/lists/0.3 0.3", "/lists/two  spaces .jpg",
+                                       "/abs/with\ttab.jpg", "/lists/#focus 0.5 0.5 plain.jpg"])
+        #expect(photos.map(\.focus) == [focus(0.5, 0.2), nil, focus(0.1, 0.9), focus(1, 0), nil])
     }
 
-    @Test func aBadOrDanglingFocusLineSkipsItsCollageNamingTheLine() {
+    @Test func aFocusLineKeepsANameThatIsNotUTF8() {
+        var parser = BatchListParser(baseDirectory: "/lists")
+        let line = Array("#focus 0.25 0.75 caf".utf8) + [0xE9] + Array(".jpg".utf8)
+        #expect(parser.consume(bytes: line, lineNumber: 1) == nil)
+        let group = parser.finish()
+        #expect(group?.photos.first?.fileSystemPath == Array("/lists/caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        #expect(group?.photos.first?.focus == focus(0.25, 0.75))
+    }
+
+    @Test func aBadFocusLineSkipsItsCollageNamingTheLine() {
         let groups = parse("""
-            #focus 0.5
             a.jpg
-            b.jpg
+            #focus 0.5 b.jpg
+            c.jpg
 
             #focus 0.5 0.5
 
-            c.jpg
             d.jpg
-
-            e.jpg
-            f.jpg
-            #focus 0.1 0.1
+            #focus 2 0 e.jpg
             """)
         #expect(groups.count == 3)
-        #expect(groups[0].problem?.hasPrefix("line 1: '#focus X Y' takes two fractions") == true)
-        #expect(groups[1].problem == "line 5: '#focus' is not followed by a photo on the next line")
-        #expect(groups[2].problem == "line 12: '#focus' is not followed by a photo on the next line")
-        #expect(groups[1].photos.allSatisfy { $0.focus == nil })
+        #expect(groups[0].problem?.hasPrefix("line 2: write '#focus X Y PATH'") == true)
+        #expect(groups[0].lineRange == "lines 1-3")
+        #expect(groups[1].problem?.hasPrefix("line 5: write '#focus X Y PATH'") == true)
+        #expect(groups[1].problem?.contains("no photo after X and Y") == true)
+        #expect(groups[2].problem?.hasPrefix("line 8: ") == true)
+        #expect(groups[2].photos.map(\.path) == ["/lists/d.jpg"])
     }
 
     @Test func theCollageScreensCropKeysMoveTheHighlightedPhotosFocus() throws {

@@ -8,7 +8,7 @@ public struct BatchGroup: Equatable, Sendable {
     public let lastLine: Int
     public let photos: [Photo]
     /// Why the group cannot be made as written (a `#focus` line that does
-    /// not parse or has no photo after it), naming the line; nil when fine.
+    /// not parse), naming the line; nil when fine.
     public var problem: String?
 
     public init(number: Int, firstLine: Int, lastLine: Int, photos: [Photo], problem: String? = nil) {
@@ -25,11 +25,12 @@ public struct BatchGroup: Equatable, Sendable {
 /// The batch list format, one line at a time:
 /// - one photo path per line, surrounding whitespace trimmed (CRLF accepted);
 /// - a blank line, or a run of them, ends a collage; the last needs none;
-/// - lines starting with `#` are comments, but for `#focus X Y`, which sets
-///   the focus (`collage focus`) of the photo on the next line: X and Y are
-///   fractions from 0 to 1 (or percentages) of the photo, as you see it. A
-///   file name cannot begin with `#` here anyway (write `./#name`), so no
-///   name is ever read as a focus, and no focus is read from a name;
+/// - lines starting with `#` are comments, but for `#focus X Y PATH`: the
+///   photo at PATH with its focus (`collage focus`), X and Y fractions from
+///   0 to 1 (or percentages) of the photo as you see it, PATH the rest of the
+///   line after them. No file name is read as a focus nor a focus from a
+///   name: a line starting with `#` is never a plain path (write `./#name`),
+///   and PATH, after the two numbers, is taken whole, spaces and all;
 /// - relative paths are relative to `baseDirectory`;
 /// - a line is a file name as bytes: one that is not valid UTF-8 names its
 ///   file exactly (only ASCII whitespace is trimmed from such a line).
@@ -42,8 +43,7 @@ public struct BatchListParser {
     private var firstLine = 0
     private var lastLine = 0
     private var groupsSoFar = 0
-    /// A `#focus` line waiting for its photo, and the line it was on.
-    private var pendingFocus: (focus: PhotoFocus, line: Int)?
+    /// The first `#focus` line of the group that did not parse.
     private var problem: String?
 
     public init(baseDirectory: String) {
@@ -56,10 +56,7 @@ public struct BatchListParser {
         if text.isEmpty { return endGroup() }
         // The first byte, not Character: "#" followed by a combining mark is
         // one Character that is not "#", but the line still starts with "#".
-        if text.utf8.first == UInt8(ascii: "#") {
-            readFocus(text, lineNumber: lineNumber)
-            return nil
-        }
+        if text.utf8.first == UInt8(ascii: "#") { return comment(ArraySlice(text.utf8), lineNumber: lineNumber) }
         return add(Photo(resolving: text, against: baseDirectory), lineNumber: lineNumber)
     }
 
@@ -70,43 +67,55 @@ public struct BatchListParser {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
         guard let first = line.firstIndex(where: { !isSpace($0) }),
               let last = line.lastIndex(where: { !isSpace($0) }) else { return endGroup() }
-        if line[first] == UInt8(ascii: "#") { return nil }
+        if line[first] == UInt8(ascii: "#") { return comment(line[first...last], lineNumber: lineNumber) }
         return add(Photo(resolvingFileSystemPath: Array(line[first...last]), against: baseDirectory),
                    lineNumber: lineNumber)
     }
 
-    /// `#focus X Y`; any other comment is left alone.
-    private mutating func readFocus(_ text: String, lineNumber: Int) {
-        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        guard words.first == "#focus" else { return }
-        noteDanglingFocus()
+    /// A line starting with "#": a photo with its focus, or a comment.
+    private mutating func comment(_ line: ArraySlice<UInt8>, lineNumber: Int) -> BatchGroup? {
         do {
-            guard words.count == 3 else { throw OptionError("needs X and Y") }
-            let focus = try PhotoFocus(x: try PhotoFocus.fraction(parsing: String(words[1])),
-                                       y: try PhotoFocus.fraction(parsing: String(words[2])))
-            pendingFocus = (focus, lineNumber)
+            guard let (focus, path) = try Self.focusLine(line) else { return nil }
+            return add(Photo(resolvingFileSystemPath: Array(path), against: baseDirectory).focused(focus),
+                       lineNumber: lineNumber)
         } catch {
-            noteProblem("line \(lineNumber): '#focus X Y' takes two fractions from 0 to 1, e.g. '#focus 0.5 0.2' (\(error))")
+            // The line meant a photo: its collage cannot be made as written.
+            if photos.isEmpty && problem == nil { firstLine = lineNumber }
+            lastLine = lineNumber
+            if problem == nil {
+                problem = "line \(lineNumber): write '#focus X Y PATH', X and Y fractions from 0 to 1, e.g. '#focus 0.5 0.2 beach.jpg' (\(error))"
+            }
+            return nil
         }
     }
 
-    private mutating func noteProblem(_ text: String) {
-        if problem == nil { problem = text }
-    }
+    private static let focusWord = Array("#focus".utf8)
 
-    /// A focus no photo took.
-    private mutating func noteDanglingFocus() {
-        if let pending = pendingFocus {
-            noteProblem("line \(pending.line): '#focus' is not followed by a photo on the next line")
-            pendingFocus = nil
+    /// `#focus X Y PATH` (a trimmed line): the focus and the path's bytes;
+    /// nil for any other comment; throws for a `#focus` line that does not parse.
+    static func focusLine(_ line: ArraySlice<UInt8>) throws -> (PhotoFocus, ArraySlice<UInt8>)? {
+        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard line.starts(with: focusWord) else { return nil }
+        var rest = line.dropFirst(focusWord.count)
+        guard let next = rest.first, isBlank(next) else { return nil }  // "#focused ..." is a comment
+        func word() -> String? {
+            rest = rest.drop(while: isBlank)
+            let word = rest.prefix(while: { !isBlank($0) })
+            rest = rest.dropFirst(word.count)
+            return word.isEmpty ? nil : String(decoding: word, as: UTF8.self)
         }
+        guard let x = word(), let y = word() else { throw OptionError("X and Y are missing") }
+        let focus = try PhotoFocus(x: try PhotoFocus.fraction(parsing: x, exact: true),
+                                   y: try PhotoFocus.fraction(parsing: y, exact: true))
+        let path = rest.drop(while: isBlank)
+        guard !path.isEmpty else { throw OptionError("no photo after X and Y") }
+        return (focus, path)
     }
 
     private mutating func add(_ photo: Photo, lineNumber: Int) -> BatchGroup? {
-        if photos.isEmpty { firstLine = lineNumber }
+        if photos.isEmpty && problem == nil { firstLine = lineNumber }
         lastLine = lineNumber
-        photos.append(photo.focused(pendingFocus?.focus))
-        pendingFocus = nil
+        photos.append(photo)
         return nil
     }
 
@@ -114,9 +123,7 @@ public struct BatchListParser {
     public mutating func finish() -> BatchGroup? { endGroup() }
 
     private mutating func endGroup() -> BatchGroup? {
-        noteDanglingFocus()
-        // A problem before any photo waits for the group that follows.
-        guard !photos.isEmpty else { return nil }
+        guard !photos.isEmpty || problem != nil else { return nil }
         groupsSoFar += 1
         defer {
             photos = []

@@ -159,9 +159,10 @@ public struct PhotoFocus: Hashable, Sendable, Codable, CustomStringConvertible {
         self.y = y
     }
 
-    /// "0.5" or "50%".
-    public static func fraction(parsing text: String) throws -> Double {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+    /// "0.5" or "50%" (surrounding whitespace ignored unless `exact`: a
+    /// batch list's fields are already split at blanks).
+    public static func fraction(parsing text: String, exact: Bool = false) throws -> Double {
+        let trimmed = exact ? text : text.trimmingCharacters(in: .whitespaces)
         let isPercent = trimmed.hasSuffix("%")
         guard let value = Double(isPercent ? String(trimmed.dropLast()) : trimmed), value.isFinite else {
             throw OptionError("'\(text)' is not a fraction from 0 to 1 (or a percentage)")

@@ -14,7 +14,10 @@ struct Batch: ParsableCommand {
         discussion: """
             LIST is a text file, or - for standard input: one photo path per line;
             a blank line (or several) ends a collage; lines starting with # are
-            comments. Relative paths are relative to the list's folder (to the
+            comments, except '#focus X Y PATH': the photo PATH, its crop centred
+            on X, Y (fractions of the photo, as `collage focus` takes them; PATH
+            is the rest of the line; a file whose name starts with # is written
+            ./#name). Relative paths are relative to the list's folder (to the
             current folder for standard input).
 
             Each collage follows the usual rules (1 to 6 readable photos, an even
@@ -31,7 +34,7 @@ struct Batch: ParsableCommand {
               dunes.jpg
 
               kids/ball.png
-              kids/kite.jpg
+              #focus 0.5 0.2 kids/kite flying.jpg
               kids/sandcastle.jpg
               kids/sunset.jpg
             """)
