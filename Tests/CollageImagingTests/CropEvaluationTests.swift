@@ -58,12 +58,18 @@ enum CropEvaluation {
                 }
             }
         }
-        // The real photo, her face as labelled.
+        // The real photos, their faces as labelled by hand: the astronaut
+        // (frontal), and the cameraman of SampleImages/ (in profile, looking
+        // through his camera; forehead to chin, ear to nose, of 512 x 512).
         let original = Astronaut.face
         cases.append(EvaluationCase(
             name: "astronaut-eileen-collins.jpg", path: Astronaut.path,
             face: ci_box(x: Double(original.x) / 341, y: Double(original.y) / 512,
                          width: Double(original.width) / 341, height: Double(original.height) / 512)))
+        cases.append(EvaluationCase(
+            name: "cameraman-grayscale.jpg",
+            path: TestData.packageRoot.appendingPathComponent("SampleImages/cameraman-grayscale.jpg").path,
+            face: ci_box(x: 180.0 / 512, y: 120.0 / 512, width: 77.0 / 512, height: 75.0 / 512)))
         return cases
     }
 

@@ -48,8 +48,8 @@ def main():
             path = item["photo"]
             if not os.path.isabs(path):
                 path = os.path.join(folder, path)
-            if not os.path.exists(path):
-                path = os.path.join(os.path.dirname(__file__), "../../SampleImages", item["photo"])
+            if not os.path.exists(path):  # the real photos are read where they are
+                path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../SampleImages", item["photo"])
             w, h = item["cell"]
             out = os.path.join(tmp, "out.png")
             subprocess.run(["vips", "thumbnail", path, out, str(w), "--height", str(h),
