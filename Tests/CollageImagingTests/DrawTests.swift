@@ -52,6 +52,19 @@ private final class Canvas {
         return damaged
     }
 
+    /// ci_draw_photo_placed with a crop rule and fit (background black).
+    func drawPlaced(_ path: String, x: Int32, y: Int32, width: UInt32, height: UInt32, crop: ci_crop,
+                    fit: ci_fit) -> (ci_status, String) {
+        var canvas = image
+        var error = ci_error()
+        var options = ci_draw_options()
+        options.crop = crop
+        options.fit = fit
+        let status = ci_draw_photo_placed(path, &canvas, ci_rect(x: x, y: y, width: width, height: height),
+                                          &options, nil, &error)
+        return (status, PNGTestSupport.message(error))
+    }
+
     func draw(_ path: String, x: Int32, y: Int32, width: UInt32, height: UInt32,
               background: ci_color = ci_color(r: 0, g: 0, b: 0)) -> (ci_status, String) {
         var canvas = image
@@ -201,6 +214,33 @@ struct DrawTests {
         #expect(visible > 0 && visible < cw * ch, "the cell should be partly visible")
         #expect(wrong == 0, "\(wrong) canvas pixels differ from the unclipped drawing")
         #expect(canvas.guardBandDamage == 0, "bytes written outside the canvas")
+    }
+
+    @Test("placed draws (smart, attention, contain) clipped by the canvas edge write only the visible part",
+          arguments: [(CI_CROP_SMART, CI_FIT_COVER), (CI_CROP_ATTENTION, CI_FIT_COVER), (CI_CROP_SMART, CI_FIT_CONTAIN)])
+    func placedCellsOverhangingTheCanvas(_ mode: (ci_crop, ci_fit)) throws {
+        let (cw, ch) = (24, 10)
+        let folder = try PhotoFolder()
+        let path = try folder.write("noise.png", noise(31 * 19 * 3, seed: 9), width: 31, height: 19)
+        let whole = Canvas(width: cw, height: ch, fill: initial)
+        let (s1, m1) = whole.drawPlaced(path, x: 0, y: 0, width: UInt32(cw), height: UInt32(ch), crop: mode.0, fit: mode.1)
+        try #require(s1 == CI_OK, "\(m1)")
+        for origin in [(Int32(-7), Int32(-3)), (30, 25), (-5, 26)] {
+            let canvas = Canvas(width: 40, height: 30, fill: initial)
+            let (status, message) = canvas.drawPlaced(path, x: origin.0, y: origin.1, width: UInt32(cw), height: UInt32(ch),
+                                                      crop: mode.0, fit: mode.1)
+            try #require(status == CI_OK, "\(message)")
+            var wrong = 0
+            for y in 0..<30 {
+                for x in 0..<40 {
+                    let cx = x - Int(origin.0), cy = y - Int(origin.1)
+                    let inside = (0..<cw).contains(cx) && (0..<ch).contains(cy)
+                    if canvas.pixel(x, y) != (inside ? whole.pixel(cx, cy) : [1, 2, 3]) { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "\(mode) at \(origin): \(wrong) pixels differ from the unclipped drawing")
+            #expect(canvas.guardBandDamage == 0, "\(mode) at \(origin): bytes written outside the canvas")
+        }
     }
 
     @Test("a cell entirely off the canvas writes nothing and succeeds")
