@@ -188,14 +188,16 @@ ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t
 // ---------------------------------------------------------------------------
 // Looking at the pixels
 
-// The short side faces are searched at. The detector finds faces of 80 x 80
-// pixels and more, so this decides the smallest face found: a sixth of the
-// photo's short side at 480. (The astronaut's face, a fifth of her portrait's
-// width, is found at 504 pixels wide and missed half the time at 378.)
+// The short side faces are searched at. The detector's window is 80 x 80
+// pixels, so this decides the smallest face found: about a sixth of the
+// photo's short side at 480. Chosen on the crop evaluation
+// (docs/quality.md): at 480 smart keeps every face; at 360 or 400 the faces
+// of 14% of the short side were lost and it kept 69%. It is also most of
+// smart's cost (docs/performance.md).
 #define FACE_SEARCH_SHORT_SIDE 480
-// Faces scoring below this are not faces (dlib's own cut-off is 0; badges
-// on a spacesuit scored -0.3 to 0.1, real faces 0.5 to 2): see
-// docs/quality.md for how it was chosen.
+// Faces scoring below this are not faces (dlib's own cut-off is 0): round
+// badges on the astronaut's spacesuit scored -0.3 to 0.1, her face 1.0 to
+// 1.6 (docs/quality.md).
 #define FACE_SCORE_THRESHOLD 0.2
 // The long side the attention map is made at.
 #define ATTENTION_LONG_SIDE 96
