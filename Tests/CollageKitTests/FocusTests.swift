@@ -25,6 +25,24 @@ import Testing
             == "Photo 2 (b.jpg) is cropped around 0.5,0.25")
     }
 
+    @Test func theEngineSaysWhereEachCropIsCentred() throws {
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("SampleImages")
+        let astronaut = Photo(path: samples.appendingPathComponent("astronaut-eileen-collins.jpg").path)
+        let cat = Photo(path: samples.appendingPathComponent("chelsea-the-cat.jpg").path)
+        // Two 300 x 100 cells: the portrait's crop slides up and down.
+        let options = try CollageRenderOptions(size: CanvasSize(width: 600, height: 100))
+        let smart = try ImageEngine().renderPlaced([astronaut, cat], options: options).cropCentres
+        #expect(smart[0].x == 0.5 && smart[0].y < 0.35, "smart keeps her head: \(smart[0])")
+        var centreOptions = options
+        centreOptions.crop = .centre
+        let centre = try ImageEngine().renderPlaced([astronaut, cat], options: centreOptions).cropCentres
+        #expect(centre == [.centre, .centre])
+        let focused = try ImageEngine().renderPlaced([astronaut.focused(focus(0.5, 1)), cat], options: options).cropCentres
+        // As low as the photo allows: the window is (341 / 512) / 3 of its height.
+        #expect(abs(focused[0].y - (1 - 341.0 / 512 / 3 / 2)) < 1e-9)
+    }
+
     @Test func aFocusIsTwoFractionsFromZeroToOne() throws {
         #expect(throws: OptionError.self) { try PhotoFocus(x: 1.01, y: 0.5) }
         #expect(throws: OptionError.self) { try PhotoFocus(x: 0.5, y: -0.1) }
@@ -120,7 +138,8 @@ import Testing
     @Test func theCollageScreensCropKeysMoveTheHighlightedPhotosFocus() throws {
         let store = InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")])
         let collage = try makeViewModel(store: store)
-        let screen = CollageScreenViewModel(collage: collage, previews: FakePreviews(), workingDirectory: "/work",
+        let previews = FakePreviews()
+        let screen = CollageScreenViewModel(collage: collage, previews: previews, workingDirectory: "/work",
                                             deliver: immediately, now: { Date(timeIntervalSince1970: 0) })
         screen.handle(.down)
         screen.handle(.character("L"))
@@ -135,6 +154,10 @@ import Testing
         #expect(screen.currentState.photos[1].focus == focus(0.5, 0.4))
         screen.handle(.character("F"))
         #expect(try store.load()[1].focus == nil)
+        // Without a focus, the keys start from where the picture's crop is.
+        previews.centres = [.centre, focus(0.5, 0.21)]
+        screen.handle(.character("K"))
+        #expect(try store.load()[1].focus == focus(0.5, 0.16))
         // Nothing to move on an empty collage.
         let empty = CollageScreenViewModel(collage: try makeViewModel(store: InMemorySelectionStore()), previews: FakePreviews(),
                                            workingDirectory: "/work", deliver: immediately, now: { Date(timeIntervalSince1970: 0) })

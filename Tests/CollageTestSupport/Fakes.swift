@@ -94,6 +94,8 @@ public final class FakeBrowser: DirectoryBrowsing, @unchecked Sendable {
 /// Previews on the spot: the picture's only line names what it shows.
 public final class FakePreviews: PreviewProviding {
     public private(set) var requests: [String] = []
+    /// What `cropCentres(of:)` answers (as if a collage picture had been drawn).
+    public var centres: [PhotoFocus]?
 
     public init() {}
 
@@ -109,6 +111,10 @@ public final class FakePreviews: PreviewProviding {
         completion(.success(TerminalPicture(kind: .symbols, columns: columns, rows: rows,
                                             lines: [photos.map(\.fileName).joined(separator: "+")])))
         return PreviewTicket()
+    }
+
+    public func cropCentres(of photos: [Photo]) -> [PhotoFocus]? {
+        centres.flatMap { $0.count == photos.count ? $0 : nil }
     }
 }
 

@@ -213,6 +213,14 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// parallel on `decodeThreads` workers: each writes only its own cell of
     /// the canvas, so the result does not depend on the order they finish.
     public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RGBImage {
+        try renderPlaced(photos, options: options).image
+    }
+
+    /// `render`, and for each photo the centre of the part of it its cell
+    /// shows (where smart or attention put the crop; the middle for contain),
+    /// as a focus: where the collage screen's crop keys start from.
+    public func renderPlaced(_ photos: [Photo], options: CollageRenderOptions) throws
+        -> (image: RGBImage, cropCentres: [PhotoFocus]) {
         let layout = GridLayout(count: photos.count)
         let cells = layout.cells(canvasWidth: options.size.width, canvasHeight: options.size.height, gap: options.gap)
         if !photos.isEmpty && cells.isEmpty {
@@ -221,6 +229,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         var image = RGBImage(width: options.size.width, height: options.size.height, filledWith: options.background,
                              except: cells)
         let failures = FailureList(count: photos.count)
+        let shown = Locked([ci_box](repeating: ci_box(x: 0, y: 0, width: 1, height: 1), count: photos.count))
 
         image.pixels.withUnsafeMutableBufferPointer { buffer in
             var canvas = ci_image(
@@ -233,9 +242,11 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     var error = ci_error()
                     let rect = ci_rect(x: Int32(cell.x), y: Int32(cell.y), width: UInt32(cell.width), height: UInt32(cell.height))
                     var drawOptions = drawOptions(for: photos[index], options)
+                    var placement = ci_placement()
                     let status = photos[index].withFileSystemPath {
-                        ci_draw_photo_placed($0, &canvas, rect, &drawOptions, nil, &error)
+                        ci_draw_photo_placed($0, &canvas, rect, &drawOptions, &placement, &error)
                     }
+                    if status == CI_OK { shown.withLock { $0[index] = placement.shown } }
                     if status == nil {
                         failures.record(.unopenable(photos[index]), at: index)
                     } else if status != CI_OK {
@@ -247,7 +258,12 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         // Report the first failing photo in the order they were added, so the
         // message does not depend on which thread finished first.
         if let failure = failures.first { throw failure }
-        return image
+        let centres = shown.withLock { $0 }.map { box in
+            // Within 0-1 by construction; clamped against rounding.
+            (try? PhotoFocus(x: min(1, max(0, box.x + box.width / 2)), y: min(1, max(0, box.y + box.height / 2))))
+                ?? .centre
+        }
+        return (image, centres)
     }
 
     /// What the engine is told about one photo of a collage: the options'

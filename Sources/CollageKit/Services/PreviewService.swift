@@ -21,6 +21,13 @@ public protocol PreviewProviding: AnyObject {
                       completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket
     func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
                         completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket
+    /// Where the last collage picture of exactly these photos centred each
+    /// one's crop, if one was drawn: where the crop keys start from.
+    func cropCentres(of photos: [Photo]) -> [PhotoFocus]?
+}
+
+extension PreviewProviding {
+    public func cropCentres(of photos: [Photo]) -> [PhotoFocus]? { nil }
 }
 
 /// Makes previews off the interface thread, from shrink-on-load decodes,
@@ -42,6 +49,8 @@ public final class PreviewService: PreviewProviding {
     /// (`--crop`, `--fit`), as the saved collage will.
     public let crop: CropMode
     public let fit: FitMode
+    /// The crop centres of the last collage picture, and its photos.
+    private let lastCentres = Locked<(photos: [Photo], centres: [PhotoFocus])?>(nil)
 
     public init(renderer: PictureRendering, engine: ImageEngine = ImageEngine(),
                 deliver: @escaping Deliver = deliverOnMain, cacheLimit: Int = 64,
@@ -85,9 +94,14 @@ public final class PreviewService: PreviewProviding {
         let canvas = CanvasSize.default
         let width = max(1, min(box.width, canvas.width, Int((Double(box.height) * collageAspect).rounded())))
         let height = max(1, min(box.height, canvas.height, Int((Double(box.width) / collageAspect).rounded())))
-        let image = try engine.render(photos, options: CollageRenderOptions(
+        let (image, centres) = try engine.renderPlaced(photos, options: CollageRenderOptions(
             size: try CanvasSize(width: width, height: height), crop: crop, fit: fit))
+        lastCentres.withLock { $0 = (photos, centres) }
         return renderer.render(image, columns: columns, rows: rows)
+    }
+
+    public func cropCentres(of photos: [Photo]) -> [PhotoFocus]? {
+        lastCentres.withLock { last in last.flatMap { $0.photos == photos ? $0.centres : nil } }
     }
 
     /// The rows a collage picture `columns` wide needs to keep the collage's

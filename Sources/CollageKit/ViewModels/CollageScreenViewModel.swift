@@ -118,7 +118,10 @@ public final class CollageScreenViewModel {
             guard let index = currentState.highlighted, index < currentState.photos.count else {
                 return update { $0.message = CollageRefusal.nothingToFocus.description }
             }
-            collage.setFocus(Self.focus(after: key, from: currentState.photos[index].focus), at: index)
+            // A photo without a focus starts from where its crop is drawn now.
+            let photos = currentState.photos
+            let start = photos[index].focus ?? previews?.cropCentres(of: photos)?[index]
+            collage.setFocus(Self.focus(after: key, from: start), at: index)
         case .character("a"):
             if let refusal = CollageRules.addRefusal(count: count, adding: 1) {
                 update { $0.message = refusal.description }
@@ -219,7 +222,8 @@ public final class CollageScreenViewModel {
 
     /// The focus after a crop key: H J K L move the crop left, down, up and
     /// right (vi's directions, shifted, as h j k l already move the
-    /// highlight), starting from the middle; F gives the crop back to --crop.
+    /// highlight), from `focus` (where the crop is now; the middle when
+    /// unknown); F gives the crop back to --crop.
     static func focus(after key: Key, from focus: PhotoFocus?) -> PhotoFocus? {
         let start = focus ?? .centre
         switch key {
