@@ -55,6 +55,17 @@ static void window_size(uint32_t pw, uint32_t ph, uint32_t cw, uint32_t ch, doub
         *wh = (double)photo_wide / (double)cell_wide;   // taller: crop top and bottom
 }
 
+// The axis the window can slide along and its length there: 1 (across)
+// or 2 (down) when at least a pixel of the photo is cut off, else 0.
+static int free_axis(uint32_t pw, uint32_t ph, uint32_t cw, uint32_t ch, double *length) {
+    double ww = 1, wh = 1;
+    if (pw && ph && cw && ch) window_size(pw, ph, cw, ch, &ww, &wh);
+    *length = ww < 1 ? ww : wh;
+    if (ww < 1 && (1 - ww) * pw >= 1) return 1;
+    if (wh < 1 && (1 - wh) * ph >= 1) return 2;
+    return 0;
+}
+
 static double clamp_centre(double centre, double length) {
     double half = length / 2;
     return centre < half ? half : centre > 1 - half ? 1 - half : centre;
@@ -152,13 +163,12 @@ ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t
     double ww = 1, wh = 1;
     if (photo_width && photo_height && cell_width && cell_height)
         window_size(photo_width, photo_height, cell_width, cell_height, &ww, &wh);
-    double cx = 0.5, cy = 0.5;
+    double cx = 0.5, cy = 0.5, length;
     ci_placed_by by = CI_PLACED_CENTRE;
-    // Room to move: at least a pixel of the photo is cut off.
-    int along_x = ww < 1 && (1 - ww) * photo_width >= 1;
-    int along_y = wh < 1 && (1 - wh) * photo_height >= 1;
-    if (hints && (along_x || along_y)) {
-        double length = along_x ? ww : wh, centre = 0.5;
+    int axis = free_axis(photo_width, photo_height, cell_width, cell_height, &length);
+    int along_x = axis == 1;
+    if (hints && axis) {
+        double centre = 0.5;
         if (hints->has_focus) {
             centre = clamp_centre(along_x ? hints->focus_x : hints->focus_y, length);
             by = CI_PLACED_FOCUS;
@@ -423,11 +433,8 @@ ci_rect ci_fit_cell(const ci_draw_request *request, ci_image *canvas, ci_rect ce
 int ci_placement_needs_pixels(const ci_draw_request *request, uint32_t dw, uint32_t dh, ci_rect cell) {
     if (request->fit == CI_FIT_CONTAIN || request->has_focus) return 0;
     if (request->crop != CI_CROP_SMART && request->crop != CI_CROP_ATTENTION) return 0;
-    ci_box shown;
-    ci_placement_hints none;
-    memset(&none, 0, sizeof none);
-    ci_place_crop(dw, dh, cell.width, cell.height, &none, &shown);
-    return (1 - shown.width) * dw >= 1 || (1 - shown.height) * dh >= 1;
+    double length;
+    return free_axis(dw, dh, cell.width, cell.height, &length) != 0;
 }
 
 // The hints known without pixels: the person's focus and the camera's subject.
@@ -446,18 +453,14 @@ static ci_placement_hints request_hints(const ci_draw_request *request) {
 }
 
 // Reports the placement and returns the focus for the resampler (NULL: the
-// middle, drawn exactly as a centred crop).
+// middle, drawn exactly as a centred crop). `attention`: the hints' focus
+// is the attention crop's centre, and is reported as such.
 static const ci_focus *place(const ci_draw_request *request, uint32_t dw, uint32_t dh, ci_rect cell,
-                             const ci_placement_hints *hints, ci_placed_by forced, double forced_centre,
-                             ci_focus *storage) {
+                             const ci_placement_hints *hints, int attention, ci_focus *storage) {
     if (request->fit == CI_FIT_CONTAIN) return NULL;  // the whole photo: ci_fit_cell reported it
     ci_box shown;
     ci_placed_by by = ci_place_crop(dw, dh, cell.width, cell.height, hints, &shown);
-    if (forced == CI_PLACED_ATTENTION) {
-        by = forced;
-        if (shown.width < 1) shown.x = forced_centre - shown.width / 2;
-        else shown.y = forced_centre - shown.height / 2;
-    }
+    if (attention) by = CI_PLACED_ATTENTION;
     if (request->placement) {
         request->placement->placed_by = by;
         request->placement->shown = shown;
@@ -475,43 +478,41 @@ const ci_focus *ci_placement_without_pixels(const ci_draw_request *request, uint
     ci_placement_hints hints = request_hints(request);
     // Smart has not looked for faces here: either there is no room to move
     // or the person's focus decides.
-    return place(request, dw, dh, cell, &hints, CI_PLACED_CENTRE, 0, storage);
+    return place(request, dw, dh, cell, &hints, 0, storage);
 }
 
 ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas, ci_rect cell,
                         const ci_draw_request *request, const char *name, ci_error *err) {
+    // Called where ci_placement_needs_pixels said so: smart without a focus,
+    // or attention, with room to move.
     uint32_t dw, dh;
     ci_oriented_size(orientation, frame->width, frame->height, &dw, &dh);
     ci_placement_hints hints = request_hints(request);
     ci_box faces[CI_MAX_FACES];
-    ci_placed_by forced = CI_PLACED_CENTRE;
-    double forced_centre = 0.5;
-    ci_status status = CI_OK;
-    if (ci_placement_needs_pixels(request, dw, dh, cell)) {
-        if (request->crop == CI_CROP_SMART) {
-            int count = 0;
-            status = find_faces(frame, orientation, faces, &count, name, err);
-            if (status != CI_OK) return status;
-            hints.faces = faces;
-            hints.face_count = count;
-            if (request->placement) {
-                request->placement->face_count = count;
-                memcpy(request->placement->faces, faces, sizeof faces[0] * (size_t)count);
-            }
-        } else {
-            ci_box shown;
-            ci_placement_hints none;
-            memset(&none, 0, sizeof none);
-            ci_place_crop(dw, dh, cell.width, cell.height, &none, &shown);
-            int along_x = shown.width < 1;
-            status = attention_centre(frame, orientation, along_x, along_x ? shown.width : shown.height,
-                                      &forced_centre, name, err);
-            if (status != CI_OK) return status;
-            forced = CI_PLACED_ATTENTION;
+    ci_status status;
+    int attention = request->crop == CI_CROP_ATTENTION;
+    if (attention) {
+        // The attention crop's centre, placed as a focus would be.
+        double length, centre;
+        int along_x = free_axis(dw, dh, cell.width, cell.height, &length) == 1;
+        status = attention_centre(frame, orientation, along_x, length, &centre, name, err);
+        if (status != CI_OK) return status;
+        hints.has_focus = 1;
+        hints.focus_x = along_x ? centre : 0.5;
+        hints.focus_y = along_x ? 0.5 : centre;
+    } else {
+        int count = 0;
+        status = find_faces(frame, orientation, faces, &count, name, err);
+        if (status != CI_OK) return status;
+        hints.faces = faces;
+        hints.face_count = count;
+        if (request->placement) {
+            request->placement->face_count = count;
+            memcpy(request->placement->faces, faces, sizeof faces[0] * (size_t)count);
         }
     }
     ci_focus storage;
-    const ci_focus *focus = place(request, dw, dh, cell, &hints, forced, forced_centre, &storage);
+    const ci_focus *focus = place(request, dw, dh, cell, &hints, attention, &storage);
 
     ci_cover_plan plan;
     status = ci_cover_plan_init(&plan, frame->width, frame->height, frame->channels, orientation, canvas,

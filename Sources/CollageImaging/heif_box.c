@@ -140,6 +140,64 @@ static int orientation_of(const mapping *m) {
     return m->c > 0 ? 8 : 7;
 }
 
+// The index-th (1-based) property of ipco.
+static int property_at(span ipco, unsigned index, char kind[4], span *property) {
+    size_t cursor = 0;
+    unsigned i = 0;
+    while (next_box(ipco, &cursor, kind, property))
+        if (++i == index) return 1;
+    return 0;
+}
+
+// Calls `visit` with each property of `item` that iprp's ipma boxes list,
+// in their order (found = 0 for an index ipco does not have), until it
+// returns nonzero. Returns what it returned (1: stop, -1: give up), 0 when
+// every property was visited, -1 for an ipma box that breaks off.
+typedef int (*property_visitor)(const char kind[4], span property, int found, void *context);
+
+static int for_each_property(span iprp, span ipco, uint32_t item, property_visitor visit, void *context) {
+    size_t at = 0;
+    char type[4];
+    span ipma;
+    while (next_box(iprp, &at, type, &ipma)) {
+        if (memcmp(type, "ipma", 4) != 0 || ipma.size < 8) continue;
+        int version = ipma.data[0], wide_index = ipma.data[3] & 1;
+        uint32_t entries = be32(ipma.data + 4);
+        size_t p = 8;
+        for (uint32_t e = 0; e < entries; e++) {
+            size_t id_bytes = version < 1 ? 2 : 4;
+            if (p + id_bytes + 1 > ipma.size) return -1;
+            uint32_t id = version < 1 ? be16(ipma.data + p) : be32(ipma.data + p);
+            p += id_bytes;
+            unsigned count = ipma.data[p++];
+            size_t bytes = (size_t)count * (wide_index ? 2 : 1);
+            if (p + bytes > ipma.size) return -1;
+            for (unsigned k = 0; id == item && k < count; k++) {
+                unsigned index = wide_index ? (be16(ipma.data + p + 2 * k) & 0x7FFF) : (ipma.data[p + k] & 0x7F);
+                if (index == 0) continue;
+                char kind[4] = {0, 0, 0, 0};
+                span property = {NULL, 0};
+                int found = property_at(ipco, index, kind, &property);
+                int verdict = visit(kind, property, found, context);
+                if (verdict != 0) return verdict;
+            }
+            p += bytes;
+        }
+    }
+    return 0;
+}
+
+// A transformation property applied to the mapping: for_each_property's
+// visitor. A property ipco lacks, or a clap that does not fit, gives up.
+static int apply_transform(const char kind[4], span property, int found, void *context) {
+    mapping *m = context;
+    if (!found) return -1;
+    if (memcmp(kind, "irot", 4) == 0 && property.size >= 1) apply_irot(m, property.data[0] & 3);
+    else if (memcmp(kind, "imir", 4) == 0 && property.size >= 1) apply_imir(m, property.data[0] & 1);
+    else if (memcmp(kind, "clap", 4) == 0 && !apply_clap(m, property)) return -1;
+    return 0;
+}
+
 int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
                       uint32_t stored_height, ci_heif_geometry *out) {
     memset(out, 0, sizeof *out);
@@ -149,7 +207,7 @@ int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
     out->width = stored_width;
     out->height = stored_height;
 
-    span file = {data, size}, meta, iprp, ipco, ipma, pitm;
+    span file = {data, size}, meta, iprp, ipco, pitm;
     if (!find_box(file, "meta", &meta) || meta.size < 4) return 0;
     meta.data += 4;  // FullBox: version and flags
     meta.size -= 4;
@@ -159,53 +217,9 @@ int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
     if (!find_box(meta, "iprp", &iprp) || !find_box(iprp, "ipco", &ipco)) return 1;
 
     mapping m = {1, 0, 0, 1, 0, 0, stored_width, stored_height};
-    // Every ipma box: the primary item's properties, in the order listed,
-    // which is the order the transformations apply in (ISO/IEC 23008-12 6.5.1).
-    size_t at = 0;
-    char type[4];
-    while (next_box(iprp, &at, type, &ipma)) {
-        if (memcmp(type, "ipma", 4) != 0 || ipma.size < 8) continue;
-        int version = ipma.data[0];
-        int wide_index = ipma.data[3] & 1;
-        uint32_t entries = be32(ipma.data + 4);
-        size_t p = 8;
-        for (uint32_t e = 0; e < entries; e++) {
-            size_t id_bytes = version < 1 ? 2 : 4;
-            if (p + id_bytes + 1 > ipma.size) return 0;
-            uint32_t item = version < 1 ? be16(ipma.data + p) : be32(ipma.data + p);
-            p += id_bytes;
-            unsigned count = ipma.data[p++];
-            size_t bytes = (size_t)count * (wide_index ? 2 : 1);
-            if (p + bytes > ipma.size) return 0;
-            if (item == primary) {
-                for (unsigned k = 0; k < count; k++) {
-                    unsigned index = wide_index ? (be16(ipma.data + p + 2 * k) & 0x7FFF)
-                                                : (ipma.data[p + k] & 0x7F);
-                    if (index == 0) continue;
-                    // The index-th property of ipco (1-based).
-                    size_t cursor = 0;
-                    span property;
-                    char kind[4];
-                    unsigned i = 0;
-                    int found = 0;
-                    while (next_box(ipco, &cursor, kind, &property))
-                        if (++i == index) {
-                            found = 1;
-                            break;
-                        }
-                    if (!found) return 0;
-                    if (memcmp(kind, "irot", 4) == 0 && property.size >= 1) {
-                        apply_irot(&m, property.data[0] & 3);
-                    } else if (memcmp(kind, "imir", 4) == 0 && property.size >= 1) {
-                        apply_imir(&m, property.data[0] & 1);
-                    } else if (memcmp(kind, "clap", 4) == 0) {
-                        if (!apply_clap(&m, property)) return 0;
-                    }
-                }
-            }
-            p += bytes;
-        }
-    }
+    // The primary item's properties in the order listed, which is the order
+    // the transformations apply in (ISO/IEC 23008-12 6.5.1).
+    if (for_each_property(iprp, ipco, primary, apply_transform, &m) < 0) return 0;
 
     // The crop: the stored pixels the displayed image covers.
     int64_t x0 = m.x, y0 = m.y;
@@ -320,48 +334,22 @@ static int item_bytes(span file, span meta, uint32_t item, span *out) {
     return 0;
 }
 
-// The index-th (1-based) property of ipco.
-static int property_at(span ipco, unsigned index, char kind[4], span *property) {
-    size_t cursor = 0;
-    unsigned i = 0;
-    while (next_box(ipco, &cursor, kind, property))
-        if (++i == index) return 1;
-    return 0;
+// The properties of `type` of one item (the first one): for_each_property's visitor.
+typedef struct {
+    const char *type;
+    span *out;
+} property_search;
+
+static int match_property(const char kind[4], span property, int found, void *context) {
+    property_search *search = context;
+    if (!found || memcmp(kind, search->type, 4) != 0) return 0;
+    *search->out = property;
+    return 1;
 }
 
-// The properties of `item` of `type` (first one) through ipma.
 static int item_property(span iprp, span ipco, uint32_t item, const char *type, span *out) {
-    size_t at = 0;
-    char kind[4];
-    span ipma;
-    while (next_box(iprp, &at, kind, &ipma)) {
-        if (memcmp(kind, "ipma", 4) != 0 || ipma.size < 8) continue;
-        int version = ipma.data[0], wide_index = ipma.data[3] & 1;
-        uint32_t entries = be32(ipma.data + 4);
-        size_t p = 8;
-        for (uint32_t e = 0; e < entries; e++) {
-            size_t id_bytes = version < 1 ? 2 : 4;
-            if (p + id_bytes + 1 > ipma.size) return 0;
-            uint32_t id = version < 1 ? be16(ipma.data + p) : be32(ipma.data + p);
-            p += id_bytes;
-            unsigned count = ipma.data[p++];
-            size_t bytes = (size_t)count * (wide_index ? 2 : 1);
-            if (p + bytes > ipma.size) return 0;
-            if (id == item) {
-                for (unsigned k = 0; k < count; k++) {
-                    unsigned index = wide_index ? (be16(ipma.data + p + 2 * k) & 0x7FFF) : (ipma.data[p + k] & 0x7F);
-                    span property;
-                    char name[4];
-                    if (index && property_at(ipco, index, name, &property) && memcmp(name, type, 4) == 0) {
-                        *out = property;
-                        return 1;
-                    }
-                }
-            }
-            p += bytes;
-        }
-    }
-    return 0;
+    property_search search = {type, out};
+    return for_each_property(iprp, ipco, item, match_property, &search) == 1;
 }
 
 // An hvc1 item's coded size (ispe) and decoder configuration (hvcC).

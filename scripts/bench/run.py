@@ -200,15 +200,18 @@ def main():
     quoted = " ".join(sh_quote(p) for p in photos)
 
     # --- W6 contenders: bash scripts writing OUT.{jpg,png} ---
-    def collage_w6(binary):
+    def collage_on(files, extra="", binary=collage):
+        """`binary add FILES`, then save with the W6 options and `extra`: two
+        processes, in a fresh state folder per run, as a user would."""
+        listed = " ".join(sh_quote(p) for p in files)
         def script(out, fmt):
-            # A fresh state folder per run: add and save as a user would, two processes.
             return ("state=$(mktemp -d %s/state-XXXXXX) && export XDG_STATE_HOME=$state && "
-                    "%s add %s >/dev/null && %s save -o %s --size %dx%d --quality %d >/dev/null; "
+                    "%s add %s >/dev/null && %s save -o %s --size %dx%d --quality %d %s >/dev/null; "
                     "rc=$?; rm -rf \"$state\"; exit $rc") % (
-                        sh_quote(scratch), sh_quote(binary), quoted, sh_quote(binary),
-                        sh_quote(out + "." + fmt), CANVAS[0], CANVAS[1], QUALITY)
+                        sh_quote(scratch), sh_quote(binary), listed, sh_quote(binary),
+                        sh_quote(out + "." + fmt), CANVAS[0], CANVAS[1], QUALITY, extra)
         return script
+
 
     def vips_w6(out, fmt):
         target = out + "." + fmt + ("[Q=%d,subsample-mode=on]" % QUALITY if fmt == "jpg" else "")
@@ -248,8 +251,8 @@ def main():
         # two at a time, output discarded.
         return "printf '%%s\\n' %s | xargs -P 2 -I{} sh -c 'djpeg -scale 1/4 \"$1\" >/dev/null' _ {}" % quoted
 
-    w6 = [Contender("collage", collage_w6(collage))]
-    w6 += [Contender(label, collage_w6(binary)) for label, binary in extra_builds]
+    w6 = [Contender("collage", collage_on(photos))]
+    w6 += [Contender(label, collage_on(photos, binary=binary)) for label, binary in extra_builds]
     w6 += [Contender("vips", vips_w6), Contender("ImageMagick (jpeg:size)", magick_w6),
            Contender("Pillow (draft)", pillow_w6),
            Contender("ImageMagick (full decode)", reference_w6, rounds_limit=3),
@@ -315,15 +318,6 @@ def main():
     if heic_rounds > 0 and all(os.path.exists(p) for p in heics):
         heic_quoted = " ".join(sh_quote(p) for p in heics)
 
-        def collage_heic(binary):
-            def script(out, fmt):
-                return ("state=$(mktemp -d %s/state-XXXXXX) && export XDG_STATE_HOME=$state && "
-                        "%s add %s >/dev/null && %s save -o %s --size %dx%d --quality %d >/dev/null; "
-                        "rc=$?; rm -rf \"$state\"; exit $rc") % (
-                            sh_quote(scratch), sh_quote(binary), heic_quoted, sh_quote(binary),
-                            sh_quote(out + "." + fmt), CANVAS[0], CANVAS[1], QUALITY)
-            return script
-
         def vips_heic(out, fmt):
             target = out + "." + fmt + ("[Q=%d,subsample-mode=on]" % QUALITY if fmt == "jpg" else "")
             lines = ["d=$(mktemp -d %s/vips-XXXXXX)" % sh_quote(scratch)]
@@ -342,7 +336,7 @@ def main():
             return "%s %s -thumbnail %s^ -gravity center -extent %s -tile %dx%d -geometry +0+0 %s %s" % (
                 montage, heic_quoted, cell, cell, COLUMNS, ROWS, extra, sh_quote(out + "." + fmt))
 
-        heic = [Contender("collage", collage_heic(collage), psnr=False)]
+        heic = [Contender("collage", collage_on(heics), psnr=False)]
         # (Not the extra builds: an older collage may not read HEIC.)
         heic += [Contender("vips", vips_heic, psnr=False),
                  Contender("ImageMagick", magick_heic, rounds_limit=3, psnr=False)]
@@ -350,17 +344,6 @@ def main():
             heic = [c for c in heic if c.name in only or c.name == "collage"]
     elif heic_rounds > 0:
         print("W-HEIC skipped: %s is absent" % heif_dir, file=sys.stderr)
-
-    def collage_on(files, extra=""):
-        """collage add FILES, then save with the W6 options and `extra`, in a fresh state folder."""
-        listed = " ".join(sh_quote(p) for p in files)
-        def script(out, fmt):
-            return ("state=$(mktemp -d %s/state-XXXXXX) && export XDG_STATE_HOME=$state && "
-                    "%s add %s >/dev/null && %s save -o %s --size %dx%d --quality %d %s >/dev/null; "
-                    "rc=$?; rm -rf \"$state\"; exit $rc") % (
-                        sh_quote(scratch), sh_quote(collage), listed, sh_quote(collage),
-                        sh_quote(out + "." + fmt), CANVAS[0], CANVAS[1], QUALITY, extra)
-        return script
 
     # --- W6-P3: the same photos tagged Display P3 ---
     p3_rounds = int(os.environ.get("BENCH_P3_RUNS", "15"))
