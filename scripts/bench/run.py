@@ -319,16 +319,7 @@ def main():
         heic_quoted = " ".join(sh_quote(p) for p in heics)
 
         def vips_heic(out, fmt):
-            target = out + "." + fmt + ("[Q=%d,subsample-mode=on]" % QUALITY if fmt == "jpg" else "")
-            lines = ["d=$(mktemp -d %s/vips-XXXXXX)" % sh_quote(scratch)]
-            for i, p in enumerate(heics):
-                lines.append("%s thumbnail %s $d/%d.v %d --height %d --crop centre &" % (
-                    vips, sh_quote(p), i, CELL[0], CELL[1]))
-            lines.append("wait")
-            lines.append("%s arrayjoin \"%s\" %s --across %d; rc=$?" % (
-                vips, " ".join("$d/%d.v" % i for i in range(6)), sh_quote(target), COLUMNS))
-            lines.append("rm -rf \"$d\"; exit $rc")
-            return "\n".join(lines)
+            return vips_one(heics, out, fmt)
 
         def magick_heic(out, fmt):
             cell = "%dx%d" % CELL
