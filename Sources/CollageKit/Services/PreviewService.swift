@@ -86,11 +86,17 @@ public final class PreviewService: PreviewProviding {
 
     /// The collage as a picture of at most `columns` x `rows` cells, in the
     /// collage's proportions, made on the calling thread (`collage preview`
-    /// has nothing else to do meanwhile). It is rendered at the pixel size the
-    /// cells can show, never above the default canvas, so the picture has the
-    /// saved file's layout without the work of a full-size render.
+    /// has nothing else to do meanwhile). With `--crop centre` it is rendered
+    /// at the pixel size the cells can show, never above the default canvas,
+    /// so the picture has the saved file's layout without the work of a
+    /// full-size render. Smart and attention crops are decided on what each
+    /// cell's decode shows: in a picture-sized collage the cells are so small
+    /// that faces go unseen (at 71 columns the astronaut lost her head in the
+    /// picture but not in the saved file), so those are rendered at the
+    /// default canvas, as `save` draws them, and scaled down for the terminal.
     public func collagePicture(_ photos: [Photo], columns: Int, rows: Int) throws -> TerminalPicture {
-        let box = renderer.pixelSize(columns: columns, rows: rows)
+        let box = crop == .centre ? renderer.pixelSize(columns: columns, rows: rows)
+                                  : (width: CanvasSize.default.width, height: CanvasSize.default.height)
         let canvas = CanvasSize.default
         let width = max(1, min(box.width, canvas.width, Int((Double(box.height) * collageAspect).rounded())))
         let height = max(1, min(box.height, canvas.height, Int((Double(box.width) / collageAspect).rounded())))
