@@ -31,14 +31,14 @@ import Testing
         let astronaut = Photo(path: samples.appendingPathComponent("astronaut-eileen-collins.jpg").path)
         let cat = Photo(path: samples.appendingPathComponent("chelsea-the-cat.jpg").path)
         // Two 300 x 100 cells: the portrait's crop slides up and down.
-        let options = try CollageRenderOptions(size: CanvasSize(width: 600, height: 100))
-        let smart = try ImageEngine().renderPlaced([astronaut, cat], options: options).cropCentres
+        let options = try CollageRenderOptions(size: RequestedSize(CanvasSize(width: 600, height: 100)))
+        let smart = try ImageEngine().render([astronaut, cat], options: options).cropCentres
         #expect(smart[0].x == 0.5 && smart[0].y < 0.35, "smart keeps her head: \(smart[0])")
         var centreOptions = options
         centreOptions.crop = .centre
-        let centre = try ImageEngine().renderPlaced([astronaut, cat], options: centreOptions).cropCentres
+        let centre = try ImageEngine().render([astronaut, cat], options: centreOptions).cropCentres
         #expect(centre == [.centre, .centre])
-        let focused = try ImageEngine().renderPlaced([astronaut.focused(focus(0.5, 1)), cat], options: options).cropCentres
+        let focused = try ImageEngine().render([astronaut.focused(focus(0.5, 1)), cat], options: options).cropCentres
         // As low as the photo allows: the window is (341 / 512) / 3 of its height.
         #expect(abs(focused[0].y - (1 - 341.0 / 512 / 3 / 2)) < 1e-9)
     }

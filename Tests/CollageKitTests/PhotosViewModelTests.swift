@@ -199,7 +199,7 @@ import OpenCombine
                 completion(.failure(ImageEngineError(kind: .corrupt, message: "\(photo.path): Premature end of JPEG file")))
                 return PreviewTicket()
             }
-            func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
+            func collagePreview(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int,
                                 completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
                 PreviewTicket()
             }

@@ -36,12 +36,16 @@ public final class FakeRenderer: CollageRendering, Sendable {
 
     public init() {}
 
-    public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RGBImage {
+    public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RenderedCollage {
         renders.withLock { $0.append(photos) }
         if let gone = photos.first(where: { $0.path.contains("gone") }) {
             throw ImageEngineError(kind: .open, message: "\(gone.path): No such file or directory")
         }
-        return RGBImage(width: 2, height: 2, filledWith: options.background)
+        // The real plan for photos of FakeInspector's shape; every cell shows its whole photo.
+        let shape = PhotoShape(width: FakeInspector.info.displayWidth, height: FakeInspector.info.displayHeight)
+        let plan = try CollageLayout.plan(photos.map { _ in shape }, LayoutRequest(options))
+        return RenderedCollage(image: RGBImage(width: 2, height: 2, filledWith: options.background), plan: plan,
+                               shown: photos.map { _ in PhotoRegion(x: 0, y: 0, width: 1, height: 1) })
     }
 }
 
@@ -94,8 +98,10 @@ public final class FakeBrowser: DirectoryBrowsing, @unchecked Sendable {
 /// Previews on the spot: the picture's only line names what it shows.
 public final class FakePreviews: PreviewProviding {
     public private(set) var requests: [String] = []
-    /// What `cropCentres(of:)` answers (as if a collage picture had been drawn).
+    /// What `cropCentres(of:options:)` answers (as if a collage picture had been drawn).
     public var centres: [PhotoFocus]?
+    /// The options of every collage picture asked for.
+    public private(set) var collageOptions: [CollageRenderOptions] = []
 
     public init() {}
 
@@ -106,14 +112,15 @@ public final class FakePreviews: PreviewProviding {
         return PreviewTicket()
     }
 
-    public func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
+    public func collagePreview(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int,
                                completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+        collageOptions.append(options)
         completion(.success(TerminalPicture(kind: .symbols, columns: columns, rows: rows,
                                             lines: [photos.map(\.fileName).joined(separator: "+")])))
         return PreviewTicket()
     }
 
-    public func cropCentres(of photos: [Photo]) -> [PhotoFocus]? {
+    public func cropCentres(of photos: [Photo], options: CollageRenderOptions) -> [PhotoFocus]? {
         centres.flatMap { $0.count == photos.count ? $0 : nil }
     }
 }

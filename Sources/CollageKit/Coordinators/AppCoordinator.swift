@@ -40,6 +40,7 @@ public final class AppCoordinator {
     public init(collage: CollageViewModel, browser: DirectoryBrowsing = FileSystemBrowser(),
                 previews: PreviewProviding? = nil,
                 startDirectory: String = FileManager.default.currentDirectoryPath,
+                renderOptions: CollageRenderOptions = .defaults,
                 deliver: @escaping Deliver = deliverOnMain,
                 scanQueue: DispatchQueue = DispatchQueue(label: "collage.photos.scan", qos: .userInitiated)) {
         self.collage = collage
@@ -50,7 +51,8 @@ public final class AppCoordinator {
         }
         photosDirectory = Photo(path: startDirectory)
         collageScreen = CollageScreenViewModel(collage: collage, previews: previews,
-                                               workingDirectory: startDirectory, deliver: deliver)
+                                               workingDirectory: startDirectory, renderOptions: renderOptions,
+                                               deliver: deliver)
         routeSubscription = collage.resources.track(collageScreen.routes.sink { [weak self] route in
             switch route {
             case .photos: self?.openPhotos(at: nil)

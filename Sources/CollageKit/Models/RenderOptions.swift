@@ -35,6 +35,61 @@ public struct CanvasSize: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(width)x\(height)" }
 }
 
+/// The canvas size a person asked for (`--size`): both sides, or one side
+/// only ("1920x", "x1080"), the other to follow from the photos (for the
+/// `rows` and `columns` layouts).
+public struct RequestedSize: Equatable, Sendable, CustomStringConvertible {
+    public let width: Int?
+    public let height: Int?
+
+    public static let `default` = RequestedSize(CanvasSize.default)
+
+    public init(_ canvas: CanvasSize) {
+        width = canvas.width
+        height = canvas.height
+    }
+
+    public init(width: Int?, height: Int?) throws {
+        guard width != nil || height != nil else {
+            throw OptionError("size 'x' gives neither side: write WIDTHxHEIGHT, WIDTHx or xHEIGHT, e.g. 1920x1080")
+        }
+        for side in [width, height].compactMap({ $0 }) where !(1...CanvasSize.maximumSide).contains(side) {
+            throw OptionError("size \(Self.text(width, height)) is out of range: each side must be 1 to \(CanvasSize.maximumSide) pixels")
+        }
+        self.width = width
+        self.height = height
+    }
+
+    public init(parsing text: String) throws {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        // Each side: a number, or empty for "follows from the photos".
+        var sides: [Int?] = []
+        for part in parts where parts.count == 2 {
+            if part.isEmpty {
+                sides.append(nil)
+            } else if let side = Int(part) {
+                sides.append(side)
+            }
+        }
+        guard sides.count == 2 else {
+            throw OptionError("size '\(text)' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx or xHEIGHT")
+        }
+        try self.init(width: sides[0], height: sides[1])
+    }
+
+    /// The canvas, when both sides are given.
+    public var canvas: CanvasSize? {
+        guard let width, let height else { return nil }
+        return try? CanvasSize(width: width, height: height)
+    }
+
+    private static func text(_ width: Int?, _ height: Int?) -> String {
+        "\(width.map(String.init) ?? "")x\(height.map(String.init) ?? "")"
+    }
+
+    public var description: String { Self.text(width, height) }
+}
+
 /// An sRGB colour, parsed from a name or #RRGGBB / #RGB.
 public struct RGBColor: Equatable, Sendable, CustomStringConvertible {
     public let red: UInt8
@@ -142,30 +197,37 @@ public enum FitMode: String, Equatable, Sendable, CaseIterable {
 
 /// How a collage is drawn and encoded.
 public struct CollageRenderOptions: Equatable, Sendable {
-    public var size: CanvasSize
+    public var size: RequestedSize
+    public var layout: LayoutMode
     public var background: RGBColor
     public var gap: Int
+    /// Background-coloured space around the edge of the canvas.
+    public var margin: Int
     public var quality: Int
     public var crop: CropMode
     public var fit: FitMode
 
     public static let defaultQuality = 90
 
-    /// 1920x1080, white, no gap, quality 90, smart crops that cover their
-    /// cells. (The defaults pass every check,
-    /// so this cannot fail.)
+    /// 1920x1080, the grid, white, no gap or margin, quality 90, smart
+    /// crops that cover their cells. (The defaults pass every check, so this
+    /// cannot fail.)
     public static let defaults: CollageRenderOptions = try! CollageRenderOptions()
 
-    public init(size: CanvasSize = .default, background: RGBColor = .white, gap: Int = 0,
+    public init(size: RequestedSize = .default, layout: LayoutMode = .grid, background: RGBColor = .white,
+                gap: Int = 0, margin: Int = 0,
                 quality: Int = CollageRenderOptions.defaultQuality, crop: CropMode = .smart,
                 fit: FitMode = .cover) throws {
         guard (1...100).contains(quality) else {
             throw OptionError("quality \(quality) is out of range: use 1 to 100")
         }
         guard gap >= 0 else { throw OptionError("gap \(gap) is negative") }
+        guard margin >= 0 else { throw OptionError("margin \(margin) is negative") }
         self.size = size
+        self.layout = layout
         self.background = background
         self.gap = gap
+        self.margin = margin
         self.quality = quality
         self.crop = crop
         self.fit = fit

@@ -147,7 +147,13 @@ extension PhotoInspecting {
 
 /// Draws a collage of photos.
 public protocol CollageRendering: Sendable {
-    func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RGBImage
+    /// The collage, its plan, and what each cell shows of its photo.
+    func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RenderedCollage
+}
+
+extension PhotoShape {
+    /// The photo as it is seen: after its EXIF orientation.
+    public init(_ info: PhotoInfo) { self.init(width: info.displayWidth, height: info.displayHeight) }
 }
 
 /// Turns an image into file bytes.
@@ -209,27 +215,35 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit)")
     }
 
-    /// Draws every photo into its grid cell. The photos are decoded in
-    /// parallel on `decodeThreads` workers: each writes only its own cell of
-    /// the canvas, so the result does not depend on the order they finish.
-    public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RGBImage {
-        try renderPlaced(photos, options: options).image
+    /// Draws every photo into its cell of the collage's plan. The photos
+    /// are decoded in parallel on `decodeThreads` workers: each writes only
+    /// its own cell of the canvas, so the result does not depend on the order
+    /// they finish. Layouts other than the grid read the photos' headers
+    /// first, for their shapes.
+    public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RenderedCollage {
+        try draw(photos, plan: try plan(photos, options: options), options: options)
     }
 
-    /// `render`, and for each photo the centre of the part of it its cell
-    /// shows (where smart or attention put the crop; the middle for contain),
-    /// as a focus: where the collage screen's crop keys start from.
-    public func renderPlaced(_ photos: [Photo], options: CollageRenderOptions) throws
-        -> (image: RGBImage, cropCentres: [PhotoFocus]) {
-        let layout = GridLayout(count: photos.count)
-        let cells = layout.cells(canvasWidth: options.size.width, canvasHeight: options.size.height, gap: options.gap)
-        if !photos.isEmpty && cells.isEmpty {
-            throw OptionError("a gap of \(options.gap) px leaves no room for \(layout.columns)x\(layout.rows) cells on \(options.size)")
-        }
-        var image = RGBImage(width: options.size.width, height: options.size.height, filledWith: options.background,
+    /// Where each photo goes (`CollageLayout`), reading the photos' shapes
+    /// from their headers when the layout needs them (the grid does not).
+    public func plan(_ photos: [Photo], options: CollageRenderOptions) throws -> LayoutPlan {
+        let request = LayoutRequest(options)
+        let shapes = request.needsPhotoShapes
+            ? try photos.map { PhotoShape(try inspect($0)) }
+            : photos.map { _ in PhotoShape(width: 1, height: 1) }
+        return try CollageLayout.plan(shapes, request)
+    }
+
+    /// Draws the photos into the cells of `plan` (one per photo), on its canvas.
+    public func draw(_ photos: [Photo], plan: LayoutPlan, options: CollageRenderOptions) throws -> RenderedCollage {
+        precondition(plan.cells.count == photos.count, "a plan has one cell per photo")
+        let cells = plan.cells
+        var image = RGBImage(width: plan.canvas.width, height: plan.canvas.height, filledWith: options.background,
                              except: cells)
         let failures = FailureList(count: photos.count)
         let shown = Locked([ci_box](repeating: ci_box(x: 0, y: 0, width: 1, height: 1), count: photos.count))
+        var drawing = options
+        drawing.fit = plan.fit
 
         image.pixels.withUnsafeMutableBufferPointer { buffer in
             var canvas = ci_image(
@@ -241,7 +255,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     let cell = cells[index]
                     var error = ci_error()
                     let rect = ci_rect(x: Int32(cell.x), y: Int32(cell.y), width: UInt32(cell.width), height: UInt32(cell.height))
-                    var drawOptions = drawOptions(for: photos[index], options)
+                    var drawOptions = drawOptions(for: photos[index], drawing)
                     var placement = ci_placement()
                     let status = photos[index].withFileSystemPath {
                         ci_draw_photo_placed($0, &canvas, rect, &drawOptions, &placement, &error)
@@ -258,12 +272,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         // Report the first failing photo in the order they were added, so the
         // message does not depend on which thread finished first.
         if let failure = failures.first { throw failure }
-        let centres = shown.withLock { $0 }.map { box in
-            // Within 0-1 by construction; clamped against rounding.
-            (try? PhotoFocus(x: min(1, max(0, box.x + box.width / 2)), y: min(1, max(0, box.y + box.height / 2))))
-                ?? .centre
-        }
-        return (image, centres)
+        let regions = shown.withLock { $0 }.map { PhotoRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        return RenderedCollage(image: image, plan: plan, shown: regions)
     }
 
     /// What the engine is told about one photo of a collage: the options'

@@ -19,15 +19,16 @@ public final class PreviewTicket {
 public protocol PreviewProviding: AnyObject {
     func photoPreview(_ photo: Photo, columns: Int, rows: Int,
                       completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket
-    func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
+    func collagePreview(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int,
                         completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket
-    /// Where the last collage picture of exactly these photos centred each
-    /// one's crop, if one was drawn: where the crop keys start from.
-    func cropCentres(of photos: [Photo]) -> [PhotoFocus]?
+    /// Where the last collage picture of exactly these photos, drawn with
+    /// these options, centred each one's crop, if one was drawn: where the
+    /// crop keys start from.
+    func cropCentres(of photos: [Photo], options: CollageRenderOptions) -> [PhotoFocus]?
 }
 
 extension PreviewProviding {
-    public func cropCentres(of photos: [Photo]) -> [PhotoFocus]? { nil }
+    public func cropCentres(of photos: [Photo], options: CollageRenderOptions) -> [PhotoFocus]? { nil }
 }
 
 /// Makes previews off the interface thread, from shrink-on-load decodes,
@@ -43,22 +44,13 @@ public final class PreviewService: PreviewProviding {
     private let queue = DispatchQueue(label: "collage.previews", qos: .userInitiated)
     private let cache: PictureCache
 
-    /// The collage's proportions in previews: the default canvas's.
-    public var collageAspect = Double(CanvasSize.default.width) / Double(CanvasSize.default.height)
-    /// Where collage previews crop their photos, and whether they fit whole
-    /// (`--crop`, `--fit`), as the saved collage will.
-    public let crop: CropMode
-    public let fit: FitMode
-    /// The crop centres of the last collage picture, and its photos.
-    private let lastCentres = Locked<(photos: [Photo], centres: [PhotoFocus])?>(nil)
+    /// The crop centres of the last collage picture, its photos and options.
+    private let lastCentres = Locked<(photos: [Photo], options: CollageRenderOptions, centres: [PhotoFocus])?>(nil)
 
     public init(renderer: PictureRendering, engine: ImageEngine = ImageEngine(),
-                deliver: @escaping Deliver = deliverOnMain, cacheLimit: Int = 64,
-                crop: CropMode = .smart, fit: FitMode = .cover) {
+                deliver: @escaping Deliver = deliverOnMain, cacheLimit: Int = 64) {
         self.renderer = renderer
         self.engine = engine
-        self.crop = crop
-        self.fit = fit
         self.deliver = deliver
         cache = PictureCache(limit: cacheLimit)
     }
@@ -74,48 +66,62 @@ public final class PreviewService: PreviewProviding {
         }
     }
 
-    public func collagePreview(_ photos: [Photo], columns: Int, rows: Int,
+    public func collagePreview(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int,
                                completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
-        // A photo's focus changes its crop, so it is part of the key.
+        // A photo's focus changes its crop, so it is part of the key; so is
+        // everything the options change.
         let key = "collage\u{0}" + photos.map { "\($0.fileSystemPath)@\($0.focus?.description ?? "-")" }
-            .joined(separator: "\u{0}") + "\u{0}\(columns)x\(rows)"
+            .joined(separator: "\u{0}") + "\u{0}\(options)\u{0}\(columns)x\(rows)"
         return schedule(key: key, completion: completion) { [self] in
-            try collagePicture(photos, columns: columns, rows: rows)
+            try collagePicture(photos, options: options, columns: columns, rows: rows)
         }
     }
 
+    /// Where the photos go on the canvas `options` ask for.
+    public func collagePlan(_ photos: [Photo], options: CollageRenderOptions) throws -> LayoutPlan {
+        try engine.plan(photos, options: options)
+    }
+
     /// The collage as a picture of at most `columns` x `rows` cells, in the
-    /// collage's proportions, made on the calling thread (`collage preview`
-    /// has nothing else to do meanwhile). With `--crop centre` it is rendered
-    /// at the pixel size the cells can show, never above the default canvas,
-    /// so the picture has the saved file's layout without the work of a
-    /// full-size render. Smart and attention crops are decided on what each
-    /// cell's decode shows: in a picture-sized collage the cells are so small
-    /// that faces go unseen (at 71 columns the astronaut lost her head in the
-    /// picture but not in the saved file), so those are rendered at the
-    /// default canvas, as `save` draws them, and scaled down for the terminal.
-    public func collagePicture(_ photos: [Photo], columns: Int, rows: Int) throws -> TerminalPicture {
-        let box = crop == .centre ? renderer.pixelSize(columns: columns, rows: rows)
-                                  : (width: CanvasSize.default.width, height: CanvasSize.default.height)
-        let canvas = CanvasSize.default
-        let width = max(1, min(box.width, canvas.width, Int((Double(box.height) * collageAspect).rounded())))
-        let height = max(1, min(box.height, canvas.height, Int((Double(box.width) / collageAspect).rounded())))
-        let (image, centres) = try engine.renderPlaced(photos, options: CollageRenderOptions(
-            size: try CanvasSize(width: width, height: height), crop: crop, fit: fit))
-        lastCentres.withLock { $0 = (photos, centres) }
-        return renderer.render(image, columns: columns, rows: rows)
+    /// canvas's proportions (a portrait canvas is drawn portrait), made on
+    /// the calling thread (`collage preview` has nothing else to do
+    /// meanwhile). The plan is the saved collage's, scaled: with `--crop
+    /// centre` (or photos shown whole) it is drawn at the pixel size the
+    /// cells can show, so the picture has the saved file's layout without
+    /// the work of a full-size render. Smart and attention crops are decided
+    /// on what each cell's decode shows: in a picture-sized collage the cells
+    /// are so small that faces go unseen (at 71 columns the astronaut lost
+    /// her head in the picture but not in the saved file), so those are drawn
+    /// at the canvas size (at most the default canvas's area), as `save`
+    /// draws them, and scaled down for the terminal.
+    public func collagePicture(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int) throws
+        -> TerminalPicture {
+        let plan = try engine.plan(photos, options: options)
+        let canvas = (width: Double(plan.canvas.width), height: Double(plan.canvas.height))
+        let scale: Double
+        if options.crop == .centre || plan.fit == .contain {
+            let box = renderer.pixelSize(columns: columns, rows: rows)
+            scale = min(1, Double(max(1, box.width)) / canvas.width, Double(max(1, box.height)) / canvas.height)
+        } else {
+            let largest = Double(CanvasSize.default.width * CanvasSize.default.height)
+            scale = min(1, (largest / (canvas.width * canvas.height)).squareRoot())
+        }
+        let drawn = try engine.draw(photos, plan: scale < 1 ? plan.scaled(by: scale) : plan, options: options)
+        lastCentres.withLock { $0 = (photos, options, drawn.cropCentres) }
+        return renderer.render(drawn.image, columns: columns, rows: rows)
     }
 
-    public func cropCentres(of photos: [Photo]) -> [PhotoFocus]? {
-        lastCentres.withLock { last in last.flatMap { $0.photos == photos ? $0.centres : nil } }
+    public func cropCentres(of photos: [Photo], options: CollageRenderOptions) -> [PhotoFocus]? {
+        lastCentres.withLock { last in last.flatMap { $0.photos == photos && $0.options == options ? $0.centres : nil } }
     }
 
-    /// The rows a collage picture `columns` wide needs to keep the collage's
+    /// The rows a collage picture `columns` wide needs to keep the canvas's
     /// proportions, given the cells' shape.
-    public func collageRows(columns: Int) -> Int {
+    public func collageRows(columns: Int, canvas: CanvasSize) -> Int {
         let row = renderer.pixelSize(columns: columns, rows: 1)
         guard row.height > 0 else { return 1 }
-        return max(1, Int((Double(row.width) / collageAspect / Double(row.height)).rounded(.up)))
+        let aspect = Double(canvas.width) / Double(canvas.height)
+        return max(1, Int((Double(row.width) / aspect / Double(row.height)).rounded(.up)))
     }
 
     private func schedule(key: String, completion: @escaping (Result<TerminalPicture, Error>) -> Void,

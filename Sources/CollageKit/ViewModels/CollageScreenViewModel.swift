@@ -120,7 +120,7 @@ public final class CollageScreenViewModel {
             }
             // A photo without a focus starts from where its crop is drawn now.
             let photos = currentState.photos
-            let start = photos[index].focus ?? previews?.cropCentres(of: photos)?[index]
+            let start = photos[index].focus ?? previews?.cropCentres(of: photos, options: renderOptions)?[index]
             collage.setFocus(Self.focus(after: key, from: start), at: index)
         case .character("a"):
             if let refusal = CollageRules.addRefusal(count: count, adding: 1) {
@@ -206,7 +206,7 @@ public final class CollageScreenViewModel {
             return
         }
         update { $0.preview = .loading }
-        previewTicket = previews.collagePreview(photos, columns: previewSize.columns, rows: previewSize.rows) {
+        previewTicket = previews.collagePreview(photos, options: renderOptions, columns: previewSize.columns, rows: previewSize.rows) {
             [weak self] result in
             guard let self, self.currentState.photos == photos else { return }
             self.update { $0.preview = PreviewState(result) }

@@ -189,12 +189,36 @@ public final class CollageViewModel {
         }
     }
 
+    /// What saving the selection would make, without writing anything:
+    /// every photo's size, its cell and the part of it the cell shows, from
+    /// an in-memory render (smart crops look at the pixels). Refused as a
+    /// save would be; the selection is left as it is.
+    public func plan(options: CollageRenderOptions) -> Result<CollagePlanReport, CollageActionError> {
+        let photos: [Photo]
+        do {
+            photos = try store.load()
+        } catch {
+            return .failure(failed(.failed(CollageFailure(error))))
+        }
+        let state = state(of: photos)
+        stateSubject.send(state)
+        if let refusal = state.saveRefusal { return .failure(failed(.refused(refusal))) }
+        do {
+            let shapes = try photos.map { PhotoShape(try inspector.inspect($0)) }
+            let drawn = try renderer.render(photos, options: options)
+            return .success(CollagePlanReport(photos: photos, shapes: shapes, drawn: drawn))
+        } catch {
+            return .failure(failed(.failed(CollageFailure(error).within("cannot plan the collage"))))
+        }
+    }
+
     /// Renders the selection and writes it to `destination`, as a
     /// Completable: it finishes once the file is in place and the saved photos
-    /// are cleared from the selection, or fails, keeping the selection. The
-    /// format follows the destination's extension. Rendering and writing run on
-    /// the work queue.
-    public func save(to destination: URL, options: CollageRenderOptions, overwrite: Bool) -> Completable {
+    /// are cleared from the selection (unless `keep`), or fails, keeping the
+    /// selection. The format follows the destination's extension. Rendering
+    /// and writing run on the work queue.
+    public func save(to destination: URL, options: CollageRenderOptions, overwrite: Bool,
+                     keep: Bool = false) -> Completable {
         Deferred { [self] () -> Completable in
             let format: ImageFormat
             let photos: [Photo]
@@ -213,7 +237,7 @@ public final class CollageViewModel {
             let renderer = self.renderer
             let writer = self.writer
             return Future<RGBImage, Error> { [workQueue] promise in
-                workQueue.async { promise(Result { try renderer.render(photos, options: options) }) }
+                workQueue.async { promise(Result { try renderer.render(photos, options: options).image }) }
             }
             .flatMap { image in
                 writer.save(image, to: destination, format: format, quality: options.quality, overwrite: overwrite)
@@ -223,7 +247,7 @@ public final class CollageViewModel {
                 return self.fail(.failed(CollageFailure(error).within("cannot save \(destination.path)")))
             }
             .handleEvents(receiveCompletion: { [weak self] completion in
-                if case .finished = completion { self?.didSave(photos, to: destination) }
+                if case .finished = completion { self?.didSave(photos, to: destination, keep: keep) }
             })
             .eraseToAnyPublisher()
         }
@@ -259,7 +283,11 @@ public final class CollageViewModel {
 
     /// After a save, clear the photos that were saved. Photos another shell
     /// added meanwhile stay; a selection someone else changed is left alone.
-    private func didSave(_ saved: [Photo], to destination: URL) {
+    private func didSave(_ saved: [Photo], to destination: URL, keep: Bool) {
+        if keep {
+            publish(.saved(path: destination.path))
+            return
+        }
         do {
             let after = try store.update { photos -> [Photo] in
                 if photos.starts(with: saved) { photos.removeFirst(saved.count) }
@@ -275,8 +303,13 @@ public final class CollageViewModel {
 
     /// Publishes a refusal or failure and completes with it.
     private func fail(_ error: CollageActionError) -> Completable {
+        Fail(error: failed(error)).eraseToAnyPublisher()
+    }
+
+    /// Publishes a refusal or failure and returns it.
+    private func failed(_ error: CollageActionError) -> CollageActionError {
         publish(error.event)
-        return Fail(error: error).eraseToAnyPublisher()
+        return error
     }
 
     @discardableResult

@@ -17,8 +17,12 @@ struct CollageCommand: ParsableCommand {
             save needs a non-zero even number (2, 4 or 6). The title reads
             Collage, 1 photo or N photos. A refused action changes nothing.
 
-            LAYOUT: 1-2 photos sit side by side; 3-6 fill a grid of 2 rows. Each
-            photo covers its cell, centred, and the overflow is cropped.
+            LAYOUTS (--layout): grid, the default, is the original app's: 1-2
+            photos sit side by side, 3-6 fill a grid of 2 rows, each photo
+            covering its cell. auto shapes the cells for the photos and the
+            canvas, keeping as much of each photo as it can. rows and columns
+            are justified like a gallery: every photo whole. --gap spaces the
+            cells, --margin the edge. `save --dry-run --json` prints the plan.
 
             BATCH LISTS (collage batch): one photo path per line; a blank line
             ends a collage; lines starting with # are comments; relative paths
@@ -46,6 +50,8 @@ struct CollageCommand: ParsableCommand {
               collage move 2 1
               collage focus 1 0.5 0.2
               collage save -o holiday.jpg --size 3000x2000 --gap 8
+              collage save --layout auto --size 1080x1920 --keep
+              collage save --layout rows --size 1920x --dry-run --json
               collage batch summer.txt -o collages/
               collage clear
             """,
@@ -53,12 +59,14 @@ struct CollageCommand: ParsableCommand {
         subcommands: [Add.self, Remove.self, Move.self, Focus.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self,
                       Preview.self])
 
+    @OptionGroup var render: RenderOptionGroup
+
     /// With no subcommand: the collage screen on a terminal, the help otherwise.
     func run() throws {
         guard SystemTerminal.isInteractive else {
             print(Self.helpMessage())
             return
         }
-        try runTerminalUI(photosAt: nil, graphics: .auto)
+        try runTerminalUI(photosAt: nil, graphics: .auto, options: try render.renderOptions())
     }
 }

@@ -26,7 +26,9 @@ struct Pick: ParsableCommand {
               H J K L       move its crop left, down, up, right (F: back to --crop)
               a add photos   c clear   s save (asks for a file name)   q quit
 
-            --crop and --fit draw the collage's picture as `collage save` will.
+            The collage screen draws the collage as `collage save` will, with
+            the same options (--size, --layout, --gap, --margin, --background,
+            --crop, --fit), and saves it with them (and --quality).
 
             Ctrl-C quits from anywhere. Set COLLAGE_TRACE_RESOURCES=1 to show the
             number of live subscriptions. NO_COLOR is honoured.
@@ -40,7 +42,7 @@ struct Pick: ParsableCommand {
             transform: { try GraphicsMode(parsing: $0) })
     var graphics: GraphicsMode = .auto
 
-    @OptionGroup var placement: PlacementOptionGroup
+    @OptionGroup var render: RenderOptionGroup
 
     func run() throws {
         // The folder's exact bytes: its name need not be UTF-8.
@@ -51,14 +53,13 @@ struct Pick: ParsableCommand {
             Console.error("\(folder.path): not a folder")
             throw ExitCode.failure
         }
-        try runTerminalUI(photosAt: folder, graphics: graphics, crop: placement.crop, fit: placement.fit)
+        try runTerminalUI(photosAt: folder, graphics: graphics, options: try render.renderOptions())
     }
 }
 
 /// Runs the two screens of the original app in this terminal until the
 /// person quits. Refuses, with a hint, when there is no terminal.
-func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, crop: CropMode = .smart,
-                   fit: FitMode = .cover) throws {
+func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, options: CollageRenderOptions) throws {
     guard SystemTerminal.isInteractive else {
         Console.error("the picker needs a terminal: without one, use `collage add FILE...` or `collage batch LIST`")
         throw ExitCode.failure
@@ -68,7 +69,8 @@ func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, crop: Cro
     let noColor = ANSIScreenWriter.noColorRequested(in: environment)
     let renderer = ChafaPictureRenderer(kind: GraphicsDetection.pictureKind(for: graphics, environment: environment),
                                         noColor: noColor, terminal: terminal.size)
-    let coordinator = AppCoordinator(collage: try makeCollageViewModel(), previews: PreviewService(renderer: renderer, crop: crop, fit: fit))
+    let coordinator = AppCoordinator(collage: try makeCollageViewModel(), previews: PreviewService(renderer: renderer),
+                                     renderOptions: options)
     coordinator.startLiveUpdates()
     var writer = ANSIScreenWriter(noColor: noColor)
     let app = TerminalApp(terminal: terminal, coordinator: coordinator,

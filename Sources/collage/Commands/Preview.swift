@@ -10,8 +10,9 @@ struct Preview: ParsableCommand {
         discussion: """
             Prints the collage you are building as a picture on standard output,
             without the interactive screens: for scripts and quick looks. It is
-            drawn with the default canvas proportion (16:9), as wide as the
-            terminal (80 columns when standard output is not a terminal).
+            drawn in the proportions of the canvas `collage save` would make
+            with the same --size and --layout, as wide as the terminal (80
+            columns when standard output is not a terminal).
 
             Pictures are Unicode symbols in 24-bit colour, or sixel, kitty or
             iTerm2 graphics when the terminal supports them; --graphics forces a
@@ -30,7 +31,7 @@ struct Preview: ParsableCommand {
     @Option(help: ArgumentHelp("Height in rows (default: what the width needs, within the terminal).", valueName: "rows"))
     var height: Int?
 
-    @OptionGroup var placement: PlacementOptionGroup
+    @OptionGroup var layout: LayoutOptionGroup
 
     /// Far beyond any screen; keeps a typo from rendering a gigapixel canvas.
     static let maximumCells = 1000
@@ -60,14 +61,16 @@ struct Preview: ParsableCommand {
         let renderer = ChafaPictureRenderer(
             kind: kind, noColor: ANSIScreenWriter.noColorRequested(in: environment), terminal: terminal)
 
-        let previews = PreviewService(renderer: renderer, crop: placement.crop, fit: placement.fit)
+        let previews = PreviewService(renderer: renderer)
+        let options = try layout.renderOptions()
         let columns = width ?? terminal?.columns ?? 80
-        // By default no more rows than the terminal shows, keeping a line for the prompt.
-        var rows = height ?? previews.collageRows(columns: columns)
-        if height == nil, let terminal { rows = max(1, min(rows, terminal.rows - 1)) }
         let picture: TerminalPicture
         do {
-            picture = try previews.collagePicture(state.photos, columns: columns, rows: rows)
+            // By default no more rows than the terminal shows, keeping a line for the prompt.
+            var rows = try height ?? previews.collageRows(
+                columns: columns, canvas: previews.collagePlan(state.photos, options: options).canvas)
+            if height == nil, let terminal { rows = max(1, min(rows, terminal.rows - 1)) }
+            picture = try previews.collagePicture(state.photos, options: options, columns: columns, rows: rows)
         } catch {
             Console.error("\(error)")
             throw ExitCode.failure

@@ -1,38 +1,71 @@
 import ArgumentParser
 import CollageKit
 
-/// The drawing options `save` and `batch` share (with `--crop` and `--fit`).
-struct RenderOptionGroup: ParsableArguments {
+/// How the canvas is laid out and drawn: the options every command that
+/// draws a collage shares (`save`, `batch`, `preview`, `pick` and `collage`).
+struct LayoutOptionGroup: ParsableArguments {
     // Defaults of parsed values are written in the help: ArgumentParser shows
     // only those of types it parses itself.
-    @Option(help: ArgumentHelp("Canvas size in pixels (default: \(CanvasSize.default.width)x\(CanvasSize.default.height)).",
-                               valueName: "WxH"),
-            transform: { try CanvasSize(parsing: $0) })
-    var size: CanvasSize = .default
+    @Option(help: ArgumentHelp(
+        "Canvas size in pixels (default: \(CanvasSize.default.width)x\(CanvasSize.default.height)). With --layout rows, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
+        valueName: "WxH"),
+            transform: { try RequestedSize(parsing: $0) })
+    var size: RequestedSize = .default
 
-    // Optional, so that a quality given for a PNG can be pointed out.
-    @Option(help: ArgumentHelp("JPEG quality, 1-100 (default: \(CollageRenderOptions.defaultQuality)).", valueName: "1-100"))
-    var quality: Int?
+    @Option(help: ArgumentHelp(
+        "How the canvas is divided: grid (the original app's: 1-2 photos side by side, 3-6 in two rows of equal cells), auto (cells shaped for these photos on this canvas, to keep as much of each photo as can be, photos reordered where that fits better, no cell over 4x another), rows (justified rows: every photo whole, each row one height and the full width) or columns (the same, turned). Default: grid.",
+        valueName: "grid|auto|rows|columns"),
+            completion: .list(LayoutMode.allCases.map(\.rawValue)),
+            transform: { try LayoutMode(parsing: $0) })
+    var layout: LayoutMode = .grid
 
-    @Option(help: ArgumentHelp("Colour of empty cells, gaps and transparency: a name or #RRGGBB (default: white).",
+    @Option(help: ArgumentHelp("Colour of empty cells, gaps, margins and transparency: a name or #RRGGBB (default: white).",
                                valueName: "color"),
             transform: { try RGBColor(parsing: $0) })
     var background: RGBColor = .white
 
     // Unconditional: "-1" is the value (refused below with the reason), not an option.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space between cells, in pixels.", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space between neighbouring cells, in pixels (default: 0).", valueName: "px"))
     var gap: Int = 0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space around the edge of the canvas, in pixels (default: 0).", valueName: "px"))
+    var margin: Int = 0
 
     @OptionGroup var placement: PlacementOptionGroup
 
     func validate() throws {
-        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, not \(quality)") }
         if gap < 0 { throw ValidationError("--gap must not be negative") }
+        if margin < 0 { throw ValidationError("--margin must not be negative") }
+        // A side left to the photos: only the justified layouts work one out.
+        if size.height == nil && layout != .rows {
+            throw ValidationError("--size \(size) leaves the height to the photos, which only --layout rows does: give WIDTHxHEIGHT, or add --layout rows")
+        }
+        if size.width == nil && layout != .columns {
+            throw ValidationError("--size \(size) leaves the width to the photos, which only --layout columns does: give WIDTHxHEIGHT, or add --layout columns")
+        }
+    }
+
+    func renderOptions(quality: Int = CollageRenderOptions.defaultQuality) throws -> CollageRenderOptions {
+        try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
+                                 quality: quality, crop: placement.crop, fit: placement.fit)
+    }
+}
+
+/// The layout and drawing options with the encoder's quality: what `save`,
+/// `batch`, `pick` and `collage` take.
+struct RenderOptionGroup: ParsableArguments {
+    @OptionGroup var layout: LayoutOptionGroup
+
+    // Optional, so that a quality given for a PNG can be pointed out.
+    @Option(help: ArgumentHelp("JPEG and WebP quality, 1-100 (default: \(CollageRenderOptions.defaultQuality)).", valueName: "1-100"))
+    var quality: Int?
+
+    func validate() throws {
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, not \(quality)") }
     }
 
     func renderOptions() throws -> CollageRenderOptions {
-        try CollageRenderOptions(size: size, background: background, gap: gap,
-                                 quality: quality ?? CollageRenderOptions.defaultQuality, crop: placement.crop, fit: placement.fit)
+        try layout.renderOptions(quality: quality ?? CollageRenderOptions.defaultQuality)
     }
 
     /// Says so when --quality was given for a format it does not apply to.

@@ -9,11 +9,26 @@ struct Save: ParsableCommand {
         discussion: """
             Needs a non-zero, even number of photos. The format follows the
             output's extension (.jpg, .jpeg, .png or .webp). An existing file is never
-            replaced without --force. If saving fails, the selection is kept.
+            replaced without --force. If saving fails, the selection is kept;
+            with --keep it is kept after a save too, to try another size or layout.
 
-            --gap puts background-coloured space between neighbouring cells (not
-            around the edge): with n columns each cell is
-            round((width - (n - 1) * gap) / n) wide, and likewise for rows.
+            Layouts (--layout):
+              grid     the original app's: 1-2 photos side by side, 3-6 in two
+                       rows of equal cells, each photo covering its cell
+              auto     cells shaped for these photos on this canvas: keeps as
+                       much of every photo as it can (photos may be reordered;
+                       no cell more than 4x another)
+              rows     justified rows: every photo whole, each row one height
+                       and the full width; --size 1920x lets the height follow
+              columns  the same turned; --size x1080 lets the width follow
+            --gap puts background-coloured space between neighbouring cells,
+            --margin around the edge. In the grid, with n columns each cell is
+            round((width - 2 * margin - (n - 1) * gap) / n) wide, and likewise
+            for rows.
+
+            --dry-run prints the plan (each photo's size, its cell, and the part
+            of it the cell shows, in the photo's pixels) and writes nothing;
+            --json prints it as one JSON object.
             """)
 
     @Option(name: [.short, .customLong("output")],
@@ -28,7 +43,17 @@ struct Save: ParsableCommand {
     @Flag(help: "Replace the output file if it exists.")
     var force = false
 
+    @Flag(help: "Keep the photos in the selection after saving (by default a save empties it).")
+    var keep = false
+
+    @Flag(help: "Print the plan (canvas, cells, the part of each photo shown) and write nothing; the selection stays.")
+    var dryRun = false
+
+    @Flag(help: "With --dry-run: print the plan as one JSON object.")
+    var json = false
+
     func validate() throws {
+        if json && !dryRun { throw ValidationError("--json goes with --dry-run: it prints the plan instead of saving") }
         if let output {
             // A wrong extension is a usage error (exit 64), said in the model's
             // words; a folder gets the default name (.jpg).
@@ -58,6 +83,7 @@ struct Save: ParsableCommand {
             Console.error(refusal.description)
             throw ExitCode.failure
         }
+        if dryRun { return try printPlan(viewModel, options) }
         let now = Date()
         if let format = try? ImageFormat(path: target.path(now: now)) { render.warnIfQualityIsIgnored(for: format) }
         do {
@@ -69,7 +95,7 @@ struct Save: ParsableCommand {
         // A default name taken (another save this second) moves on to -2, -3...
         for attempt in 1... {
             let destination = URL(fileURLWithPath: target.path(now: now, attempt: attempt))
-            switch viewModel.save(to: destination, options: options, overwrite: force).waitForCompletion() {
+            switch viewModel.save(to: destination, options: options, overwrite: force, keep: keep).waitForCompletion() {
             case .success:
                 print("Saved \(destination.path)")
                 return
@@ -79,6 +105,71 @@ struct Save: ParsableCommand {
                 Console.error(failure?.commandLineMessage ?? "\(error)")
                 throw ExitCode(failure?.kind == .options ? CommandLineEntry.usageError : 1)
             }
+        }
+    }
+}
+
+extension Save {
+    /// `--dry-run`: the plan, as a table or (`--json`) one JSON object.
+    func printPlan(_ viewModel: CollageViewModel, _ options: CollageRenderOptions) throws {
+        let plan: CollagePlanReport
+        switch viewModel.plan(options: options) {
+        case let .success(report): plan = report
+        case let .failure(error):
+            Console.error(error.failure?.commandLineMessage ?? "\(error)")
+            throw ExitCode(error.failure?.kind == .options ? CommandLineEntry.usageError : 1)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(PlanJSON(plan)), as: UTF8.self))
+            return
+        }
+        print("\(plan.canvas) \(plan.layout), \(plan.photos.count) photos (nothing written)")
+        for (index, entry) in plan.photos.enumerated() {
+            let kept = Double(entry.shown.width * entry.shown.height) / Double(entry.shape.width * entry.shape.height)
+            print("  \(index + 1). \(Console.printable(entry.photo.path))")
+            print("     \(entry.shape.width)x\(entry.shape.height) in cell \(entry.cell), showing \(entry.shown) (\(Int((kept * 100).rounded()))%)")
+        }
+    }
+}
+
+/// The `save --dry-run --json` shape, with the keys the documentation promises.
+private struct PlanJSON: Encodable {
+    struct Size: Encodable {
+        let width: Int
+        let height: Int
+    }
+    struct Rect: Encodable {
+        let x, y, width, height: Int
+        init(_ rect: CellRect) {
+            (x, y, width, height) = (rect.x, rect.y, rect.width, rect.height)
+        }
+    }
+    struct Entry: Encodable {
+        let path: String
+        /// The base64 of the path's exact bytes when they are not UTF-8, as `status --json` gives it; else null.
+        let pathBytes: String?
+        /// The upright photo's size.
+        let width: Int
+        let height: Int
+        let cell: Rect
+        /// The part of the upright photo drawn in the cell, in its pixels.
+        let shown: Rect
+    }
+
+    let canvas: Size
+    let layout: String
+    let photos: [Entry]
+
+    init(_ plan: CollagePlanReport) {
+        canvas = Size(width: plan.canvas.width, height: plan.canvas.height)
+        layout = plan.layout.rawValue
+        photos = plan.photos.map { entry in
+            Entry(path: entry.photo.path,
+                  pathBytes: entry.photo.pathIsExact ? nil : Data(entry.photo.fileSystemPath).base64EncodedString(),
+                  width: entry.shape.width, height: entry.shape.height,
+                  cell: Rect(entry.cell), shown: Rect(entry.shown))
         }
     }
 }

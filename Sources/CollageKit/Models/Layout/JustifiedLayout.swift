@@ -1,0 +1,161 @@
+import Foundation
+
+/// `--layout rows` and `columns`: justified rows, as photo galleries lay
+/// them out. The photos, in the selection's order, are cut into rows; every
+/// photo of a row has the row's height and its own aspect ratio, and each row
+/// fills the width, so no photo is cropped. `columns` is the same turned.
+///
+/// With only the width given (`--size 1920x`) the height follows from the
+/// photos: of the ways to cut the photos into rows (at most 2^5 = 32), the
+/// one nearest the default canvas's proportion (16:9) wins. With both sides,
+/// the one that fills most of the canvas wins; its rows are scaled down to
+/// fit if they are too tall, and the rest of the canvas is background.
+/// Ties go to rows of more equal height, then to fewer rows.
+enum JustifiedLayout {
+    static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> (canvas: CanvasSize, cells: [CellRect]) {
+        guard request.layout == .columns else { return try rows(photos, request) }
+        // Columns are rows of the turned photos on the turned canvas.
+        var turned = request
+        turned.size = try RequestedSize(width: request.size.height, height: request.size.width)
+        let plan = try rows(photos.map { PhotoShape(width: $0.height, height: $0.width) }, turned)
+        return (try CanvasSize(width: plan.canvas.height, height: plan.canvas.width),
+                plan.cells.map { CellRect(x: $0.y, y: $0.x, width: $0.height, height: $0.width) })
+    }
+
+    /// One way of cutting the photos into rows: the photos of each row.
+    struct Cut {
+        let rows: [Range<Int>]
+        /// Each row's sum of aspect ratios: its width at a height of one.
+        let widths: [Double]
+    }
+
+    static func rows(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> (canvas: CanvasSize, cells: [CellRect]) {
+        let turned = request.layout == .columns
+        guard let width = request.size.width else {
+            throw OptionError(turned
+                ? "--layout columns needs the height: give --size xHEIGHT or WIDTHxHEIGHT"
+                : "--layout rows needs the width: give --size WIDTHx or WIDTHxHEIGHT")
+        }
+        let margin = request.margin, gap = request.gap
+        let innerWidth = width - 2 * margin
+        let innerHeight = request.size.height.map { $0 - 2 * margin }
+        let size = request.size.height.map { "\(turned ? $0 : width)x\(turned ? width : $0)" }
+            ?? (turned ? "x\(width)" : "\(width)x")
+        if photos.isEmpty {
+            return (try CanvasSize(width: width, height: request.size.height ?? width * 9 / 16), [])
+        }
+        guard innerWidth > 0, innerHeight.map({ $0 > 0 }) ?? true else {
+            throw CollageLayout.tooSmall(photos.count, request, size)
+        }
+
+        var best: (cut: Cut, blockWidth: Int, score: Double, evenness: Double)?
+        for cut in cuts(photos) {
+            guard let blockWidth = blockWidth(cut, innerWidth: innerWidth, innerHeight: innerHeight, gap: gap) else { continue }
+            let height = Double(naturalHeight(cut, width: Double(blockWidth), gap: gap))
+            if innerHeight == nil && height + Double(2 * margin) > Double(CanvasSize.maximumSide) { continue }
+            // Both sides: how much of the canvas the rows fill. One: how near
+            // the default canvas's proportion the rows come.
+            let score: Double
+            if let innerHeight {
+                score = Double(blockWidth) * min(height, Double(innerHeight)) / (Double(innerWidth) * Double(innerHeight))
+            } else {
+                let target = Double(innerWidth) * Double(CanvasSize.default.height) / Double(CanvasSize.default.width)
+                score = -abs(log(height / target))
+            }
+            let heights = cut.widths.map { 1 / $0 }
+            let evenness = heights.min()! / heights.max()!
+            let better: Bool
+            if let best {
+                if (score * 1e6).rounded() != (best.score * 1e6).rounded() {
+                    better = score > best.score
+                } else if (evenness * 1e6).rounded() != (best.evenness * 1e6).rounded() {
+                    better = evenness > best.evenness
+                } else {
+                    better = cut.rows.count < best.cut.rows.count
+                }
+            } else {
+                better = true
+            }
+            if better { best = (cut, blockWidth, score, evenness) }
+        }
+        guard let best else { throw CollageLayout.tooSmall(photos.count, request, size) }
+
+        // To the pixel: row heights at the block's width, rounded as a
+        // running total; within a row, widths likewise.
+        let cut = best.cut, blockWidth = best.blockWidth
+        let rowHeights = roundedRunning(cut.rows.indices.map { exactHeight(cut, row: $0, width: Double(blockWidth), gap: gap) })
+        let blockHeight = rowHeights.reduce(0, +) + gap * (cut.rows.count - 1)
+        let canvasHeight = request.size.height ?? blockHeight + 2 * margin
+        let left = margin + (innerWidth - blockWidth) / 2
+        var top = margin + ((canvasHeight - 2 * margin) - blockHeight) / 2
+        var cells: [CellRect] = []
+        for (row, photosOfRow) in cut.rows.enumerated() {
+            let available = blockWidth - gap * (photosOfRow.count - 1)
+            let widths = roundedRunning(photosOfRow.map { photos[$0].aspect * Double(available) / cut.widths[row] })
+            var x = left
+            for width in widths {
+                cells.append(CellRect(x: x, y: top, width: width, height: rowHeights[row]))
+                x += width + gap
+            }
+            top += rowHeights[row] + gap
+        }
+        return (try CanvasSize(width: width, height: canvasHeight), cells)
+    }
+
+    /// Every way of cutting the photos, in order, into rows.
+    static func cuts(_ photos: [PhotoShape]) -> [Cut] {
+        let count = photos.count
+        return (0..<(1 << (count - 1))).map { breaks in
+            var rows: [Range<Int>] = [], start = 0
+            for index in 1..<count + 1 where index == count || breaks & (1 << (index - 1)) != 0 {
+                rows.append(start..<index)
+                start = index
+            }
+            return Cut(rows: rows, widths: rows.map { $0.reduce(0) { $0 + photos[$1].aspect } })
+        }
+    }
+
+    /// The height of row `row` at a block width, its photos whole.
+    static func exactHeight(_ cut: Cut, row: Int, width: Double, gap: Int) -> Double {
+        (width - Double(gap * (cut.rows[row].count - 1))) / cut.widths[row]
+    }
+
+    /// The rows' height at a block width, to the pixel.
+    static func naturalHeight(_ cut: Cut, width: Double, gap: Int) -> Int {
+        roundedRunning(cut.rows.indices.map { exactHeight(cut, row: $0, width: width, gap: gap) }).reduce(0, +)
+            + gap * (cut.rows.count - 1)
+    }
+
+    /// The rows' width: the whole inner width, or, when they would be taller
+    /// than the canvas, the width at which they fit its height. Nil when a
+    /// photo would be less than a pixel wide or high.
+    static func blockWidth(_ cut: Cut, innerWidth: Int, innerHeight: Int?, gap: Int) -> Int? {
+        var width = innerWidth
+        if let innerHeight, naturalHeight(cut, width: Double(width), gap: gap) > innerHeight {
+            // The height grows linearly with the width: solve for it, then
+            // step down past any rounding.
+            let perWidth = cut.widths.reduce(0) { $0 + 1 / $1 }
+            let fixed = zip(cut.rows, cut.widths).reduce(0.0) { $0 + Double(gap * ($1.0.count - 1)) / $1.1 }
+            let rows = Double(gap * (cut.rows.count - 1))
+            width = Int(((Double(innerHeight) - rows + fixed) / perWidth).rounded(.down))
+            while width > 0 && naturalHeight(cut, width: Double(width), gap: gap) > innerHeight { width -= 1 }
+        }
+        for (row, photos) in cut.rows.enumerated() {
+            guard width - gap * (photos.count - 1) >= photos.count,
+                  exactHeight(cut, row: row, width: Double(width), gap: gap) >= 1 else { return nil }
+        }
+        return width
+    }
+
+    /// Lengths rounded so that their running total is the exact total's,
+    /// rounded: the pieces meet without a pixel lost or doubled.
+    static func roundedRunning(_ lengths: [Double]) -> [Int] {
+        var total = 0.0, previous = 0
+        return lengths.map { length in
+            total += length
+            let end = Int(total.rounded())
+            defer { previous = end }
+            return end - previous
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// How the canvas is divided into cells (`--layout`).
+public enum LayoutMode: String, Equatable, Sendable, CaseIterable, CustomStringConvertible {
+    /// The original app's grid, exactly: 1-2 photos side by side, 3-6 in two rows.
+    case grid
+    /// Cells chosen for these photos on this canvas, to show as much of each as can be.
+    case auto
+    /// Justified rows, as in photo galleries: every photo whole, each row one height.
+    case rows
+    /// Justified columns: `rows` turned.
+    case columns
+
+    public init(parsing text: String) throws {
+        guard let mode = LayoutMode(rawValue: text.lowercased()) else {
+            throw OptionError("layout '\(text)' is not grid, auto, rows or columns")
+        }
+        self = mode
+    }
+
+    /// The next mode, in the order `--help` lists them: what the collage screen's `l` cycles to.
+    public var next: LayoutMode {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+
+    /// Whether every photo is shown whole (the layout decides the cells' shapes from the photos).
+    public var showsPhotosWhole: Bool { self == .rows || self == .columns }
+
+    public var description: String { rawValue }
+}

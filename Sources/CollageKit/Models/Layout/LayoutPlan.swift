@@ -1,0 +1,194 @@
+/// The shape of one photo as it is seen (upright, after EXIF orientation):
+/// all a layout needs to know of it.
+public struct PhotoShape: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+    }
+
+    public var aspect: Double { Double(width) / Double(height) }
+}
+
+/// Where every photo of a collage goes: the canvas and one cell per photo,
+/// in the selection's order. The one geometry of a collage: the render
+/// draws it, `save --dry-run --json` prints it, the terminal picture scales it.
+public struct LayoutPlan: Equatable, Sendable {
+    public let canvas: CanvasSize
+    public let layout: LayoutMode
+    /// One per photo, in the order the photos were added.
+    public let cells: [CellRect]
+    /// How each photo fills its cell: rows and columns show every photo
+    /// whole (their cells have the photos' shapes, to the pixel), the
+    /// others as `--fit` says.
+    public let fit: FitMode
+
+    public init(canvas: CanvasSize, layout: LayoutMode, cells: [CellRect], fit: FitMode) {
+        self.canvas = canvas
+        self.layout = layout
+        self.cells = cells
+        self.fit = fit
+    }
+
+    /// The plan at `scale` times its size (for pictures in a terminal):
+    /// every edge scaled and rounded, so cells still meet; no cell smaller
+    /// than a pixel.
+    public func scaled(by scale: Double) -> LayoutPlan {
+        func edge(_ value: Int) -> Int { Int((Double(value) * scale).rounded()) }
+        let canvas = (try? CanvasSize(width: max(1, edge(self.canvas.width)), height: max(1, edge(self.canvas.height))))
+            ?? self.canvas
+        return LayoutPlan(canvas: canvas, layout: layout, cells: cells.map { cell in
+            let x = edge(cell.x), y = edge(cell.y)
+            return CellRect(x: x, y: y, width: max(1, edge(cell.x + cell.width) - x),
+                            height: max(1, edge(cell.y + cell.height) - y))
+        }, fit: fit)
+    }
+
+    /// The fraction of a photo kept when it covers a cell of another shape
+    /// (the rest is cropped), which is also the fraction of the cell a photo
+    /// fills when it is contained whole: min(r, 1/r) for r the ratio of the
+    /// two aspect ratios. What `auto` maximises.
+    public static func keptFraction(_ photo: PhotoShape, in cell: CellRect) -> Double {
+        guard cell.width > 0, cell.height > 0 else { return 0 }
+        let ratio = (Double(cell.width) / Double(cell.height)) / photo.aspect
+        return min(ratio, 1 / ratio)
+    }
+}
+
+/// A part of a photo, in fractions (0-1) of its upright width and height.
+public struct PhotoRegion: Equatable, Sendable {
+    public var x, y, width, height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The same part in the photo's pixels, rounded, within the photo.
+    public func pixels(of photo: PhotoShape) -> CellRect {
+        func span(_ start: Double, _ length: Double, _ size: Int) -> (Int, Int) {
+            let from = min(max(0, Int((start * Double(size)).rounded())), size - 1)
+            let to = min(max(from + 1, Int(((start + length) * Double(size)).rounded())), size)
+            return (from, to - from)
+        }
+        let (x, width) = span(x, width, photo.width), (y, height) = span(y, height, photo.height)
+        return CellRect(x: x, y: y, width: width, height: height)
+    }
+
+    /// Its centre, as a focus: where the collage screen's crop keys start from.
+    public var centre: PhotoFocus {
+        // Within 0-1 by construction; clamped against rounding.
+        (try? PhotoFocus(x: min(1, max(0, x + width / 2)), y: min(1, max(0, y + height / 2)))) ?? .centre
+    }
+}
+
+/// A collage as drawn: the picture, its plan, and the part of each photo
+/// its cell shows (where smart or attention put the crop; all of it for
+/// contain), in the selection's order.
+public struct RenderedCollage: Equatable, Sendable {
+    public let image: RGBImage
+    public let plan: LayoutPlan
+    public let shown: [PhotoRegion]
+
+    public init(image: RGBImage, plan: LayoutPlan, shown: [PhotoRegion]) {
+        self.image = image
+        self.plan = plan
+        self.shown = shown
+    }
+
+    public var cropCentres: [PhotoFocus] { shown.map(\.centre) }
+}
+
+/// What a layout is asked for: the canvas, the spacing, the mode and fit.
+public struct LayoutRequest: Equatable, Sendable {
+    public var size: RequestedSize
+    public var layout: LayoutMode
+    public var gap: Int
+    public var margin: Int
+    public var fit: FitMode
+
+    public init(size: RequestedSize, layout: LayoutMode, gap: Int = 0, margin: Int = 0, fit: FitMode = .cover) {
+        self.size = size
+        self.layout = layout
+        self.gap = gap
+        self.margin = margin
+        self.fit = fit
+    }
+
+    public init(_ options: CollageRenderOptions) {
+        self.init(size: options.size, layout: options.layout, gap: options.gap, margin: options.margin, fit: options.fit)
+    }
+
+    /// Whether the layout needs to know the photos' shapes (the grid does not).
+    public var needsPhotoShapes: Bool { layout != .grid }
+}
+
+/// Makes the plan of a collage: the one entry to every layout.
+public enum CollageLayout {
+    /// The plan for photos of these shapes (upright). Throws an `OptionError`
+    /// when the request cannot be met: a side left open that this layout
+    /// cannot work out, or a canvas too small for the cells once the gaps and
+    /// margins are taken.
+    public static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> LayoutPlan {
+        let count = photos.count
+        let margin = request.margin, gap = request.gap
+        switch request.layout {
+        case .rows, .columns:
+            let cells = try JustifiedLayout.plan(photos, request)
+            return LayoutPlan(canvas: cells.canvas, layout: request.layout, cells: cells.cells, fit: .contain)
+        case .grid, .auto:
+            guard let canvas = request.size.canvas else {
+                throw OptionError("--size \(request.size) leaves a side to the photos, which only --layout rows (WIDTHx) and columns (xHEIGHT) can do: give WIDTHxHEIGHT for \(request.layout)")
+            }
+            let inner = (width: canvas.width - 2 * margin, height: canvas.height - 2 * margin)
+            guard count > 0 else { return LayoutPlan(canvas: canvas, layout: request.layout, cells: [], fit: request.fit) }
+            guard inner.width > 0, inner.height > 0 else { throw tooSmall(count, request, canvas) }
+            var cells: [CellRect]
+            if request.layout == .grid {
+                cells = GridLayout(count: count).cells(canvasWidth: inner.width, canvasHeight: inner.height, gap: gap)
+            } else {
+                cells = SlicingLayout.best(for: photos, width: inner.width, height: inner.height, gap: gap)?.cells ?? []
+            }
+            guard cells.count == count else { throw tooSmall(count, request, canvas) }
+            cells = cells.map { CellRect(x: $0.x + margin, y: $0.y + margin, width: $0.width, height: $0.height) }
+            return LayoutPlan(canvas: canvas, layout: request.layout, cells: cells, fit: request.fit)
+        }
+    }
+
+    static func tooSmall(_ count: Int, _ request: LayoutRequest, _ size: CustomStringConvertible) -> OptionError {
+        var spacing: [String] = []
+        if request.gap > 0 { spacing.append("a gap of \(request.gap) px") }
+        if request.margin > 0 { spacing.append("a margin of \(request.margin) px") }
+        let with = spacing.isEmpty ? "" : " with " + spacing.joined(separator: " and ")
+        return OptionError("a \(size) canvas\(with) has no room for \(count) photo\(count == 1 ? "" : "s") in the \(request.layout) layout")
+    }
+}
+
+/// A collage's plan as `save --dry-run` reports it: the canvas, the layout,
+/// and for each photo (in the selection's order) its upright size, its cell,
+/// and the part of it the cell shows, in the photo's own pixels.
+public struct CollagePlanReport: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public let photo: Photo
+        public let shape: PhotoShape
+        public let cell: CellRect
+        public let shown: CellRect
+    }
+
+    public let canvas: CanvasSize
+    public let layout: LayoutMode
+    public let photos: [Entry]
+
+    public init(photos: [Photo], shapes: [PhotoShape], drawn: RenderedCollage) {
+        canvas = drawn.plan.canvas
+        layout = drawn.plan.layout
+        self.photos = photos.indices.map { index in
+            Entry(photo: photos[index], shape: shapes[index], cell: drawn.plan.cells[index],
+                  shown: drawn.shown[index].pixels(of: shapes[index]))
+        }
+    }
+}
