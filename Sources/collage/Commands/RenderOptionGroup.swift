@@ -25,10 +25,10 @@ struct LayoutOptionGroup: ParsableArguments {
     var background: RGBColor = .white
 
     // Unconditional: "-1" is the value (refused below with the reason), not an option.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space between neighbouring cells, in pixels (default: 0).", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space between neighbouring cells, in pixels.", valueName: "px"))
     var gap: Int = 0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space around the edge of the canvas, in pixels (default: 0).", valueName: "px"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Space around the edge of the canvas, in pixels.", valueName: "px"))
     var margin: Int = 0
 
     @OptionGroup var placement: PlacementOptionGroup

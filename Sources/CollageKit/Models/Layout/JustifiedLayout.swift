@@ -48,19 +48,19 @@ enum JustifiedLayout {
             throw CollageLayout.tooSmall(photos.count, request, size)
         }
 
-        var best: (cut: Cut, blockWidth: Int, score: Double, evenness: Double)?
+        var best: (block: Block, score: Double, evenness: Double, rows: Int)?
         for cut in cuts(photos) {
-            guard let blockWidth = blockWidth(cut, innerWidth: innerWidth, innerHeight: innerHeight, gap: gap) else { continue }
-            let height = Double(naturalHeight(cut, width: Double(blockWidth), gap: gap))
-            if innerHeight == nil && height + Double(2 * margin) > Double(CanvasSize.maximumSide) { continue }
+            guard let blockWidth = blockWidth(cut, innerWidth: innerWidth, innerHeight: innerHeight, gap: gap),
+                  let block = block(cut, photos, width: blockWidth, gap: gap) else { continue }
+            if innerHeight == nil && block.height + 2 * margin > CanvasSize.maximumSide { continue }
             // Both sides: how much of the canvas the rows fill. One: how near
             // the default canvas's proportion the rows come.
             let score: Double
             if let innerHeight {
-                score = Double(blockWidth) * min(height, Double(innerHeight)) / (Double(innerWidth) * Double(innerHeight))
+                score = Double(block.width * min(block.height, innerHeight)) / Double(innerWidth * innerHeight)
             } else {
                 let target = Double(innerWidth) * Double(CanvasSize.default.height) / Double(CanvasSize.default.width)
-                score = -abs(log(height / target))
+                score = -abs(log(Double(block.height) / target))
             }
             let heights = cut.widths.map { 1 / $0 }
             let evenness = heights.min()! / heights.max()!
@@ -71,35 +71,47 @@ enum JustifiedLayout {
                 } else if (evenness * 1e6).rounded() != (best.evenness * 1e6).rounded() {
                     better = evenness > best.evenness
                 } else {
-                    better = cut.rows.count < best.cut.rows.count
+                    better = cut.rows.count < best.rows
                 }
             } else {
                 better = true
             }
-            if better { best = (cut, blockWidth, score, evenness) }
+            if better { best = (block, score, evenness, cut.rows.count) }
         }
-        guard let best else { throw CollageLayout.tooSmall(photos.count, request, size) }
+        guard let block = best?.block else { throw CollageLayout.tooSmall(photos.count, request, size) }
+        // The block in the middle of the canvas, inside the margins.
+        let canvasHeight = request.size.height ?? block.height + 2 * margin
+        let left = margin + (innerWidth - block.width) / 2
+        let top = margin + ((canvasHeight - 2 * margin) - block.height) / 2
+        return (try CanvasSize(width: width, height: canvasHeight),
+                block.cells.map { CellRect(x: $0.x + left, y: $0.y + top, width: $0.width, height: $0.height) })
+    }
 
-        // To the pixel: row heights at the block's width, rounded as a
-        // running total; within a row, widths likewise.
-        let cut = best.cut, blockWidth = best.blockWidth
-        let rowHeights = roundedRunning(cut.rows.indices.map { exactHeight(cut, row: $0, width: Double(blockWidth), gap: gap) })
-        let blockHeight = rowHeights.reduce(0, +) + gap * (cut.rows.count - 1)
-        let canvasHeight = request.size.height ?? blockHeight + 2 * margin
-        let left = margin + (innerWidth - blockWidth) / 2
-        var top = margin + ((canvasHeight - 2 * margin) - blockHeight) / 2
-        var cells: [CellRect] = []
+    /// The rows laid out from (0, 0), to the pixel.
+    struct Block {
+        let width: Int
+        let height: Int
+        let cells: [CellRect]
+    }
+
+    /// The cut at a block width, to the pixel: row heights rounded as a
+    /// running total, and within a row the widths likewise, so the pieces
+    /// meet exactly. Nil when a photo would get no pixel.
+    static func block(_ cut: Cut, _ photos: [PhotoShape], width: Int, gap: Int) -> Block? {
+        let rowHeights = roundedRunning(cut.rows.indices.map { exactHeight(cut, row: $0, width: Double(width), gap: gap) })
+        var cells: [CellRect] = [], top = 0
         for (row, photosOfRow) in cut.rows.enumerated() {
-            let available = blockWidth - gap * (photosOfRow.count - 1)
+            let available = width - gap * (photosOfRow.count - 1)
             let widths = roundedRunning(photosOfRow.map { photos[$0].aspect * Double(available) / cut.widths[row] })
-            var x = left
-            for width in widths {
-                cells.append(CellRect(x: x, y: top, width: width, height: rowHeights[row]))
-                x += width + gap
+            guard rowHeights[row] > 0, widths.allSatisfy({ $0 > 0 }) else { return nil }
+            var x = 0
+            for cellWidth in widths {
+                cells.append(CellRect(x: x, y: top, width: cellWidth, height: rowHeights[row]))
+                x += cellWidth + gap
             }
             top += rowHeights[row] + gap
         }
-        return (try CanvasSize(width: width, height: canvasHeight), cells)
+        return Block(width: width, height: top - gap, cells: cells)
     }
 
     /// Every way of cutting the photos, in order, into rows.
