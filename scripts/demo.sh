@@ -15,3 +15,4 @@ mkdir -p demo-output
   SampleImages/chelsea-the-cat.jpg SampleImages/coffee-cup.heic \
   SampleImages/rocket-exif-orientation-6.jpg SampleImages/retina-round-alpha.png
 "$binary" save --force -o demo-output/collage.jpg
+scripts/layout-pictures.sh demo-output "$binary"
