@@ -25,6 +25,12 @@ tools and makes the photos. Environment:
                     (default ../shared/testdata beside the repository)
   BENCH_P3_RUNS     rounds for W6-P3 (default 15; 0 skips it)
   BENCH_CROP_RUNS   rounds for W6-crop and W-portraits (default 11; 0 skips them)
+  BENCH_LAYOUT_RUNS rounds for W6-layout (default 11; 0 skips it)
+
+W6-layout (issue 19): W6 with the default layout, with `--layout grid`
+named (the same bytes, and the same time within noise) and with `--layout
+auto` (which reads the six headers to plan); then auto's search alone,
+timed by the binary itself (COLLAGE_TRACE_LAYOUT=1 on a dry run).
 
 W6-P3 (issue 12): the W6 photos again, each tagged Display P3 (the profile
 arrow.heic carries, in an APP2 marker): collage on W6 and on W6-P3,
@@ -176,6 +182,41 @@ def table(contenders, baseline_name, title):
                      "%s %.3f-%.3f" % (c.name, min(r[0] for r in c.runs), max(r[0] for r in c.runs))
                      for c in contenders if c.runs) + ".")
     return "\n".join(lines)
+
+
+def layout_bytes_identical(a, b, env, outdir):
+    """Whether two contenders' W6 JPEGs are the same bytes."""
+    files = []
+    for c in (a, b):
+        target = os.path.join(outdir, "bytes-" + safe(c.name))
+        subprocess.run(["bash", "-c", c.script(target, "jpg")], env=env, check=True, stdout=subprocess.DEVNULL)
+        with open(target + ".jpg", "rb") as f:
+            files.append(f.read())
+    return files[0] == files[1]
+
+
+def layout_search_times(collage, photos, env, scratch):
+    """`auto`'s planning time alone, on W6 and on a mixed six (two portraits,
+    two landscapes, a panorama, a square, made by cropping W6's photos)."""
+    from PIL import Image
+    mixed_dir = tempfile.mkdtemp(prefix="mixed-", dir=scratch)
+    mixed = []
+    for i, (w, h) in enumerate([(3, 4), (3, 4), (4, 3), (4, 3), (3, 1), (1, 1)]):
+        path = os.path.join(mixed_dir, "m%d.jpg" % i)
+        Image.new("RGB", (w * 200, h * 200), (40 * i, 90, 140)).save(path, quality=90)
+        mixed.append(path)
+    results = []
+    for name, files, size in (("W6 on 1920x1080", photos, "1920x1080"), ("W6 on 1080x1920", photos, "1080x1920"),
+                              ("the mixed six on 1920x1080", mixed, "1920x1080")):
+        state = tempfile.mkdtemp(prefix="state-", dir=scratch)
+        run_env = dict(env, XDG_STATE_HOME=state, COLLAGE_TRACE_LAYOUT="1")
+        subprocess.run([collage, "add"] + files, env=run_env, check=True, stdout=subprocess.DEVNULL)
+        out = subprocess.run([collage, "save", "--dry-run", "--layout", "auto", "--crop", "centre", "--size", size],
+                             env=run_env, capture_output=True, text=True, check=True)
+        line = [l for l in out.stderr.splitlines() if l.startswith("layout:")]
+        results.append("%s %s" % (name, line[0].split(" planned in ")[1].split(" (")[0] if line else "?"))
+        shutil.rmtree(state, ignore_errors=True)
+    return results
 
 
 def main():
@@ -375,6 +416,14 @@ def main():
         portraits = [Contender("collage --crop %s" % c, collage_on(portrait_photos, "--crop " + c), psnr=False)
                      for c in ("centre", "smart", "attention")]
 
+    # --- W6-layout (issue 19): the grid named explicitly, and auto ---
+    layout_rounds = int(os.environ.get("BENCH_LAYOUT_RUNS", "11"))
+    layouts = []
+    if layout_rounds > 0:
+        layouts = [Contender("collage (default)", collage_on(photos), psnr=False),
+                   Contender("collage --layout grid", collage_on(photos, "--layout grid"), psnr=False),
+                   Contender("collage --layout auto", collage_on(photos, "--layout auto"), psnr=False)]
+
     # --- Quality ---
     reference_file = os.path.join(work, "reference-w6-16bit.png")
     make_reference(convert, photos, reference_file)
@@ -403,6 +452,8 @@ def main():
     if crops:
         run_rounds(crops, crop_rounds, env, scratch, outdir, "W6-crop")
         run_rounds(portraits, crop_rounds, env, scratch, outdir, "W-portraits")
+    if layouts:
+        run_rounds(layouts, layout_rounds, env, scratch, outdir, "W6-layout")
     load_after = open("/proc/loadavg").read().split()[:3]
 
     busy = subprocess.run(["ps", "-eo", "pcpu,ni,comm", "--sort=-pcpu"], capture_output=True,
@@ -436,6 +487,12 @@ def main():
             report += ["", "%s: smart takes %.2f x centre's wall, attention %.2f x." % (
                 title.split(" ")[0], statistics.median(r[0] for r in group[1].runs) / centre,
                 statistics.median(r[0] for r in group[2].runs) / centre), ""]
+    if layouts:
+        report += [table(layouts, "collage (default)", "W6-layout (the grid by name, and auto)")]
+        same = layout_bytes_identical(layouts[0], layouts[1], env, outdir)
+        report += ["", "W6-layout: `--layout grid` writes %s bytes as the default." % ("the same" if same else "DIFFERENT"),
+                   "auto's search, the layout alone (COLLAGE_TRACE_LAYOUT, median of 21): %s." % "; ".join(
+                       layout_search_times(collage, photos, env, scratch)), ""]
     report += ["Load average before %s, after %s. Busiest processes at the end (%%CPU, nice, name): %s." % (
         "/".join(load_before), "/".join(load_after), "; ".join(" ".join(l.split()) for l in busy))]
     text = "\n".join(report)

@@ -33,7 +33,8 @@ struct CollageCommand: ParsableCommand {
 
             ENVIRONMENT: XDG_STATE_HOME (where the selection is kept); NO_COLOR
             (pictures without colour codes); COLLAGE_TRACE_RESOURCES=1 (the
-            picker shows its live subscriptions).
+            picker shows its live subscriptions); COLLAGE_TRACE_LAYOUT=1 (save
+            --dry-run says how long the layout took).
 
             EXIT STATUS: 0 on success; 64 for a usage error (an unknown option,
             a bad value, an output extension that is not .jpg, .jpeg, .png or .webp);

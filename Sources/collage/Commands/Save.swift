@@ -119,6 +119,7 @@ extension Save {
             Console.error(error.failure?.commandLineMessage ?? "\(error)")
             throw ExitCode(error.failure?.kind == .options ? CommandLineEntry.usageError : 1)
         }
+        if ProcessInfo.processInfo.environment["COLLAGE_TRACE_LAYOUT"] == "1" { traceLayoutTime(plan, options) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -132,6 +133,22 @@ extension Save {
             print("     \(entry.shape.width)x\(entry.shape.height) in cell \(entry.cell), showing \(entry.shown) (\(Int((kept * 100).rounded()))%)")
         }
     }
+}
+
+/// COLLAGE_TRACE_LAYOUT=1: how long the layout alone takes for these
+/// photos (the median of 21 plans from their shapes), on standard error, so
+/// `make bench` can report `auto`'s search without the decoding around it.
+private func traceLayoutTime(_ plan: CollagePlanReport, _ options: CollageRenderOptions) {
+    let shapes = plan.photos.map(\.shape)
+    var times: [Double] = []
+    for _ in 0..<21 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = try? CollageLayout.plan(shapes, LayoutRequest(options))
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    let line = String(format: "layout: %@ of %d photos planned in %.3f ms (median of 21)\n",
+                      plan.layout.rawValue, shapes.count, times.sorted()[10])
+    FileHandle.standardError.write(Data(line.utf8))
 }
 
 /// The `save --dry-run --json` shape, with the keys the documentation promises.
