@@ -94,6 +94,44 @@ import OpenCombine
         #expect(try store.load().count == count)
     }
 
+    @Test func saveWithKeepWritesAndKeepsTheSelection() throws {
+        let photos = (0..<4).map { photo("\($0).jpg") }
+        let store = InMemorySelectionStore(photos)
+        let writer = FakeWriter()
+        let viewModel = try makeViewModel(store: store, writer: writer)
+        let events = Recorder(viewModel.events)
+        let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.jpg"), options: try CollageRenderOptions(),
+                                    overwrite: false, keep: true).waitForCompletion()
+        #expect(throws: Never.self) { try result.get() }
+        #expect(writer.saved == [URL(fileURLWithPath: "/out/c.jpg")])
+        #expect(try store.load() == photos)
+        #expect(viewModel.currentState.count == 4)
+        #expect(events.values == [.saved(path: "/out/c.jpg")])
+    }
+
+    @Test func thePlanIsThePhotosCellsAndWritesNothing() throws {
+        // FakeInspector's photos are 4 x 3: four of them on a 800 x 300 canvas in auto go side by side.
+        let photos = (0..<4).map { photo("\($0).jpg") }
+        let store = InMemorySelectionStore(photos)
+        let writer = FakeWriter()
+        let viewModel = try makeViewModel(store: store, writer: writer)
+        let options = try CollageRenderOptions(size: RequestedSize(width: 1600, height: 300), layout: .auto)
+        let plan = try viewModel.plan(options: options).get()
+        #expect(plan.canvas == (try CanvasSize(width: 1600, height: 300)) && plan.layout == .auto)
+        #expect(plan.photos.map(\.photo) == photos)
+        #expect(plan.photos.map(\.cell) == (0..<4).map { CellRect(x: $0 * 400, y: 0, width: 400, height: 300) })
+        #expect(plan.photos.allSatisfy { $0.shape == PhotoShape(width: 4, height: 3) && $0.shown == CellRect(x: 0, y: 0, width: 4, height: 3) })
+        #expect(writer.saved.isEmpty)
+        #expect(try store.load() == photos)
+    }
+
+    @Test("the plan is refused as a save would be", arguments: [0, 3])
+    func planRefused(count: Int) throws {
+        let viewModel = try makeViewModel(store: InMemorySelectionStore((0..<count).map { photo("\($0).jpg") }))
+        let expected: CollageRefusal = count == 0 ? .nothingToSave : .oddCount(count)
+        #expect(throws: CollageActionError.refused(expected)) { try viewModel.plan(options: .defaults).get() }
+    }
+
     @Test("save writes then clears", arguments: [2, 4, 6])
     func saveWritesThenClears(count: Int) throws {
         let photos = (0..<count).map { photo("\($0).jpg") }
