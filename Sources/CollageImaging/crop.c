@@ -413,12 +413,16 @@ ci_rect ci_fit_cell(const ci_draw_request *request, ci_image *canvas, ci_rect ce
         }
     }
     ci_rect fitted = cell;
-    if ((uint64_t)dw * cell.height > (uint64_t)dh * cell.width) {
+    // A photo within a pixel of its cell's shape fills the cell: the band
+    // rounding would leave is a hairline of background across a photo that
+    // fits (justified rows and columns shape every cell like its photo, to
+    // the pixel), and covering instead crops less than a pixel of the cell.
+    if ((uint64_t)dw * cell.height > (uint64_t)dh * cell.width + dw) {
         // Wider than the cell: full width, bands above and below.
         uint64_t h = ((uint64_t)dh * cell.width * 2 + dw) / (2 * (uint64_t)dw);
         fitted.height = h < 1 ? 1 : (uint32_t)h;
         fitted.y = cell.y + (int32_t)((cell.height - fitted.height) / 2);
-    } else if ((uint64_t)dw * cell.height < (uint64_t)dh * cell.width) {
+    } else if ((uint64_t)dw * cell.height + dh < (uint64_t)dh * cell.width) {
         uint64_t w = ((uint64_t)dw * cell.height * 2 + dh) / (2 * (uint64_t)dh);
         fitted.width = w < 1 ? 1 : (uint32_t)w;
         fitted.x = cell.x + (int32_t)((cell.width - fitted.width) / 2);

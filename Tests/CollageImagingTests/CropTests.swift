@@ -328,6 +328,24 @@ struct CropDrawTests {
         #expect(pixel(0, 0) == [0, 0, 255] && pixel(599, 599) == [0, 0, 255])
     }
 
+    @Test func containLeavesNoHairlineWhereThePhotoFitsToAPixel() throws {
+        let folder = try CropFolder()
+        // 341 x 512 (the astronaut's shape) in a 252 x 379 cell: contained,
+        // it is 378.4 pixels high, a band of 0.6 px that rounding made a line
+        // of background. Within a pixel it fills the cell instead.
+        var pixels = [UInt8](repeating: 0, count: 341 * 512 * 3)
+        for i in stride(from: 0, to: pixels.count, by: 3) { pixels[i + 1] = 200 }
+        let path = try folder.png("portrait.png", pixels, 341, 512)
+        let (placement, drawn) = try drawPlaced(path, cell: (252, 379), fit: CI_FIT_CONTAIN,
+                                                background: ci_color(r: 0, g: 0, b: 255))
+        #expect(placement.placed_by == CI_PLACED_WHOLE)
+        #expect(!stride(from: 0, to: drawn.count, by: 3).contains { drawn[$0 + 2] == 255 }, "no background shows")
+        // A band of more than a pixel is still background: in 252 x 382 the photo is 378 high.
+        let (_, banded) = try drawPlaced(path, cell: (252, 382), fit: CI_FIT_CONTAIN,
+                                         background: ci_color(r: 0, g: 0, b: 255))
+        #expect(Array(banded[0..<3]) == [0, 0, 255] && Array(banded[(381 * 252) * 3..<(381 * 252) * 3 + 3]) == [0, 0, 255])
+    }
+
     @Test func attentionGoesToTheBusyPart() throws {
         let folder = try CropFolder()
         // Flat grey, with a saturated, detailed patch at the right.
