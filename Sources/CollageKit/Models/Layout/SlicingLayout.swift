@@ -53,7 +53,7 @@ enum SlicingLayout {
         var meanKept: Double { kept.isEmpty ? 0 : kept.reduce(0, +) / Double(kept.count) }
     }
 
-    /// How many of the naturally best trees are laid out to the pixel.
+    /// How many of the naturally best trees (that fit at all) are laid out to the pixel.
     static let exactCandidates = 48
 
     /// The best plan on a `width` x `height` area, or nil when no tree gives
@@ -70,9 +70,11 @@ enum SlicingLayout {
             : search.trees(all, across: true) + search.trees(all, across: false)
         let canvasAspect = Double(width) / Double(height)
         // Rank by the natural fit, then by more equal cells and the selection's order.
+        // Rounded, so trees of the same shape over the same photos tie
+        // whatever order their aspect ratios were added in.
         func natural(_ tree: Tree) -> Double {
             let k = canvasAspect / tree.aspect
-            return min(k, 1 / k)
+            return (min(k, 1 / k) * 1e9).rounded() / 1e9
         }
         let ranked = trees.map { (tree: $0, kept: natural($0), disorder: disorder($0.order)) }
             .sorted { a, b in
@@ -81,9 +83,12 @@ enum SlicingLayout {
                 if ratioA != ratioB { return ratioA < ratioB }
                 return a.disorder < b.disorder
             }
-        var best: Result?
-        for candidate in ranked.prefix(exactCandidates) {
+        // The best few that can be laid out at all (on a tiny canvas most
+        // trees leave some photo no pixel, so the scan goes on past them).
+        var best: Result?, laidOut = 0
+        for candidate in ranked where laidOut < exactCandidates {
             guard let result = layOut(candidate.tree, photos, width: width, height: height, gap: gap) else { continue }
+            laidOut += 1
             if best.map({ isBetter(result, than: $0) }) ?? true { best = result }
         }
         return best
