@@ -118,6 +118,11 @@ private func checkTiling(_ plan: LayoutPlan, gap: Int, margin: Int, tiles: Bool,
         // Two identical landscapes on a canvas two of them wide: side by side, in order.
         let cells = try plan(shapes([landscape, landscape]), 800, 300, .auto).cells
         #expect(cells == [CellRect(x: 0, y: 0, width: 400, height: 300), CellRect(x: 400, y: 0, width: 400, height: 300)])
+        // Four alike on a canvas of their 2 x 2 shape: in reading order, row by row.
+        #expect(try plan(shapes(Array(repeating: landscape, count: 4)), 800, 600, .auto).cells == [
+            CellRect(x: 0, y: 0, width: 400, height: 300), CellRect(x: 400, y: 0, width: 400, height: 300),
+            CellRect(x: 0, y: 300, width: 400, height: 300), CellRect(x: 400, y: 300, width: 400, height: 300),
+        ])
         // A photo that fits the canvas exactly fills it.
         #expect(try plan(shapes([landscape]), 400, 300, .auto).cells == [CellRect(x: 0, y: 0, width: 400, height: 300)])
     }

@@ -17,7 +17,8 @@
 /// min(k, 1/k) of itself. Trees are ranked by that, and the best few are
 /// then laid out to the pixel (gaps, rounding) and ranked by what they
 /// really keep: the least any photo keeps, then the mean, then the more
-/// equal cells, then the order closest to the selection's. A tree whose
+/// equal cells, then the reading order (top to bottom, left to right)
+/// closest to the selection's. A tree whose
 /// largest cell is more than 4x its smallest is never chosen.
 enum SlicingLayout {
     /// The largest cell's area at most this times the smallest's.
@@ -37,7 +38,8 @@ enum SlicingLayout {
         let aspect: Double
         let smallestShare: Double
         let largestShare: Double
-        /// Photos in the order the tree places them (depth first), for preferring the selection's order.
+        /// Photos in the order the tree places them (depth first): near
+        /// enough to reading order to rank trees before they are laid out.
         let order: [Int]
     }
 
@@ -153,9 +155,11 @@ enum SlicingLayout {
         let areas = cells.map { Double($0.width * $0.height) }
         let ratio = areas.max()! / areas.min()!
         guard ratio <= maximumAreaRatio else { return nil }
+        // Reading order: top to bottom, then left to right, by each cell's top left corner.
+        let reading = cells.indices.sorted { (cells[$0].y, cells[$0].x) < (cells[$1].y, cells[$1].x) }
         return Result(node: tree.node, cells: cells,
                       kept: zip(photos, cells).map { LayoutPlan.keptFraction($0, in: $1) },
-                      areaRatio: ratio, disorder: disorder(tree.order))
+                      areaRatio: ratio, disorder: disorder(reading))
     }
 
     /// The trees over a set of photos, memoised by set and root direction.
