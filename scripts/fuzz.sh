@@ -123,13 +123,15 @@ build_harnesses() {
 
   # The batch list parser is Swift: compiled with swiftc's own libFuzzer
   # support, with the model files it is made of (see Fuzz/README.md): the
-  # list, Photo and its focus, and OptionError (RenderOptions.swift).
+  # list, Photo and its focus, OptionError (RenderOptions.swift), and
+  # LayoutMode, which RenderOptions.swift and the list's #layout lines use.
   say "building fuzz-batchlist"
   "$swiftc" -sanitize=fuzzer,address -parse-as-library -g -O -module-name CollageKit \
     -o "$build/bin/fuzz-batchlist" \
     "$root/Fuzz/FuzzBatchList.swift" \
     "$root/Sources/CollageKit/Models/BatchList.swift" "$root/Sources/CollageKit/Models/Photo.swift" \
-    "$root/Sources/CollageKit/Models/RenderOptions.swift"
+    "$root/Sources/CollageKit/Models/RenderOptions.swift" \
+    "$root/Sources/CollageKit/Models/Layout/LayoutMode.swift"
 }
 
 # ---------------------------------------------------------------------------
