@@ -1,21 +1,27 @@
 import Foundation
 
 /// One collage of a batch list: its position in the list (numbering the
-/// output file), the lines its photos came from, and the photos.
+/// output file), the lines it was written on, its photos and its layout.
 public struct BatchGroup: Equatable, Sendable {
     public let number: Int
+    /// Its first and last lines that are not comments: photos, `#focus`
+    /// and `#layout` lines.
     public let firstLine: Int
     public let lastLine: Int
     public let photos: [Photo]
-    /// Why the group cannot be made as written (a `#focus` line that does
-    /// not parse), naming the line; nil when fine.
+    /// The layout its `#layout MODE` line gives; nil for the run's (`--layout`).
+    public var layout: LayoutMode?
+    /// Why the group cannot be made as written (a `#focus` or `#layout` line
+    /// that does not parse or is out of place), naming the line; nil when fine.
     public var problem: String?
 
-    public init(number: Int, firstLine: Int, lastLine: Int, photos: [Photo], problem: String? = nil) {
+    public init(number: Int, firstLine: Int, lastLine: Int, photos: [Photo], layout: LayoutMode? = nil,
+                problem: String? = nil) {
         self.number = number
         self.firstLine = firstLine
         self.lastLine = lastLine
         self.photos = photos
+        self.layout = layout
         self.problem = problem
     }
 
@@ -31,6 +37,15 @@ public struct BatchGroup: Equatable, Sendable {
 ///   line after them. No file name is read as a focus nor a focus from a
 ///   name: a line starting with `#` is never a plain path (write `./#name`),
 ///   and PATH, after the two numbers, is taken whole, spaces and all;
+/// - `#layout MODE` (grid, auto, rows or columns, any case) sets the layout
+///   of the collage it is a line of, for that collage only (`--layout` sets
+///   the others'). It goes above the collage's first photo, with no blank
+///   line between: a blank line ends a collage, here as everywhere, so a
+///   `#layout` line followed by a blank line cannot be mistaken for a
+///   setting of the whole list and is a problem, as are a `#layout` line
+///   below the collage's first photo, a second one, and an unknown or missing
+///   MODE. Each names its line. `#layouts`, `#layoutx` (no blank after the
+///   word) are comments, as `#focused` is;
 /// - relative paths are relative to `baseDirectory`;
 /// - a line is a file name as bytes: one that is not valid UTF-8 names its
 ///   file exactly (only ASCII whitespace is trimmed from such a line).
@@ -43,8 +58,15 @@ public struct BatchListParser {
     private var firstLine = 0
     private var lastLine = 0
     private var groupsSoFar = 0
-    /// The first `#focus` line of the group that did not parse.
+    /// The first line of the group that is wrong (a `#focus` line that does
+    /// not parse, a `#layout` line that does not or is out of place).
     private var problem: String?
+    /// The group's first line meaning a photo (a `#focus` one that did not
+    /// parse included): `#layout` lines must come before it.
+    private var firstPhotoLine: Int?
+    /// The group's `#layout` line and the layout it gave.
+    private var layoutLine: Int?
+    private var layout: LayoutMode?
 
     public init(baseDirectory: String) {
         self.baseDirectory = baseDirectory
@@ -72,21 +94,64 @@ public struct BatchListParser {
                    lineNumber: lineNumber)
     }
 
-    /// A line starting with "#": a photo with its focus, or a comment.
+    /// A line starting with "#": a photo with its focus, a collage's layout, or a comment.
     private mutating func comment(_ line: ArraySlice<UInt8>, lineNumber: Int) -> BatchGroup? {
+        if let mode = Self.layoutLine(line) {
+            layoutLine(mode, lineNumber: lineNumber)
+            return nil
+        }
         do {
             guard let (focus, path) = try Self.focusLine(line) else { return nil }
             return add(Photo(resolvingFileSystemPath: Array(path), against: baseDirectory).focused(focus),
                        lineNumber: lineNumber)
         } catch {
             // The line meant a photo: its collage cannot be made as written.
-            if photos.isEmpty && problem == nil { firstLine = lineNumber }
-            lastLine = lineNumber
-            if problem == nil {
-                problem = "line \(lineNumber): write '#focus X Y PATH', X and Y fractions from 0 to 1, e.g. '#focus 0.5 0.2 beach.jpg' (\(error))"
-            }
+            mark(lineNumber)
+            if firstPhotoLine == nil { firstPhotoLine = lineNumber }
+            report("line \(lineNumber): write '#focus X Y PATH', X and Y fractions from 0 to 1, e.g. '#focus 0.5 0.2 beach.jpg' (\(error))")
             return nil
         }
+    }
+
+    /// A `#layout` line. Only above the collage's first photo: one below it
+    /// would be read as applying to the photos after it, and is most likely
+    /// a missing blank line (the next collage's layout), so applying it to
+    /// the whole collage would silently make the wrong one.
+    private mutating func layoutLine(_ mode: ArraySlice<UInt8>, lineNumber: Int) {
+        mark(lineNumber)
+        if let firstPhotoLine {
+            report("line \(lineNumber): a #layout line goes above its collage's first photo (line \(firstPhotoLine)); to start another collage, leave a blank line above it")
+        } else if let layoutLine {
+            report("line \(lineNumber): this collage already has a #layout line (line \(layoutLine))")
+        } else {
+            layoutLine = lineNumber
+            let modes = LayoutMode.allCases.map(\.rawValue)
+            let example = "write '#layout MODE', MODE \(modes.dropLast().joined(separator: ", ")) or \(modes.last!), e.g. '#layout rows'"
+            if mode.isEmpty {
+                report("line \(lineNumber): the layout is missing: \(example)")
+                return
+            }
+            do {
+                layout = try LayoutMode(parsing: String(decoding: mode, as: UTF8.self))
+            } catch {
+                let text = String(decoding: mode, as: UTF8.self)
+                let shown = text.count > 40 ? text.prefix(40) + "..." : Substring(text)
+                report("line \(lineNumber): '\(shown)' is not a layout: \(example)")
+            }
+        }
+    }
+
+    private static let layoutWord = Array("#layout".utf8)
+
+    /// `#layout MODE` (a trimmed line): MODE's bytes, the rest of the line
+    /// after the blanks that follow the word (empty for a bare "#layout");
+    /// nil for any other comment ("#layouts", "#layout-x").
+    static func layoutLine(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard line.starts(with: layoutWord) else { return nil }
+        let rest = line.dropFirst(layoutWord.count)
+        if let next = rest.first, !isBlank(next) { return nil }
+        return rest.drop(while: isBlank)
     }
 
     private static let focusWord = Array("#focus".utf8)
@@ -113,24 +178,43 @@ public struct BatchListParser {
     }
 
     private mutating func add(_ photo: Photo, lineNumber: Int) -> BatchGroup? {
-        if photos.isEmpty && problem == nil { firstLine = lineNumber }
-        lastLine = lineNumber
+        mark(lineNumber)
+        if firstPhotoLine == nil { firstPhotoLine = lineNumber }
         photos.append(photo)
         return nil
+    }
+
+    /// A line that belongs to the group: it spans from its first to its last.
+    private mutating func mark(_ lineNumber: Int) {
+        if firstLine == 0 { firstLine = lineNumber }
+        lastLine = lineNumber
+    }
+
+    /// The group's problem: the first one found, reading down.
+    private mutating func report(_ text: String) {
+        if problem == nil { problem = text }
     }
 
     /// The end of the list: returns the last group, if one is open.
     public mutating func finish() -> BatchGroup? { endGroup() }
 
     private mutating func endGroup() -> BatchGroup? {
-        guard !photos.isEmpty || problem != nil else { return nil }
+        guard firstLine != 0 else { return nil }  // only comments, or nothing
+        if let layoutLine, firstPhotoLine == nil {
+            // Followed by a blank line (or the end): not a layout for the whole list.
+            report("line \(layoutLine): no photo follows this #layout line in its collage: write it right above the collage's first photo, with no blank line between (--layout sets every collage's layout)")
+        }
         groupsSoFar += 1
         defer {
             photos = []
             problem = nil
+            firstLine = 0
+            firstPhotoLine = nil
+            layoutLine = nil
+            layout = nil
         }
         return BatchGroup(number: groupsSoFar, firstLine: firstLine, lastLine: lastLine, photos: photos,
-                          problem: problem)
+                          layout: layout, problem: problem)
     }
 }
 
