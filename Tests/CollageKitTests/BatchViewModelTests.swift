@@ -58,4 +58,73 @@ import CollageTestSupport
         #expect(writer.saved.isEmpty)
         #expect(renderer.rendered.isEmpty)
     }
+
+    @Test func aGroupsLayoutReachesTheRendererAndOthersKeepTheRuns() throws {
+        let renderer = FakeRenderer()
+        let render = try CollageRenderOptions(size: RequestedSize(width: 800, height: 400), layout: .auto, margin: 7)
+        let batch = BatchViewModel(options: BatchOptions(outputDirectory: try temporaryDirectory(), render: render, jobs: 1),
+                                   inspector: FakeInspector(), renderer: renderer, writer: FakeWriter())
+        var rows = group(2, ["c.jpg", "d.jpg"])
+        rows.layout = .rows
+        let results = Recorder(batch.results)
+        #expect(batch.run([group(1, ["a.jpg", "b.jpg"]), rows, group(3, ["e.jpg", "f.jpg"])]) == BatchSummary(saved: 3))
+        #expect(renderer.renderCalls.map(\.photos) == [["a.jpg", "b.jpg"], ["c.jpg", "d.jpg"], ["e.jpg", "f.jpg"]].map { $0.map(photo) })
+        #expect(renderer.renderCalls.map(\.options.layout) == [.auto, .rows, .auto])
+        var expected = render
+        expected.layout = .rows
+        #expect(renderer.renderCalls[1].options == expected, "only the layout changes: size, margin and the rest are the run's")
+        #expect(results.values.map(\.layout) == [.auto, .rows, .auto])
+    }
+
+    @Test func aDryRunTellsEachCollagesLayout() throws {
+        let directory = try temporaryDirectory()
+        let options = BatchOptions(outputDirectory: directory, render: try CollageRenderOptions(layout: .columns),
+                                   jobs: 1, dryRun: true)
+        let batch = BatchViewModel(options: options, inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        var grid = group(1, ["a.jpg", "b.jpg"])
+        grid.layout = .grid
+        let results = Recorder(batch.results)
+        _ = batch.run([grid, group(2, ["c.jpg", "d.jpg"])])
+        #expect(results.values.map { $0.message() } == [
+            "collage 1 (lines 10-11): 2 photos, grid layout -> \(directory.path)/collage-001.jpg",
+            "collage 2 (lines 20-21): 2 photos, columns layout -> \(directory.path)/collage-002.jpg",
+        ])
+    }
+
+    @Test func aLayoutThatCannotFillTheRunsSizeIsSkippedBeforeAnyWork() throws {
+        // --size 600x is valid with --layout rows, but a grid needs both sides.
+        let render = try CollageRenderOptions(size: RequestedSize(width: 600, height: nil), layout: .rows)
+        for dryRun in [false, true] {
+            let renderer = FakeRenderer()
+            let writer = FakeWriter()
+            let batch = BatchViewModel(options: BatchOptions(outputDirectory: try temporaryDirectory(), render: render,
+                                                             jobs: 1, dryRun: dryRun),
+                                       inspector: FakeInspector(), renderer: renderer, writer: writer)
+            var grid = group(1, ["a.jpg", "b.jpg"])
+            grid.layout = .grid
+            var columns = group(2, ["c.jpg", "d.jpg"])
+            columns.layout = .columns
+            let results = Recorder(batch.results)
+            #expect(batch.run([grid, columns, group(3, ["e.jpg", "f.jpg"])]) == BatchSummary(saved: 1, failed: 2))
+            #expect(results.values.map(\.outcome) == [
+                .skipped("#layout grid cannot be drawn: --size 600x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT"),
+                .skipped("#layout columns cannot be drawn: --size 600x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT"),
+                dryRun ? .planned : .saved,
+            ])
+            #expect(renderer.renderCalls.map(\.options.layout) == (dryRun ? [] : [.rows]))
+            #expect(writer.saved.map(\.lastPathComponent) == (dryRun ? [] : ["collage-003.jpg"]))
+        }
+    }
+
+    @Test func aGroupsProblemComesBeforeItsLayout() throws {
+        let renderer = FakeRenderer()
+        let batch = BatchViewModel(options: BatchOptions(outputDirectory: try temporaryDirectory(), render: try CollageRenderOptions(), jobs: 1),
+                                   inspector: FakeInspector(), renderer: renderer, writer: FakeWriter())
+        let bad = BatchGroup(number: 1, firstLine: 1, lastLine: 3, photos: [photo("a.jpg"), photo("b.jpg")], layout: .rows,
+                             problem: "line 2: this collage already has a #layout line (line 1)")
+        let results = Recorder(batch.results)
+        #expect(batch.run([bad]) == BatchSummary(saved: 0, failed: 1))
+        #expect(results.values.map(\.outcome) == [.skipped("line 2: this collage already has a #layout line (line 1)")])
+        #expect(renderer.renderCalls.isEmpty)
+    }
 }

@@ -31,13 +31,22 @@ public struct FakeInspector: PhotoInspecting {
 
 /// Renders a tiny image, or fails for photos whose name contains "gone".
 public final class FakeRenderer: CollageRendering, Sendable {
-    private let renders = Locked<[[Photo]]>([])
-    public var rendered: [[Photo]] { renders.current }
+    /// One render: its photos and the options it was asked to draw with.
+    public struct Render: Sendable {
+        public let photos: [Photo]
+        public let options: CollageRenderOptions
+    }
+
+    private let renders = Locked<[Render]>([])
+    /// The photos of every render, in order.
+    public var rendered: [[Photo]] { renders.current.map(\.photos) }
+    /// Every render with its options, in order.
+    public var renderCalls: [Render] { renders.current }
 
     public init() {}
 
     public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RenderedCollage {
-        renders.withLock { $0.append(photos) }
+        renders.withLock { $0.append(Render(photos: photos, options: options)) }
         if let gone = photos.first(where: { $0.path.contains("gone") }) {
             throw ImageEngineError(kind: .open, message: "\(gone.path): No such file or directory")
         }

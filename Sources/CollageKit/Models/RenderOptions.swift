@@ -77,6 +77,15 @@ public struct RequestedSize: Equatable, Sendable, CustomStringConvertible {
         try self.init(width: sides[0], height: sides[1])
     }
 
+    /// Why `layout` cannot draw a canvas of this size, or nil: a side left
+    /// to the photos is worked out only by rows (the height) and columns
+    /// (the width).
+    public func refusal(for layout: LayoutMode) -> String? {
+        if height == nil && layout != .rows { return "--size \(self) leaves the height to the photos, which only rows does" }
+        if width == nil && layout != .columns { return "--size \(self) leaves the width to the photos, which only columns does" }
+        return nil
+    }
+
     /// The canvas, when both sides are given.
     public var canvas: CanvasSize? {
         guard let width, let height else { return nil }

@@ -34,6 +34,14 @@ public struct BatchOptions: Sendable {
         self.maxDecodedPixels = maxDecodedPixels
     }
 
+    /// How `group` is drawn: the run's options, in the layout of its
+    /// `#layout` line if it has one.
+    public func render(for group: BatchGroup) -> CollageRenderOptions {
+        var render = self.render
+        if let layout = group.layout { render.layout = layout }
+        return render
+    }
+
     /// `DIR/collage-NNN.EXT`, numbered by the collage's position in the list,
     /// so a skipped collage leaves its number unused and re-runs give the same names.
     public func outputPath(for group: BatchGroup) -> String {
@@ -57,6 +65,8 @@ public struct BatchResult: Equatable, Sendable {
 
     public let group: BatchGroup
     public let output: String
+    /// The layout it is (or would be) drawn in: its `#layout` line's, else the run's.
+    public let layout: LayoutMode
     public let outcome: Outcome
 
     public var succeeded: Bool {
@@ -73,7 +83,7 @@ public struct BatchResult: Equatable, Sendable {
         switch outcome {
         case .saved: return "\(label): saved \(output)"
         case .kept: return "\(label): kept \(output) (it exists)"
-        case .planned: return "\(label): \(CollageRules.title(count: group.photos.count)) -> \(output)"
+        case .planned: return "\(label): \(CollageRules.title(count: group.photos.count)), \(layout) layout -> \(output)"
         case let .skipped(reason): return "\(label): skipped: \(reason)"
         case let .failed(failure): return "\(label): failed: \(wording(failure))"
         }
@@ -156,10 +166,17 @@ public final class BatchViewModel {
     /// One collage: the rules through a CollageViewModel, then its save.
     func make(_ group: BatchGroup) -> BatchResult {
         let output = options.outputPath(for: group)
+        let render = options.render(for: group)
         func result(_ outcome: BatchResult.Outcome) -> BatchResult {
-            BatchResult(group: group, output: output, outcome: outcome)
+            BatchResult(group: group, output: output, layout: render.layout, outcome: outcome)
         }
         if let problem = group.problem { return result(.skipped(problem)) }
+        // Before any file is read, and in a dry run too: `--size 1920x` is
+        // valid with `--layout rows`, but not for a collage whose #layout is grid.
+        if let refusal = render.size.refusal(for: render.layout) {
+            let layout = group.layout.map { "#layout \($0)" } ?? "--layout \(render.layout)"
+            return result(.skipped("\(layout) cannot be drawn: \(refusal); give --size WIDTHxHEIGHT"))
+        }
         let collage: CollageViewModel
         do {
             collage = try CollageViewModel(store: InMemorySelectionStore(), inspector: inspector,
@@ -177,7 +194,7 @@ public final class BatchViewModel {
             return result(.failed(CollageFailure(FileWriteError.exists(path: output))))
         }
         if options.dryRun { return result(.planned) }
-        switch collage.save(to: URL(fileURLWithPath: output), options: options.render, overwrite: options.overwrite)
+        switch collage.save(to: URL(fileURLWithPath: output), options: render, overwrite: options.overwrite)
             .waitForCompletion() {
         case .success: return result(.saved)
         case let .failure(error):
