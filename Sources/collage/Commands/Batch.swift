@@ -14,11 +14,20 @@ struct Batch: ParsableCommand {
         discussion: """
             LIST is a text file, or - for standard input: one photo path per line;
             a blank line (or several) ends a collage; lines starting with # are
-            comments, except '#focus X Y PATH': the photo PATH, its crop centred
-            on X, Y (fractions of the photo, as `collage focus` takes them; PATH
-            is the rest of the line; a file whose name starts with # is written
-            ./#name). Relative paths are relative to the list's folder (to the
-            current folder for standard input).
+            comments, except two:
+            - '#focus X Y PATH': the photo PATH, its crop centred on X, Y
+              (fractions of the photo, as `collage focus` takes them; PATH is the
+              rest of the line; a file whose name starts with # is written ./#name);
+            - '#layout MODE': this collage's layout, grid, auto, rows or columns,
+              instead of --layout's. Write it above the collage's first photo,
+              with no blank line between (a blank line ends a collage: a #layout
+              line followed by one has no photo, and is not a setting for the whole
+              list). A #layout line below the first photo, a second one, or an
+              unknown MODE makes its collage fail, naming the line. #layouts and
+              the like are comments. With --size WIDTHx a #layout other than rows
+              fails (with xHEIGHT, other than columns): give WIDTHxHEIGHT to mix.
+            Relative paths are relative to the list's folder (to the current
+            folder for standard input).
 
             Each collage follows the usual rules (1 to 6 readable photos, an even
             number to save). One that breaks a rule is reported with its number,
@@ -26,13 +35,15 @@ struct Batch: ParsableCommand {
             Collage N is written to DIR/collage-NNN.EXT, numbered by its position
             in the list, so re-runs give the same names. Existing files are not
             replaced without --force. The interactive selection is never touched.
-            Exits 0 only if every collage was saved.
+            --dry-run prints each collage's photos, layout and file. Exits 0 only
+            if every collage was saved.
 
-            Example list:
+            Example list (the second collage in justified rows, whatever --layout says):
               # summer
               beach.jpg
               dunes.jpg
 
+              #layout rows
               kids/ball.png
               #focus 0.5 0.2 kids/kite flying.jpg
               kids/sandcastle.jpg
