@@ -98,7 +98,7 @@ import Glibc
         let list = try makeList(in: cli.workingDirectory, groups: [two, ["nope.jpg", "coffee-cup.jpg"]])
         let output = try cli.run("batch", "--dry-run", list.path, "-o", "planned")
         #expect(output.status == 1)
-        #expect(output.stdout.contains("collage 1 (lines 2-3): 2 photos -> \(cli.workingDirectory.path)/planned/collage-001.jpg"))
+        #expect(output.stdout.contains("collage 1 (lines 2-3): 2 photos, grid layout -> \(cli.workingDirectory.path)/planned/collage-001.jpg"))
         #expect(output.stderr.contains("collage 2 (lines 5-6): skipped: \(cli.workingDirectory.path)/my photos/nope.jpg: No such file or directory"))
         #expect(!FileManager.default.fileExists(atPath: cli.workingDirectory.appendingPathComponent("planned").path))
     }
@@ -108,5 +108,115 @@ import Glibc
         let output = try cli.run("batch", "no-such-list.txt")
         #expect(output.status == 1)
         #expect(output.stderr == "collage: cannot read the list \(cli.workingDirectory.path)/no-such-list.txt: No such file or directory\n")
+    }
+
+    // MARK: Layouts (issue #19): --layout for every collage, #layout for one
+
+    /// A solid-colour PNG of `width` x `height` in `folder`.
+    func solid(_ name: String, _ width: Int, _ height: Int, _ rgb: [UInt8], in folder: URL) throws {
+        let samples = [UInt8]((0..<width * height).flatMap { _ in rgb })
+        try write(PNGFile.encode(width: width, height: height, colourType: 2, samples: samples),
+                  to: folder.appendingPathComponent(name))
+    }
+
+    /// A 2:1 red photo and a 1:2 blue one: no layout fills a 2:1 canvas with
+    /// both whole, so each layout draws them differently.
+    func redAndBlue(in folder: URL) throws {
+        try solid("red.png", 200, 100, [255, 0, 0], in: folder)
+        try solid("blue.png", 100, 200, [0, 0, 255], in: folder)
+    }
+
+    /// The colour at (x, y) of a PNG or JPEG, and its size.
+    func pixel(_ url: URL, _ x: Int, _ y: Int) throws -> (rgb: [UInt8], width: Int, height: Int) {
+        var options = ci_decode_options()
+        var image = ci_image()
+        var error = ci_error()
+        guard ci_decode_file(url.path, &options, &image, &error) == CI_OK else { throw CocoaError(.fileReadCorruptFile) }
+        defer { ci_image_free(&image) }
+        let at = image.pixels! + y * image.stride + x * Int(image.channels)
+        return ([at[0], at[1], at[2]], Int(image.width), Int(image.height))
+    }
+
+    func isColour(_ rgb: [UInt8], _ want: [UInt8]) -> Bool {
+        zip(rgb, want).allSatisfy { abs(Int($0) - Int($1)) <= 8 }
+    }
+
+    let red: [UInt8] = [255, 0, 0], blue: [UInt8] = [0, 0, 255], black: [UInt8] = [0, 0, 0]
+
+    @Test func aLayoutLineOverridesLayoutForItsCollageOnly() throws {
+        let cli = try CLI()
+        try redAndBlue(in: cli.workingDirectory)
+        try Data("#layout rows\nred.png\nblue.png\n\nred.png\nblue.png\n".utf8)
+            .write(to: cli.file("list.txt"))
+        let options = ["--layout", "auto", "--size", "400x200", "--background", "black", "--format", "png"]
+
+        let plan = try cli.run(["batch", "list.txt", "--dry-run"] + options)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let folder = cli.workingDirectory.path
+        #expect(plan.stdout == """
+            collage 1 (lines 1-3): 2 photos, rows layout -> \(folder)/collage-001.png
+            collage 2 (lines 5-6): 2 photos, auto layout -> \(folder)/collage-002.png
+            Dry run: 2 collages would be saved in \(folder); 0 would fail.
+
+            """)
+
+        let run = try cli.run(["batch", "list.txt"] + options)
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = cli.file("collage-001.png"), auto = cli.file("collage-002.png")
+        // rows (save --dry-run's plan): both photos whole, red 320x160 at
+        // (0, 20), blue 80x160 at (320, 20), black bands above and below.
+        // auto: red 320x200, blue 80x200, cropped to cover the canvas.
+        let rowsTop = try pixel(rows, 160, 10), autoTop = try pixel(auto, 160, 10)
+        #expect(rowsTop.width == 400 && rowsTop.height == 200 && autoTop.width == 400 && autoTop.height == 200)
+        #expect(isColour(rowsTop.rgb, black), "rows keeps the photos whole: \(rowsTop.rgb)")
+        #expect(isColour(autoTop.rgb, red), "auto covers the canvas: \(autoTop.rgb)")
+        #expect(isColour(try pixel(rows, 160, 190).rgb, black))
+        #expect(isColour(try pixel(auto, 160, 190).rgb, red))
+        #expect(isColour(try pixel(rows, 160, 100).rgb, red))
+        #expect(isColour(try pixel(rows, 360, 100).rgb, blue))
+        #expect(isColour(try pixel(auto, 360, 10).rgb, blue))
+
+        // Each is the collage `save` makes in that layout, to the byte.
+        for (layout, made) in [("rows", rows), ("auto", auto)] {
+            #expect(try cli.run("add", "red.png", "blue.png").status == 0)
+            let saved = try cli.run(["save", "-o", "\(layout).png", "--layout", layout, "--size", "400x200",
+                                     "--background", "black"])
+            #expect(saved.status == 0, "\(saved.stderr)")
+            #expect(try Data(contentsOf: cli.file("\(layout).png")) == Data(contentsOf: made), "\(layout)")
+        }
+    }
+
+    @Test func aSizeOnlyRowsCanFillSkipsOtherLayoutsAndBadLinesAreNamed() throws {
+        let cli = try CLI()
+        try redAndBlue(in: cli.workingDirectory)
+        try Data("""
+            red.png
+            blue.png
+
+            #layout grid
+            red.png
+            blue.png
+
+            # a typo
+            #layout diagonal
+            red.png
+            blue.png
+
+            """.utf8).write(to: cli.file("list.txt"))
+        let options = ["--layout", "rows", "--size", "400x", "--format", "png"]
+        let skippedGrid = "collage 2 (lines 4-6): skipped: #layout grid cannot be drawn: --size 400x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT"
+        let skippedTypo = "collage 3 (lines 9-11): skipped: line 9: 'diagonal' is not a layout: write '#layout MODE', MODE grid, auto, rows or columns, e.g. '#layout rows'"
+
+        let plan = try cli.run(["batch", "list.txt", "--dry-run"] + options)
+        #expect(plan.status == 1)
+        #expect(plan.stdout.hasPrefix("collage 1 (lines 1-2): 2 photos, rows layout -> "))
+        #expect(plan.stderr.contains(skippedGrid) && plan.stderr.contains(skippedTypo), "\(plan.stderr)")
+
+        let run = try cli.run(["batch", "list.txt"] + options)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains(skippedGrid) && run.stderr.contains(skippedTypo), "\(run.stderr)")
+        #expect(try cli.contents().filter { $0.hasPrefix("collage-") } == ["collage-001.png"])
+        // The height followed from the photos: one row, both whole.
+        #expect(isCompleteImage(cli.file("collage-001.png").path, width: 400, height: 160))
     }
 }
