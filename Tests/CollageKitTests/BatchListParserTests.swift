@@ -132,6 +132,9 @@ import CollageTestSupport
         #expect(groups[1] == BatchGroup(number: 2, firstLine: 3, lastLine: 4,
                                         photos: [Photo(path: "/lists/a.jpg"), Photo(path: "/lists/b.jpg")]))
         #expect(groups[2].problem?.hasPrefix("line 6: no photo follows this #layout line") == true, "nor the end of the list")
+        // The problem named is the one on the earliest line, though found last.
+        #expect(parse("#layout rows\n#layout grid\n\na.jpg").first?.problem?.hasPrefix("line 1: no photo follows") == true)
+        #expect(parse("#layout diagonal\n#layout grid\n").first?.problem == "line 1: 'diagonal' is not a layout: \(modes)")
     }
 
     @Test func belowTheFirstPhotoItIsAProblemNamingTheLine() {

@@ -190,7 +190,7 @@ public struct BatchListParser {
         lastLine = lineNumber
     }
 
-    /// The group's problem: the first one found, reading down.
+    /// The group's problem: the one on its earliest line.
     private mutating func report(_ text: String) {
         if problem == nil { problem = text }
     }
@@ -200,9 +200,12 @@ public struct BatchListParser {
 
     private mutating func endGroup() -> BatchGroup? {
         guard firstLine != 0 else { return nil }  // only comments, or nothing
-        if let layoutLine, firstPhotoLine == nil {
-            // Followed by a blank line (or the end): not a layout for the whole list.
-            report("line \(layoutLine): no photo follows this #layout line in its collage: write it right above the collage's first photo, with no blank line between (--layout sets every collage's layout)")
+        if let layoutLine, firstPhotoLine == nil, layout != nil {
+            // Followed by a blank line (or the end): not a layout for the
+            // whole list. Found only now, but its line comes before any other
+            // problem of a collage without photos (a second #layout line):
+            // named first, as the problem reading down would be.
+            problem = "line \(layoutLine): no photo follows this #layout line in its collage: write it right above the collage's first photo, with no blank line between (--layout sets every collage's layout)"
         }
         groupsSoFar += 1
         defer {
