@@ -13,6 +13,11 @@
 //    order, and its group's line range covers it; blank lines separate groups;
 //  - a `#focus X Y PATH` line is the photo PATH with that focus, and one
 //    that starts so but does not parse marks its group as not makeable;
+//  - a `#layout MODE` line is a line of its group (in its line range); the
+//    group has that layout when it is the group's only one, comes before its
+//    first photo, has at least one photo after it and MODE is a layout; any
+//    other `#layout` line marks the group not makeable, and the problem
+//    names the earliest such line (or bad `#focus` line);
 //  - every photo names exactly the bytes of its line (trimmed), made absolute
 //    against the list's folder and standardised as the kernel would resolve
 //    it ("." and repeated slashes removed, "x/.." only where x is a real
@@ -29,8 +34,24 @@ private func fail(_ message: String) -> Never {
 
 /// The format, modelled independently: a line is blank (ends a group), a
 /// comment, a photo given by the bytes of its trimmed text (with a focus
-/// for `#focus X Y PATH`), or a `#focus` line that does not parse.
-private enum Line { case blank, comment, photo([UInt8], PhotoFocus?), bad }
+/// for `#focus X Y PATH`), a `#focus` line that does not parse, or a
+/// `#layout` line with its mode (nil when it names none of the layouts).
+private enum Line { case blank, comment, photo([UInt8], PhotoFocus?), bad, layout(LayoutMode?) }
+
+/// "#layout", then the end of the line or a blank (space, tab), then blanks
+/// and MODE, the rest of the line: one of the four names in any ASCII case.
+/// nil when the line is not a `#layout` line ("#layouts", "#layout-x").
+private func layoutModel(_ text: [UInt8]) -> Line? {
+    let blank: Set<UInt8> = [0x20, 0x09]
+    let head = Array("#layout".utf8)
+    guard text.count >= head.count, Array(text[0..<head.count]) == head else { return nil }
+    if text.count > head.count && !blank.contains(text[head.count]) { return nil }
+    var at = head.count
+    while at < text.count, blank.contains(text[at]) { at += 1 }
+    let word = text[at...].map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+    let names: [(String, LayoutMode)] = [("grid", .grid), ("auto", .auto), ("rows", .rows), ("columns", .columns)]
+    return .layout(names.first { Array($0.0.utf8) == word }?.1)
+}
 
 /// "#focus", a blank, then X, Y and PATH separated by blanks (spaces, tabs);
 /// X and Y a number, or a number and "%", from 0 to 1 once divided.
@@ -71,28 +92,57 @@ private func trimmed(_ bytes: [UInt8]) -> [UInt8] {
     return Array(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
 }
 
-/// A line of a modelled group: a photo (bytes and focus), or a bad `#focus` line (nil bytes).
-private typealias ModelLine = (line: Int, bytes: [UInt8]?, focus: PhotoFocus?)
+/// A modelled group: its lines that are not comments, in order.
+private typealias ModelGroup = [(line: Int, kind: Line)]
 
-private func model(_ lines: [[UInt8]]) -> [[ModelLine]] {
-    var groups: [[ModelLine]] = []
-    var open: [ModelLine] = []
+private func model(_ lines: [[UInt8]]) -> [ModelGroup] {
+    var groups: [ModelGroup] = []
+    var open: ModelGroup = []
     for (index, raw) in lines.enumerated() {
         let text = trimmed(raw)
-        let kind: Line = text.isEmpty ? .blank : text.first == UInt8(ascii: "#") ? focusModel(text) : .photo(text, nil)
+        let kind: Line = text.isEmpty ? .blank
+            : text.first == UInt8(ascii: "#") ? layoutModel(text) ?? focusModel(text) : .photo(text, nil)
         switch kind {
         case .blank:
             if !open.isEmpty { groups.append(open); open = [] }
         case .comment:
             break
-        case let .photo(bytes, focus):
-            open.append((index + 1, bytes, focus))
-        case .bad:
-            open.append((index + 1, nil, nil))
+        default:
+            open.append((index + 1, kind))
         }
     }
     if !open.isEmpty { groups.append(open) }
     return groups
+}
+
+/// What a modelled group must be made of: its photos (bytes, focus, line),
+/// its layout, and the line its problem names (nil when it has none).
+private func expectations(_ group: ModelGroup)
+    -> (photos: [(line: Int, bytes: [UInt8], focus: PhotoFocus?)], layout: LayoutMode?, problemLine: Int?) {
+    var photos: [(line: Int, bytes: [UInt8], focus: PhotoFocus?)] = []
+    var badLines: [Int] = []
+    // Lines that mean a photo, bad #focus lines included.
+    let photoLines = group.filter { if case .layout = $0.kind { return false } else { return true } }.map(\.line)
+    let layoutLines = group.compactMap { entry -> (line: Int, mode: LayoutMode?)? in
+        if case let .layout(mode) = entry.kind { return (entry.line, mode) } else { return nil }
+    }
+    for entry in group {
+        switch entry.kind {
+        case let .photo(bytes, focus): photos.append((entry.line, bytes, focus))
+        case .bad: badLines.append(entry.line)
+        default: break
+        }
+    }
+    var layout: LayoutMode?
+    for (index, entry) in layoutLines.enumerated() {
+        let abovePhotos = photoLines.first.map { entry.line < $0 } ?? false
+        if index > 0 || !abovePhotos || entry.mode == nil {
+            badLines.append(entry.line)
+        } else {
+            layout = entry.mode
+        }
+    }
+    return (photos, layout, badLines.min())
 }
 
 /// Absolute against `base`, "." and repeated or trailing slashes removed,
@@ -168,10 +218,21 @@ public func fuzzBatchList(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var previousLast = 0
     for (index, (group, want)) in zip(parsed, expected).enumerated() {
         if group.number != index + 1 { fail("group \(index + 1) is numbered \(group.number)") }
-        let wantPhotos = want.filter { $0.bytes != nil }
+        let (wantPhotos, wantLayout, problemLine) = expectations(want)
         if group.photos.count != wantPhotos.count { fail("group \(group.number): \(group.photos.count) photos, want \(wantPhotos.count)") }
-        if (group.problem != nil) != (wantPhotos.count != want.count) {
-            fail("group \(group.number): problem \(group.problem ?? "none"), the model says \(want.count - wantPhotos.count) bad lines")
+        if let problemLine {
+            guard let problem = group.problem, problem.hasPrefix("line \(problemLine): ") else {
+                fail("group \(group.number): problem \(group.problem ?? "none"), the model says one naming line \(problemLine)")
+            }
+        } else if let problem = group.problem {
+            fail("group \(group.number): problem \(problem), the model says none")
+        }
+        // One that cannot be made has no layout, or its first #layout line's.
+        let firstMode = want.lazy.compactMap { entry -> LayoutMode?? in
+            if case let .layout(mode) = entry.kind { return mode } else { return nil }
+        }.first ?? nil
+        if problemLine == nil ? group.layout != wantLayout : group.layout != nil && group.layout != firstMode {
+            fail("group \(group.number): layout \(String(describing: group.layout)), want \(String(describing: wantLayout))")
         }
         if group.firstLine != want.first!.line || group.lastLine != want.last!.line {
             fail("group \(group.number): lines \(group.firstLine)-\(group.lastLine), want \(want.first!.line)-\(want.last!.line)")
@@ -180,9 +241,9 @@ public func fuzzBatchList(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         previousLast = group.lastLine
         for (photo, line) in zip(group.photos, wantPhotos) {
             if photo.focus != line.focus { fail("line \(line.line): focus \(String(describing: photo.focus)), want \(String(describing: line.focus))") }
-            let expected = expectedPath(line.bytes!)
+            let expected = expectedPath(line.bytes)
             if photo.fileSystemPath != expected {
-                fail("line \(line.line) \(line.bytes!) names \(photo.fileSystemPath), want \(expected)")
+                fail("line \(line.line) \(line.bytes) names \(photo.fileSystemPath), want \(expected)")
             }
             // Exact bytes when they are UTF-8 without NUL, lossy text otherwise.
             if photo.pathIsExact != (String(validating: expected, as: UTF8.self) != nil) {
