@@ -58,8 +58,9 @@ public struct BatchListParser {
     private var firstLine = 0
     private var lastLine = 0
     private var groupsSoFar = 0
-    /// The first line of the group that is wrong (a `#focus` line that does
-    /// not parse, a `#layout` line that does not or is out of place).
+    /// Why the group cannot be made, naming its earliest wrong line (a
+    /// `#focus` line that does not parse, a `#layout` line that does not or
+    /// is out of place).
     private var problem: String?
     /// The group's first line meaning a photo (a `#focus` one that did not
     /// parse included): `#layout` lines must come before it.
