@@ -33,11 +33,15 @@ public struct FakeInspector: PhotoInspecting {
 public final class FakeRenderer: CollageRendering, Sendable {
     private let renders = Locked<[[Photo]]>([])
     public var rendered: [[Photo]] { renders.current }
+    private let options = Locked<[CollageRenderOptions]>([])
+    /// The options of every render, in order.
+    public var renderedOptions: [CollageRenderOptions] { options.current }
 
     public init() {}
 
     public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RenderedCollage {
         renders.withLock { $0.append(photos) }
+        self.options.withLock { $0.append(options) }
         if let gone = photos.first(where: { $0.path.contains("gone") }) {
             throw ImageEngineError(kind: .open, message: "\(gone.path): No such file or directory")
         }
@@ -102,6 +106,8 @@ public final class FakePreviews: PreviewProviding {
     public var centres: [PhotoFocus]?
     /// The options of every collage picture asked for.
     public private(set) var collageOptions: [CollageRenderOptions] = []
+    /// The options every crop centre was asked for with (the crop keys).
+    public private(set) var cropOptions: [CollageRenderOptions] = []
 
     public init() {}
 
@@ -121,7 +127,8 @@ public final class FakePreviews: PreviewProviding {
     }
 
     public func cropCentres(of photos: [Photo], options: CollageRenderOptions) -> [PhotoFocus]? {
-        centres.flatMap { $0.count == photos.count ? $0 : nil }
+        cropOptions.append(options)
+        return centres.flatMap { $0.count == photos.count ? $0 : nil }
     }
 }
 
