@@ -63,6 +63,15 @@ import Testing
         #expect(text.components(separatedBy: "\n")[23] == " Any key closes this list")
     }
 
+    @Test func onTheSmallestScreenTheListOfKeysIsFlowedSoEveryKeyShows() {
+        var state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg")]))
+        state.showingKeys = true
+        let text = CollageScreenView.render(state, columns: 40, rows: 10).text
+        for action in state.actions {
+            #expect(text.contains("\(action.keys) \(action.label)"), "\(action.keys) is missing from\n\(text)")
+        }
+    }
+
     @Test func theLayoutAndCanvasShowAboveThePicture() {
         var state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg")]))
         let grid = CollageScreenView.render(state, columns: 80, rows: 24).text.components(separatedBy: "\n")

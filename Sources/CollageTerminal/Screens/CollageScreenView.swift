@@ -69,13 +69,31 @@ public enum CollageScreenView {
 
     /// `?`: every key and what it does, in place of the photos and the picture.
     private static func putKeys(_ actions: [ScreenAction], on screen: inout ScreenBuffer, layout: ScreenLayout) {
-        let keysWidth = (actions.map(\.keys.count).max() ?? 0) + 2
         screen.put("Keys", column: 1, row: layout.bodyTop - 1, style: Palette.key)
-        for (index, action) in actions.enumerated() where index < layout.bodyHeight {
-            let row = layout.bodyTop + index
-            screen.put(action.keys, column: 2, row: row, style: action.isEnabled ? Palette.key : Palette.dim)
-            screen.put(action.help, column: 2 + keysWidth, row: row, style: action.isEnabled ? .plain : Palette.dim,
-                       maxWidth: screen.columns - keysWidth - 3)
+        // One a line, with what each does, when they fit (24 rows are enough) ...
+        if actions.count <= layout.bodyHeight {
+            let keysWidth = (actions.map(\.keys.count).max() ?? 0) + 2
+            for (index, action) in actions.enumerated() {
+                let row = layout.bodyTop + index
+                screen.put(action.keys, column: 2, row: row, style: action.isEnabled ? Palette.key : Palette.dim)
+                screen.put(action.help, column: 2 + keysWidth, row: row, style: action.isEnabled ? .plain : Palette.dim,
+                           maxWidth: screen.columns - keysWidth - 3)
+            }
+            return
+        }
+        // ... else flowed like the key bar, over as many lines as it takes.
+        var column = 2, row = layout.bodyTop
+        for action in actions {
+            let width = action.keys.count + 1 + action.label.count
+            if column > 2 && column + width > screen.columns - 1 {
+                column = 2
+                row += 1
+            }
+            guard row < layout.bodyTop + layout.bodyHeight + 1 else { return }
+            screen.put(action.keys, column: column, row: row, style: action.isEnabled ? Palette.key : Palette.dim)
+            screen.put(action.label, column: column + action.keys.count + 1, row: row,
+                       style: action.isEnabled ? .plain : Palette.dim)
+            column += width + 3
         }
     }
 
