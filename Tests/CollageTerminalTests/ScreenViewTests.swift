@@ -72,6 +72,15 @@ import Testing
         }
     }
 
+    @Test func aPictureThatCannotBeDrawnSaysWhyInFull() {
+        var state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg")]))
+        state.preview = .failed("a 200x200 canvas with a gap of 40 px and a margin of 60 px has no room for 6 photos in the grid layout")
+        let lines = CollageScreenView.render(state, columns: 80, rows: 24).text.components(separatedBy: "\n")
+        let pane = lines[2...5].map { String($0.dropFirst(34)) }
+        #expect(pane == ["a 200x200 canvas with a gap of 40 px and a", "margin of 60 px has no room for 6 photos in",
+                         "the grid layout", ""])
+    }
+
     @Test func theLayoutAndCanvasShowAboveThePicture() {
         var state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg")]))
         let grid = CollageScreenView.render(state, columns: 80, rows: 24).text.components(separatedBy: "\n")
