@@ -60,8 +60,9 @@ import Glibc
         screen = try session.screen()
         #expect(resourceCount(screen) == resources, "no subscription leaks across visits")
 
+        // The save is offered in the folder just browsed (issue #19).
         try session.keys("s")
-        try session.waitFor("the save prompt") { $0.contains("Save as: collage-") }
+        try session.waitFor("the save prompt") { $0.contains("Save as: \(photos.path)/collage-") }
         try session.keys("C-u")
         try session.type("out.jpg")
         try session.keys("Enter")
@@ -234,6 +235,72 @@ import Glibc
             #expect(red + green + blue < 60, "quadrant \(index) at cell (\(column), \(row)) shows \(seen)")
         }
         try session.keys("q", "q")
+    }
+
+    /// `l` draws the collage in the next layout (issue #19): the name above
+    /// the picture changes, and so does the picture.
+    @Test func lChangesTheLayoutAndThePictureOnScreen() throws {
+        guard Self.tmuxAvailable else { return }
+        let cli = try CLI()
+        try cli.run(["add"] + CLI.jpegs + [CLI.png])
+        // NO_COLOR emptied: `swift test` sets it for its children; the colours are what changes.
+        let session = try TmuxSession(command: "'\(CLI.binary.path)'",
+                                      environment: ["XDG_STATE_HOME": cli.state.path, "NO_COLOR": ""],
+                                      folder: cli.workingDirectory)
+        let grid = try drawnPicture(session, layout: "grid layout")
+        try session.keys("l")
+        let auto = try drawnPicture(session, layout: "auto layout")
+        #expect(!auto.plain.contains("grid layout"))
+        #expect(auto.coloured != grid.coloured, "the picture is drawn again in the auto layout")
+        try session.keys("l")
+        let rows = try drawnPicture(session, layout: "rows layout")
+        #expect(rows.coloured != auto.coloured)
+        try session.keys("q")
+        #expect(session.exitStatus() == "0")
+    }
+
+    /// The screen once the picture in `layout` is drawn and still: the layout's
+    /// name shows, the picture is not loading ("…"), and two captures agree.
+    func drawnPicture(_ session: TmuxSession, layout: String) throws -> (plain: String, coloured: String) {
+        var last = ""
+        for _ in 0..<200 {
+            let plain = try session.screen()
+            let lines = plain.components(separatedBy: "\n")
+            let drawn = plain.contains(layout) && !plain.contains("…") && lines.count > 6
+                && lines[6].unicodeScalars.contains { (0x2580...0x259F).contains($0.value) }
+            if drawn {
+                let coloured = try session.colouredScreen()
+                if coloured == last { return (plain, coloured) }
+                last = coloured
+            }
+            usleep(50_000)
+        }
+        Issue.record("timed out waiting for the picture in the \(layout); the screen shows:\n\(try session.screen())")
+        return ("", "")
+    }
+
+    /// `c` asks first (issue #19): another key keeps the photos, and is not
+    /// acted on; `y` clears.
+    @Test func clearAsksFirst() throws {
+        guard Self.tmuxAvailable else { return }
+        let cli = try CLI()
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
+        let session = try TmuxSession(command: "'\(CLI.binary.path)'", environment: ["XDG_STATE_HOME": cli.state.path],
+                                      folder: cli.workingDirectory)
+        try session.waitFor("the collage screen") { $0.contains("2. coffee-cup.jpg") && $0.contains("c clear") }
+        try session.keys("c")
+        try session.waitFor("the question") { $0.contains("Clear all 2 photos? Press c or y to clear") }
+        #expect(try cli.count() == 2)
+        try session.keys("x")
+        let kept = try session.waitFor("the answer") { $0.contains("Kept 2 photos: nothing cleared") }
+        #expect(kept.contains("1. chelsea-the-cat.jpg") && kept.contains("2. coffee-cup.jpg"), "x removed nothing")
+        #expect(try cli.count() == 2)
+        try session.keys("c")
+        try session.waitFor("the question again") { $0.contains("Clear all 2 photos?") }
+        try session.keys("y")
+        try session.waitFor("the clear") { $0.contains("Cleared") && $0.contains("No photos yet") }
+        #expect(try cli.count() == 0)
+        try session.keys("q")
     }
 
     @Test func withoutATerminalPickRefusesWithAHint() throws {

@@ -7,21 +7,99 @@ import Testing
 @Suite struct ScreenViewTests {
     @Test func theCollageScreenShowsTitlePhotosAndDimmedActions() {
         let state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/cat.jpg")]))
-        let screen = CollageScreenView.render(state, columns: 60, rows: 12)
+        let screen = CollageScreenView.render(state, columns: 100, rows: 12)
         let lines = screen.text.components(separatedBy: "\n")
         #expect(lines[0] == " 1 photo")
         #expect(lines[2].hasPrefix(" 1. cat.jpg"))
         // The photo is highlighted (x, [ and ] act on it), across the list.
         #expect(screen.cells[2][1].style.reverse && screen.cells[2][20].style.reverse)
-        #expect(lines[11] == " a add  x remove  HJKL crop  c clear  s save  q quit")
+        // Every key fits in 100 columns.
+        let keys = " ↑↓ select  a add  x remove  [] move  HJKL crop  F reset  l layout  c clear  s save  q quit  ? keys"
+        #expect(lines[11] == keys)
         // "s save" is dimmed: one photo cannot be saved; the keys of a set
         // ("HJKL") are as bold as one key.
-        #expect(screen.cells[11][38].character == "s")
-        #expect(screen.cells[11][38].style.dim)
-        #expect(screen.cells[11][18].character == "H" && screen.cells[11][21].character == "L")
-        #expect(screen.cells[11][21].style.bold && !screen.cells[11][23].style.bold)
+        let save = column(of: "s save", in: keys), crop = column(of: "HJKL", in: keys)
+        #expect(screen.cells[11][save].character == "s")
+        #expect(screen.cells[11][save].style.dim)
+        #expect(screen.cells[11][crop].character == "H" && screen.cells[11][crop + 3].character == "L")
+        #expect(screen.cells[11][crop + 3].style.bold && !screen.cells[11][crop + 5].style.bold)
         #expect(!screen.cells[11][1].style.dim)
         #expect(screen.cells[0][1].style.bold)
+    }
+
+    /// The column `text` starts at in `line` (one cell per character).
+    func column(of text: String, in line: String) -> Int {
+        line.distance(from: line.startIndex, to: line.range(of: text)!.lowerBound)
+    }
+
+    @Test func theKeyBarListsEveryKeyAt200ColumnsAndTheMostUsedWithQuestionMarkAt80() {
+        let state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg"), Photo(path: "/x/b.jpg")]))
+        let wide = CollageScreenView.render(state, columns: 200, rows: 50).text.components(separatedBy: "\n")[49]
+        for action in state.actions {
+            #expect(wide.contains("\(action.key) \(action.label)"), "\(action.key) is missing from \(wide)")
+        }
+        for key in ["↑↓", " a ", " x ", "[]", "HJKL", " F ", " l ", " c ", " s ", " q ", " ? "] {
+            #expect(wide.contains(key))
+        }
+        let narrow = CollageScreenView.render(state, columns: 80, rows: 24).text.components(separatedBy: "\n")[23]
+        #expect(narrow == " a add  x remove  [] move  HJKL crop  l layout  c clear  s save  q quit  ? keys")
+        // The narrowest screen still says how to save, quit and see the rest.
+        let tiny = CollageScreenView.render(state, columns: 40, rows: 10).text.components(separatedBy: "\n")[9]
+        #expect(tiny == " a add  c clear  s save  q quit  ? keys")
+    }
+
+    @Test func questionMarkShowsEveryKeyInPlaceOfThePhotosAndPicture() {
+        var state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg")]))
+        state.preview = .picture(TerminalPicture(kind: .symbols, columns: 10, rows: 5, lines: Array(repeating: "xxxxxxxxxx", count: 5)))
+        state.showingKeys = true
+        let screen = CollageScreenView.render(state, columns: 80, rows: 24)
+        let text = screen.text
+        #expect(screen.pictures.isEmpty)
+        #expect(!text.contains("1. a.jpg"))
+        for action in state.actions {
+            #expect(text.contains(action.keys) && text.contains(action.help), "\(action.keys) is missing")
+        }
+        #expect(text.contains("next layout: grid, auto, rows, columns"))
+        #expect(text.components(separatedBy: "\n")[23] == " Any key closes this list")
+    }
+
+    @Test func onTheSmallestScreenTheListOfKeysIsFlowedSoEveryKeyShows() {
+        var state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg")]))
+        state.showingKeys = true
+        let text = CollageScreenView.render(state, columns: 40, rows: 10).text
+        for action in state.actions {
+            #expect(text.contains("\(action.keys) \(action.label)"), "\(action.keys) is missing from\n\(text)")
+        }
+    }
+
+    @Test func aPictureThatCannotBeDrawnSaysWhyInFull() {
+        var state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg")]))
+        state.preview = .failed("a 200x200 canvas with a gap of 40 px and a margin of 60 px has no room for 6 photos in the grid layout")
+        let lines = CollageScreenView.render(state, columns: 80, rows: 24).text.components(separatedBy: "\n")
+        let pane = lines[2...5].map { String($0.dropFirst(34)) }
+        #expect(pane == ["a 200x200 canvas with a gap of 40 px and a", "margin of 60 px has no room for 6 photos in",
+                         "the grid layout", ""])
+    }
+
+    @Test func theLayoutAndCanvasShowAboveThePicture() {
+        var state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg")]))
+        let grid = CollageScreenView.render(state, columns: 80, rows: 24).text.components(separatedBy: "\n")
+        // Above the picture, which starts at column 34.
+        #expect(grid[1] == String(repeating: " ", count: 34) + "grid layout  1920x1080")
+        state.layout = .rows
+        state.canvas = "1920 wide"
+        let rows = CollageScreenView.render(state, columns: 80, rows: 24)
+        #expect(rows.text.components(separatedBy: "\n")[1].hasSuffix("rows layout  1920 wide"))
+        #expect(rows.cells[1][34].style.bold && rows.cells[1][48].style.dim)
+    }
+
+    @Test func aLongSavePathKeepsItsEndInView() {
+        var state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg")]))
+        state.prompt = "/home/someone/Pictures/holidays/2024/the-long-summer/collage-20240801-120000.jpg"
+        let line = CollageScreenView.render(state, columns: 60, rows: 12).text.components(separatedBy: "\n")[10]
+        #expect(line.hasPrefix(" Save as: …"))
+        #expect(line.hasSuffix("collage-20240801-120000.jpg▏"))
+        #expect(line.count <= 59)
     }
 
     @Test func aPhotosFocusIsShownBesideIt() throws {

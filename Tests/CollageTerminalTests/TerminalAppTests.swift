@@ -35,7 +35,9 @@ private let scan = DispatchQueue(label: "test.scan")
         terminal.send([.enter, .character("q")])
         #expect(coordinator.currentScene == .collage)
         let collage = terminal.lastWrite ?? ""
-        #expect(collage.hasPrefix(" 1 photo\n\n 1. a.jpg"))
+        // (The second row shows the layout, above the picture.)
+        #expect(collage.hasPrefix(" 1 photo\n"))
+        #expect(collage.contains("grid layout  1920x1080\n 1. a.jpg"))
     }
 
     @Test func resizesRedrawAtTheNewSize() throws {

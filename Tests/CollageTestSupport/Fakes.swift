@@ -40,6 +40,8 @@ public final class FakeRenderer: CollageRendering, Sendable {
     private let renders = Locked<[Render]>([])
     /// The photos of every render, in order.
     public var rendered: [[Photo]] { renders.current.map(\.photos) }
+    /// The options of every render, in order.
+    public var renderedOptions: [CollageRenderOptions] { renders.current.map(\.options) }
     /// Every render with its options, in order.
     public var renderCalls: [Render] { renders.current }
 
@@ -111,6 +113,8 @@ public final class FakePreviews: PreviewProviding {
     public var centres: [PhotoFocus]?
     /// The options of every collage picture asked for.
     public private(set) var collageOptions: [CollageRenderOptions] = []
+    /// The options every crop centre was asked for with (the crop keys).
+    public private(set) var cropOptions: [CollageRenderOptions] = []
 
     public init() {}
 
@@ -130,7 +134,8 @@ public final class FakePreviews: PreviewProviding {
     }
 
     public func cropCentres(of photos: [Photo], options: CollageRenderOptions) -> [PhotoFocus]? {
-        centres.flatMap { $0.count == photos.count ? $0 : nil }
+        cropOptions.append(options)
+        return centres.flatMap { $0.count == photos.count ? $0 : nil }
     }
 }
 

@@ -103,7 +103,11 @@ public final class AppCoordinator {
     }
 
     private func photosClosed() {
-        if let screen = photosScreen { photosDirectory = screen.folder }
+        if let screen = photosScreen {
+            photosDirectory = screen.folder
+            // The next save is offered in the folder the person was looking at.
+            collageScreen.browsed(folder: screen.folder)
+        }
         photosScreen = nil
         photosClosedSubscription = nil
         sceneSubject.send(.collage)

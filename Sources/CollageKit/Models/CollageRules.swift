@@ -50,6 +50,23 @@ public enum CollageRules {
         return nil
     }
 
+    /// Why `layout` cannot draw a canvas of `size` whatever the photos are,
+    /// or nil: a side left to the photos that this layout cannot work out
+    /// (`--size 1920x` is for rows, `x1080` for columns, the grid and auto
+    /// need both). The layout model's own check, asked through its plan for
+    /// no photos, so the two can never disagree. (A canvas too small for
+    /// these photos is only known from the photos: the picture says so.)
+    public static func layoutRefusal(_ layout: LayoutMode, size: RequestedSize) -> OptionError? {
+        do {
+            _ = try CollageLayout.plan([], LayoutRequest(size: size, layout: layout))
+            return nil
+        } catch let error as OptionError {
+            return error
+        } catch {
+            return OptionError("\(error)")
+        }
+    }
+
     /// Why moving the photo at `from` to `to` (0-based) is refused, or nil.
     public static func moveRefusal(count: Int, from: Int, to: Int) -> CollageRefusal? {
         if count == 0 { return .nothingToMove }

@@ -11,6 +11,23 @@ public struct ScreenAction: Equatable, Sendable {
     public let key: String
     public let label: String
     public let isEnabled: Bool
+    /// Every key that does it, as the list of keys (`?`) shows it ("q Esc").
+    public let keys: String
+    /// What it does, in a few words, for the list of keys.
+    public let help: String
+    /// Which actions the key bar keeps when not all fit its width: the
+    /// highest first (the list of keys, `?`, always shows every one).
+    public let importance: Int
+
+    public init(key: String, label: String, isEnabled: Bool, keys: String? = nil, help: String? = nil,
+                importance: Int = 0) {
+        self.key = key
+        self.label = label
+        self.isEnabled = isEnabled
+        self.keys = keys ?? key
+        self.help = help ?? label
+        self.importance = importance
+    }
 }
 
 /// Everything the collage screen shows.
@@ -31,6 +48,16 @@ public struct CollageScreenState: Equatable, Sendable {
     public var prompt: String?
     public var isSaving = false
     public var preview: PreviewState = .none
+    /// The layout the picture is drawn in and a save uses (`l` cycles it).
+    public var layout: LayoutMode = .grid
+    /// The canvas size asked for (`--size`): "1920x1080", or "1920 wide"
+    /// when the photos give the height (rows), "1080 high" the width (columns).
+    public var canvas: String = RequestedSize.default.description
+    /// `c` was pressed once: the message asks, and the next key answers
+    /// (c or y clears; any other key keeps the photos and does nothing else).
+    public var confirmingClear = false
+    /// The list of every key is shown (`?`); any key closes it.
+    public var showingKeys = false
 }
 
 /// Where the collage screen wants to go; the coordinator takes it there.
@@ -48,7 +75,11 @@ public final class CollageScreenViewModel {
     private let previews: PreviewProviding?
     private let deliver: Deliver
     private let workingDirectory: String
-    private let renderOptions: CollageRenderOptions
+    /// The options of the picture and of a save; `l` changes the layout.
+    public private(set) var renderOptions: CollageRenderOptions
+    /// The folder last browsed in the photos screen, where a save goes by
+    /// default (nil: the working directory).
+    private var saveFolder: String?
     private let now: () -> Date
     private let stateSubject: CurrentValueSubject<CollageScreenState, Never>
     private let routeSubject = PassthroughSubject<CollageScreenRoute, Never>()
@@ -71,7 +102,7 @@ public final class CollageScreenViewModel {
         self.workingDirectory = workingDirectory
         self.renderOptions = renderOptions
         self.now = now
-        stateSubject = CurrentValueSubject(Self.screenState(for: collage.currentState))
+        stateSubject = CurrentValueSubject(Self.screenState(for: collage.currentState, options: renderOptions))
         subscriptions.append(collage.resources.track(collage.state.sink { [weak self] state in
             self?.selectionChanged(state)
         }))
@@ -88,9 +119,25 @@ public final class CollageScreenViewModel {
         requestPreview()
     }
 
+    /// The folder the photos screen was on when it closed (the coordinator
+    /// tells): the save prompt offers it. A folder whose name is not UTF-8
+    /// cannot be typed in the prompt, so then the working directory stays.
+    public func browsed(folder: Photo) {
+        saveFolder = folder.pathIsExact ? folder.path : nil
+    }
+
     public func handle(_ key: Key) {
         if currentState.prompt != nil {
             handlePrompt(key)
+            return
+        }
+        // Any key closes the list of keys, and does nothing else.
+        if currentState.showingKeys {
+            update { $0.showingKeys = false }
+            return
+        }
+        if currentState.confirmingClear {
+            answerClear(key)
             return
         }
         // A message stays until the next key: this one.
@@ -130,18 +177,73 @@ public final class CollageScreenViewModel {
                 routeSubject.send(.photos)
             }
         case .character("c"):
-            collage.clear()
+            if let refusal = CollageRules.clearRefusal(count: count) {
+                update { $0.message = refusal.description }
+            } else {
+                let question = count == 1
+                    ? "Clear the photo? Press c or y to clear it; any other key keeps it"
+                    : "Clear all \(count) photos? Press c or y to clear; any other key keeps them"
+                update { $0.confirmingClear = true; $0.message = question }
+            }
+        case .character("l"):
+            cycleLayout()
+        case .character("?"):
+            update { $0.showingKeys = true }
         case .character("s"):
             if let refusal = collage.saveRefusal {
                 update { $0.message = refusal.description }
             } else if !currentState.isSaving {
-                update { $0.prompt = defaultCollageFileName(now: now()) }
+                let name = defaultCollageFileName(now: now())
+                let prompt = saveFolder.map { $0.hasSuffix("/") ? $0 + name : $0 + "/" + name } ?? name
+                update { $0.prompt = prompt }
             }
         case .character("q"), .escape:
             routeSubject.send(.quit)
         default:
             break
         }
+    }
+
+    /// The answer to "Clear all N photos?": c or y clears (the rules still
+    /// decide: CollageViewModel.clear); any other key keeps them and is not
+    /// acted on.
+    private func answerClear(_ key: Key) {
+        update { $0.confirmingClear = false; $0.message = nil }
+        switch key {
+        case .character("c"), .character("y"), .character("Y"):
+            collage.clear()
+        default:
+            let count = collage.currentState.count
+            update { $0.message = count == 0 ? nil : "Kept \(CollageRules.title(count: count).lowercased()): nothing cleared" }
+        }
+    }
+
+    // MARK: Layouts
+
+    /// `l`: the next layout (grid, auto, rows, columns, grid...) that can
+    /// draw the canvas size asked for; the others are skipped, and the
+    /// message says why. The picture is drawn again; a save uses it.
+    private func cycleLayout() {
+        let current = renderOptions.layout
+        let size = renderOptions.size
+        var skipped: [LayoutMode] = []
+        var next = current.next
+        while next != current, CollageRules.layoutRefusal(next, size: size) != nil {
+            skipped.append(next)
+            next = next.next
+        }
+        guard next != current else {
+            return update { $0.message = "Only the \(current) layout can draw --size \(size): give WIDTHxHEIGHT for the others" }
+        }
+        renderOptions.layout = next
+        update {
+            $0.layout = next
+            if !skipped.isEmpty {
+                let names = skipped.map(\.description).joined(separator: ", ")
+                $0.message = "\(next) (\(names) cannot draw --size \(size))"
+            }
+        }
+        requestPreview()
     }
 
     // MARK: Saving
@@ -185,10 +287,12 @@ public final class CollageScreenViewModel {
 
     private func selectionChanged(_ collageState: CollageState) {
         let previous = currentState
-        var next = Self.screenState(for: collageState)
+        var next = Self.screenState(for: collageState, options: renderOptions)
         next.message = previous.message
         next.prompt = previous.prompt
         next.isSaving = previous.isSaving
+        next.confirmingClear = previous.confirmingClear
+        next.showingKeys = previous.showingKeys
         // The highlight stays on its place, within the (maybe shorter) list.
         if !next.photos.isEmpty {
             next.highlighted = min(previous.highlighted ?? 0, next.photos.count - 1)
@@ -206,9 +310,10 @@ public final class CollageScreenViewModel {
             return
         }
         update { $0.preview = .loading }
-        previewTicket = previews.collagePreview(photos, options: renderOptions, columns: previewSize.columns, rows: previewSize.rows) {
+        let options = renderOptions
+        previewTicket = previews.collagePreview(photos, options: options, columns: previewSize.columns, rows: previewSize.rows) {
             [weak self] result in
-            guard let self, self.currentState.photos == photos else { return }
+            guard let self, self.currentState.photos == photos, self.renderOptions == options else { return }
             self.update { $0.preview = PreviewState(result) }
         }
     }
@@ -241,19 +346,45 @@ public final class CollageScreenViewModel {
         update { $0.highlighted = min(max(0, ($0.highlighted ?? 0) + delta), count - 1) }
     }
 
-    static func screenState(for collage: CollageState) -> CollageScreenState {
-        CollageScreenState(
+    static func screenState(for collage: CollageState, options: CollageRenderOptions = .defaults) -> CollageScreenState {
+        let hasPhotos = collage.canClear
+        return CollageScreenState(
             title: collage.title,
             photos: collage.photos,
             missing: collage.missing,
             highlighted: collage.photos.isEmpty ? nil : 0,
             actions: [
-                ScreenAction(key: "a", label: "add", isEnabled: collage.canAdd),
-                ScreenAction(key: "x", label: "remove", isEnabled: collage.canClear),
-                ScreenAction(key: "HJKL", label: "crop", isEnabled: collage.canClear),
-                ScreenAction(key: "c", label: "clear", isEnabled: collage.canClear),
-                ScreenAction(key: "s", label: "save", isEnabled: collage.canSave),
-                ScreenAction(key: "q", label: "quit", isEnabled: true),
-            ])
+                ScreenAction(key: "↑↓", label: "select", isEnabled: hasPhotos, keys: "↑↓ k j",
+                             help: "highlight a photo", importance: 1),
+                ScreenAction(key: "a", label: "add", isEnabled: collage.canAdd,
+                             help: "add photos (the photos screen)", importance: 9),
+                ScreenAction(key: "x", label: "remove", isEnabled: hasPhotos, keys: "x Del",
+                             help: "remove the highlighted photo", importance: 6),
+                ScreenAction(key: "[]", label: "move", isEnabled: hasPhotos, keys: "[ ]",
+                             help: "move it up or down the order", importance: 3),
+                ScreenAction(key: "HJKL", label: "crop", isEnabled: hasPhotos, keys: "H J K L",
+                             help: "move its crop left, down, up, right", importance: 4),
+                ScreenAction(key: "F", label: "reset", isEnabled: hasPhotos,
+                             help: "give its crop back to --crop", importance: 2),
+                ScreenAction(key: "l", label: "layout", isEnabled: true,
+                             help: "next layout: grid, auto, rows, columns", importance: 5),
+                ScreenAction(key: "c", label: "clear", isEnabled: hasPhotos,
+                             help: "clear every photo (asks first)", importance: 7),
+                ScreenAction(key: "s", label: "save", isEnabled: collage.canSave,
+                             help: "save (asks for a file name)", importance: 10),
+                ScreenAction(key: "q", label: "quit", isEnabled: true, keys: "q Esc", help: "quit", importance: 11),
+                ScreenAction(key: "?", label: "keys", isEnabled: true, help: "this list of keys", importance: 12),
+            ],
+            layout: options.layout,
+            canvas: canvasText(options.size))
+    }
+
+    static func canvasText(_ size: RequestedSize) -> String {
+        switch (size.width, size.height) {
+        case let (width?, height?): return "\(width)x\(height)"
+        case let (width?, nil): return "\(width) wide"
+        case let (nil, height?): return "\(height) high"
+        case (nil, nil): return "\(size)"
+        }
     }
 }

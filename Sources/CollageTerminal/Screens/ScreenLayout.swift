@@ -51,9 +51,29 @@ extension ScreenBuffer {
         switch preview {
         case .none: put(empty, column: column, row: row, style: Palette.dim, maxWidth: columns)
         case .loading: put("…", column: column, row: row, style: Palette.dim)
-        case let .failed(reason): put(reason, column: column, row: row, style: Palette.message, maxWidth: columns)
+        case let .failed(reason):
+            // The whole reason, wrapped (a layout that cannot be drawn says why at length).
+            for (index, line) in Self.wrap(reason, width: columns).prefix(rows).enumerated() {
+                put(line, column: column, row: row + index, style: Palette.message, maxWidth: columns)
+            }
         case let .picture(picture): place(picture, column: column, row: row)
         }
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces
+    /// (a word longer than a line is cut by `put`).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// The layout of this screen, or nil, once the screen asks for a larger

@@ -22,13 +22,18 @@ struct Pick: ParsableCommand {
               .               hidden files   q, Esc               back to the collage
 
             Collage screen:
-              Up/Down, k/j  highlight a photo   x remove it   [ ] move it
+              Up/Down, k/j  highlight a photo   x, Del  remove it   [ ]  move it
               H J K L       move its crop left, down, up, right (F: back to --crop)
-              a add photos   c clear   s save (asks for a file name)   q quit
+              l             next layout: grid, auto, rows, columns
+              a             add photos          c       clear (asks first: c or y)
+              s             save (asks for a file name; in the folder last browsed)
+              ?             every key           q, Esc  quit
 
             The collage screen draws the collage as `collage save` will, with
             the same options (--size, --layout, --gap, --margin, --background,
-            --crop, --fit), and saves it with them (and --quality).
+            --crop, --fit), and saves it with them (and --quality) in the
+            layout shown. `l` skips the layouts that cannot draw --size (1920x
+            is for rows only, x1080 for columns).
 
             Ctrl-C quits from anywhere. Set COLLAGE_TRACE_RESOURCES=1 to show the
             number of live subscriptions. NO_COLOR is honoured.
