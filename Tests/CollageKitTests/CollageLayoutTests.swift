@@ -146,6 +146,19 @@ private func checkTiling(_ plan: LayoutPlan, gap: Int, margin: Int, tiles: Bool,
         #expect(areaRatio(auto.cells) <= 4, "\(auto.cells)")
     }
 
+    @Test("photos whose natural cells are more than 4x unequal still get a plan within 4x", arguments: [
+        ([(4000, 1000), portrait], 1920, 1080), ([(4000, 1000), portrait], 1080, 1920),
+        ([(3000, 1000), (1000, 3000)], 400, 200),
+        ([(4000, 1000), portrait, (4000, 1000), portrait, (1000, 4000), (5000, 1000)], 1920, 1080),
+    ])
+    func extremeShapes(list: [(Int, Int)], width: Int, height: Int) throws {
+        let photos = shapes(list)
+        let auto = try plan(photos, width, height, .auto)
+        #expect(areaRatio(auto.cells) <= 4, "\(auto.cells)")
+        #expect(kept(auto, photos).least > 0.2, "\(auto.cells)")
+        checkTiling(auto, gap: 0, margin: 0, tiles: true)
+    }
+
     @Test func theSearchForSixPhotosIsQuick() throws {
         let photos = shapes([portrait, portrait, landscape, landscape, panorama, square])
         _ = try plan(photos, 1920, 1080, .auto)

@@ -14,12 +14,15 @@
 /// own aspect ratio (side by side, aspect ratios add; stacked, their
 /// inverses do). Fitting the tree to the canvas scales its cells by a common
 /// factor k (canvas aspect / natural aspect) across, so every photo keeps
-/// min(k, 1/k) of itself. Trees are ranked by that, and the best few are
-/// then laid out to the pixel (gaps, rounding) and ranked by what they
-/// really keep: the least any photo keeps, then the mean, then the more
-/// equal cells, then the reading order (top to bottom, left to right)
-/// closest to the selection's. A tree whose
-/// largest cell is more than 4x its smallest is never chosen.
+/// min(k, 1/k) of itself. Trees are ranked by that, and the best are then
+/// laid out to the pixel (gaps, rounding) and ranked by what they really
+/// keep: the least any photo keeps, then the mean, then the more equal
+/// cells, then the reading order (top to bottom, left to right) closest to
+/// the selection's. No cell may be more than 4x another: a tree whose
+/// natural cells are more unequal than that is left out, and only when no
+/// tree fits (a panorama beside a portrait: 5x in every arrangement) are
+/// all of them tried with their splits evened toward equal shares, just
+/// enough to fit.
 enum SlicingLayout {
     /// The largest cell's area at most this times the smallest's.
     static let maximumAreaRatio = 4.0
@@ -28,7 +31,8 @@ enum SlicingLayout {
     /// side (`across`) or stacked.
     indirect enum Node: Equatable {
         case photo(Int)
-        case split(across: Bool, [Node])
+        /// With the children's natural aspect ratio, so laying out does not add them up again.
+        case split(across: Bool, [Node], aspect: Double)
     }
 
     /// A tree with its natural aspect ratio and its cells' smallest and
@@ -65,7 +69,15 @@ enum SlicingLayout {
         // More photos than a collage holds never reach a layout (the rules
         // refuse them first); the search would grow as the Bell numbers.
         guard photos.count <= CollageRules.maximumPhotos else { return nil }
-        var search = Search(aspects: photos.map(\.aspect))
+        // First the trees whose natural cells are within the area ratio
+        // (the rest pruned as they are built: joining never evens cells);
+        // only when none fits, every tree, evened to fit.
+        return search(photos, width: width, height: height, gap: gap, evening: false)
+            ?? search(photos, width: width, height: height, gap: gap, evening: true)
+    }
+
+    static func search(_ photos: [PhotoShape], width: Int, height: Int, gap: Int, evening: Bool) -> Result? {
+        var search = Search(aspects: photos.map(\.aspect), prune: !evening)
         let all = (1 << photos.count) - 1
         let trees = photos.count == 1
             ? search.trees(all, across: true)
@@ -85,15 +97,44 @@ enum SlicingLayout {
                 if ratioA != ratioB { return ratioA < ratioB }
                 return a.disorder < b.disorder
             }
-        // The best few that can be laid out at all (on a tiny canvas most
-        // trees leave some photo no pixel, so the scan goes on past them).
+        // Laid out to the pixel, best first, until the best few that fit
+        // at all are done and no tree left can keep more than the best
+        // found (what a tree keeps at its natural split bounds what it
+        // keeps laid out, up to rounding).
         var best: Result?, laidOut = 0
-        for candidate in ranked where laidOut < exactCandidates {
-            guard let result = layOut(candidate.tree, photos, width: width, height: height, gap: gap) else { continue }
+        for candidate in ranked {
+            if laidOut >= exactCandidates, let best, candidate.kept < best.leastKept - 0.001 { break }
+            let laid = evening
+                ? fitted(candidate.tree, photos, width: width, height: height, gap: gap)
+                : layOut(candidate.tree, photos, width: width, height: height, gap: gap)
+            guard let result = laid, result.areaRatio <= maximumAreaRatio else { continue }
             laidOut += 1
             if best.map({ isBetter(result, than: $0) }) ?? true { best = result }
         }
         return best
+    }
+
+    /// The tree laid out within the area ratio: at its natural split if
+    /// that is within it, else with its splits evened just enough (found
+    /// by halving), since a panorama beside a portrait has cells 5x
+    /// unequal in every arrangement at their natural split. Nil when even
+    /// equal splits leave the cells too unequal, or a photo no pixel.
+    static func fitted(_ tree: Tree, _ photos: [PhotoShape], width: Int, height: Int, gap: Int) -> Result? {
+        func layOut(_ evening: Double) -> Result? {
+            Self.layOut(tree, photos, width: width, height: height, gap: gap, evening: evening)
+        }
+        if let natural = layOut(0), natural.areaRatio <= maximumAreaRatio { return natural }
+        guard var fits = layOut(1), fits.areaRatio <= maximumAreaRatio else { return nil }
+        var (tooUneven, even) = (0.0, 1.0)
+        for _ in 0..<7 {
+            let middle = (tooUneven + even) / 2
+            if let result = layOut(middle), result.areaRatio <= maximumAreaRatio {
+                (fits, even) = (result, middle)
+            } else {
+                tooUneven = middle
+            }
+        }
+        return fits
     }
 
     /// Compares what two plans keep, to a tenth of a percent (finer
@@ -117,31 +158,35 @@ enum SlicingLayout {
 
     /// The tree laid out on the area to the pixel: each node splits its
     /// length, less the gaps, in proportion to its children's natural
-    /// lengths, rounding the running total so the cells meet exactly.
-    static func layOut(_ tree: Tree, _ photos: [PhotoShape], width: Int, height: Int, gap: Int) -> Result? {
+    /// lengths (moved `evening` of the way to equal lengths), rounding the
+    /// running total so the cells meet exactly. Nil when a photo would get
+    /// no pixel; the area ratio is the caller's to check.
+    static func layOut(_ tree: Tree, _ photos: [PhotoShape], width: Int, height: Int, gap: Int,
+                       evening: Double = 0) -> Result? {
         var cells = [CellRect](repeating: CellRect(x: 0, y: 0, width: 0, height: 0), count: photos.count)
         func aspect(_ node: Node) -> Double {
             switch node {
             case let .photo(index): return photos[index].aspect
-            case let .split(across, children):
-                return across ? children.reduce(0) { $0 + aspect($1) } : 1 / children.reduce(0) { $0 + 1 / aspect($1) }
+            case let .split(_, _, aspect): return aspect
             }
         }
         func place(_ node: Node, _ box: CellRect) -> Bool {
             guard box.width > 0, box.height > 0 else { return false }
-            guard case let .split(across, children) = node else {
+            guard case let .split(across, children, aspect: whole) = node else {
                 if case let .photo(index) = node { cells[index] = box }
                 return true
             }
-            let weights = children.map { across ? aspect($0) : 1 / aspect($0) }
-            let total = weights.reduce(0, +)
             let length = (across ? box.width : box.height) - gap * (children.count - 1)
             var running = 0.0, start = 0
             for (index, child) in children.enumerated() {
-                running += weights[index]
+                // Each child's share: its natural one (side by side, its
+                // aspect ratio's share of the whole's; stacked, the
+                // inverse's), moved `evening` of the way to an equal one.
+                let natural = across ? aspect(child) / whole : whole / aspect(child)
+                running += (1 - evening) * natural + evening / Double(children.count)
                 // Lengths without the gaps, rounded as a running total so
                 // that they add up to the whole.
-                let end = index == children.count - 1 ? length : Int((Double(length) * running / total).rounded())
+                let end = index == children.count - 1 ? length : Int((Double(length) * running).rounded())
                 let offset = start + gap * index
                 let childBox = across
                     ? CellRect(x: box.x + offset, y: box.y, width: end - start, height: box.height)
@@ -154,7 +199,6 @@ enum SlicingLayout {
         guard place(tree.node, CellRect(x: 0, y: 0, width: width, height: height)) else { return nil }
         let areas = cells.map { Double($0.width * $0.height) }
         let ratio = areas.max()! / areas.min()!
-        guard ratio <= maximumAreaRatio else { return nil }
         // Reading order: top to bottom, then left to right, by each cell's top left corner.
         let reading = cells.indices.sorted { (cells[$0].y, cells[$0].x) < (cells[$1].y, cells[$1].x) }
         return Result(node: tree.node, cells: cells,
@@ -167,7 +211,13 @@ enum SlicingLayout {
         let aspects: [Double]
         private var memo: [Int: [Tree]] = [:]
 
-        init(aspects: [Double]) { self.aspects = aspects }
+        /// Whether subtrees whose natural cells are already too unequal are dropped.
+        let prune: Bool
+
+        init(aspects: [Double], prune: Bool) {
+            self.aspects = aspects
+            self.prune = prune
+        }
 
         /// Every tree over the photos in `set` (a bit mask) whose root lays
         /// its children `across` (or stacked), children alternating.
@@ -185,7 +235,12 @@ enum SlicingLayout {
                 var picked: [Tree] = []
                 func combine(_ depth: Int) {
                     if depth == choices.count {
-                        if let tree = Self.join(picked, across: across) { result.append(tree) }
+                        let tree = Self.join(picked, across: across)
+                        // A little over the limit is kept: gaps and rounding
+                        // move the real cells, which are checked exactly.
+                        if !prune || tree.largestShare <= tree.smallestShare * maximumAreaRatio * 1.05 {
+                            result.append(tree)
+                        }
                         return
                     }
                     for tree in choices[depth] {
@@ -200,9 +255,8 @@ enum SlicingLayout {
             return result
         }
 
-        /// Children side by side (or stacked) as one tree; nil when its
-        /// cells would be too unequal already (joining never evens them).
-        static func join(_ children: [Tree], across: Bool) -> Tree? {
+        /// Children side by side (or stacked) as one tree.
+        static func join(_ children: [Tree], across: Bool) -> Tree {
             let weights = children.map { across ? $0.aspect : 1 / $0.aspect }
             let total = weights.reduce(0, +)
             var smallest = Double.infinity, largest = 0.0
@@ -210,10 +264,7 @@ enum SlicingLayout {
                 smallest = min(smallest, child.smallestShare * weight / total)
                 largest = max(largest, child.largestShare * weight / total)
             }
-            // A little over the limit is kept: gaps and rounding move the
-            // real cells, which are checked exactly.
-            guard largest <= smallest * maximumAreaRatio * 1.05 else { return nil }
-            return Tree(node: .split(across: across, children.map(\.node)),
+            return Tree(node: .split(across: across, children.map(\.node), aspect: across ? total : 1 / total),
                         aspect: across ? total : 1 / total,
                         smallestShare: smallest, largestShare: largest,
                         order: children.flatMap(\.order))
