@@ -245,6 +245,16 @@ private func checkTiling(_ plan: LayoutPlan, gap: Int, margin: Int, tiles: Bool,
         }
     }
 
+    @Test func rowsStayEvenRatherThanFillWithOneGiantRow() throws {
+        // The samples' astronaut, cat, cup and rocket on a portrait canvas:
+        // the astronaut alone across it with the rest in a strip below
+        // would cover 99% of it; two rows of two are what a gallery shows.
+        let photos = shapes([(341, 512), (451, 300), (600, 400), (320, 427)])
+        let rows = try plan(photos, 1080, 1920, .rows)
+        let heights = Set(rows.cells.map(\.height))
+        #expect(heights.count == 2 && heights.max()! <= 2 * heights.min()!, "\(rows.cells)")
+    }
+
     @Test func columnsAreRowsTurned() throws {
         let photos = shapes([landscape, portrait, square, panorama])
         let columns = try plan(photos, nil, 1080, .columns, gap: 6)

@@ -5,12 +5,14 @@ import Foundation
 /// photo of a row has the row's height and its own aspect ratio, and each row
 /// fills the width, so no photo is cropped. `columns` is the same turned.
 ///
-/// With only the width given (`--size 1920x`) the height follows from the
-/// photos: of the ways to cut the photos into rows (at most 2^5 = 32), the
-/// one nearest the default canvas's proportion (16:9) wins. With both sides,
-/// the one that fills most of the canvas wins; its rows are scaled down to
-/// fit if they are too tall, and the rest of the canvas is background.
-/// Ties go to rows of more equal height, then to fewer rows.
+/// Of the ways to cut the photos into rows (at most 2^5 = 32), the one
+/// that fills best and has rows of the most equal height wins (the product
+/// of the fill and the square root of the lowest row's height over the
+/// tallest's; ties go to fewer rows). With only the width given (`--size
+/// 1920x`) the height follows from the photos, and filling means coming
+/// near the default canvas's proportion (16:9). With both sides, it is the
+/// share of the canvas covered; rows too tall are scaled down to fit, and
+/// the rest of the canvas is background.
 enum JustifiedLayout {
     static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> (canvas: CanvasSize, cells: [CellRect]) {
         guard request.layout == .columns else { return try rows(photos, request) }
@@ -48,35 +50,41 @@ enum JustifiedLayout {
             throw CollageLayout.tooSmall(photos.count, request, size)
         }
 
-        var best: (block: Block, score: Double, evenness: Double, rows: Int)?
+        var best: (block: Block, score: Double, rows: Int)?
         for cut in cuts(photos) {
             guard let blockWidth = blockWidth(cut, innerWidth: innerWidth, innerHeight: innerHeight, gap: gap),
                   let block = block(cut, photos, width: blockWidth, gap: gap) else { continue }
             if innerHeight == nil && block.height + 2 * margin > CanvasSize.maximumSide { continue }
             // Both sides: how much of the canvas the rows fill. One: how near
             // the default canvas's proportion the rows come.
-            let score: Double
+            // How well the rows fill: with both sides, the share of the
+            // canvas they cover; with one, how near the default canvas's
+            // proportion they come.
+            let fill: Double
             if let innerHeight {
-                score = Double(block.width * min(block.height, innerHeight)) / Double(innerWidth * innerHeight)
+                fill = Double(block.width * min(block.height, innerHeight)) / Double(innerWidth * innerHeight)
             } else {
                 let target = Double(innerWidth) * Double(CanvasSize.default.height) / Double(CanvasSize.default.width)
-                score = -abs(log(Double(block.height) / target))
+                fill = min(Double(block.height) / target, target / Double(block.height))
             }
+            // Rows of very different heights are what a gallery avoids: one
+            // landscape alone across a portrait canvas, the rest in a strip
+            // below it, fills the canvas but is hardly a row layout. The
+            // square root weighs evenness below filling.
             let heights = cut.widths.map { 1 / $0 }
             let evenness = heights.min()! / heights.max()!
+            let score = fill * evenness.squareRoot()
             let better: Bool
             if let best {
                 if (score * 1e6).rounded() != (best.score * 1e6).rounded() {
                     better = score > best.score
-                } else if (evenness * 1e6).rounded() != (best.evenness * 1e6).rounded() {
-                    better = evenness > best.evenness
                 } else {
                     better = cut.rows.count < best.rows
                 }
             } else {
                 better = true
             }
-            if better { best = (block, score, evenness, cut.rows.count) }
+            if better { best = (block, score, cut.rows.count) }
         }
         guard let block = best?.block else { throw CollageLayout.tooSmall(photos.count, request, size) }
         // The block in the middle of the canvas, inside the margins.
