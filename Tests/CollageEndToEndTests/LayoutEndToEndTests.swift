@@ -56,7 +56,7 @@ import Testing
         ["--layout", "auto", "--size", "640x480", "--gap", "6", "--margin", "10"],
         ["--layout", "rows", "--size", "900x"],
         ["--layout", "columns", "--size", "x700", "--gap", "4"],
-        ["--layout", "rows", "--size", "800x800", "--background", "black"],
+        ["--layout", "rows", "--size", "800x800", "--background", "rebeccapurple"],
         ["--layout", "grid", "--size", "1000x600", "--margin", "25"],
     ])
     func pixelsMatchThePlan(arguments: [String]) throws {
@@ -111,6 +111,7 @@ import Testing
         (["--size", "1920x"], "--size 1920x"), (["--size", "x1080", "--layout", "rows"], "--size x1080"),
         (["--layout", "mosaic"], "mosaic"), (["--margin", "-1"], "--margin"),
         (["--json"], "--dry-run"),
+        (["--background", "purpel"], "purpel"),
     ])
     func usageErrors(arguments: [String], naming: String) throws {
         let cli = try collageWithPhotos()

@@ -19,7 +19,7 @@ struct LayoutOptionGroup: ParsableArguments {
             transform: { try LayoutMode(parsing: $0) })
     var layout: LayoutMode = .grid
 
-    @Option(help: ArgumentHelp("Colour of empty cells, gaps, margins and transparency: a name or #RRGGBB (default: white).",
+    @Option(help: ArgumentHelp("Colour of empty cells, gaps, margins and transparency: #RRGGBB, #RGB or any CSS colour name, e.g. teal (default: white).",
                                valueName: "color"),
             transform: { try RGBColor(parsing: $0) })
     var background: RGBColor = .white
