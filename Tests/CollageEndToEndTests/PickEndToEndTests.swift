@@ -303,6 +303,25 @@ import Glibc
         try session.keys("q")
     }
 
+    /// `e` edits the highlighted photo's caption (issue #20): typed on the
+    /// collage screen, stored as `collage caption` stores it, shown beside it.
+    @Test func eEditsACaptionOnScreen() throws {
+        guard Self.tmuxAvailable else { return }
+        let cli = try CLI()
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
+        let session = try TmuxSession(command: "'\(CLI.binary.path)'", environment: ["XDG_STATE_HOME": cli.state.path],
+                                      folder: cli.workingDirectory)
+        try session.waitFor("the collage screen") { $0.contains("2. coffee-cup.jpg") }
+        try session.keys("j", "e")
+        try session.waitFor("the caption prompt") { $0.contains("Caption for photo 2:") }
+        try session.type("Morning coffee")
+        try session.keys("Enter")
+        let shown = try session.waitFor("the caption beside the photo") { $0.contains("2. coffee-cup.jpg  “Morning coffee”") }
+        #expect(shown.contains("is captioned \"Morning coffee\""))
+        #expect((try cli.status()["captions"] as? [Any])?.map { $0 as? String } == [nil, "Morning coffee"])
+        try session.keys("q")
+    }
+
     @Test func withoutATerminalPickRefusesWithAHint() throws {
         let cli = try CLI()
         let output = try cli.run("pick")

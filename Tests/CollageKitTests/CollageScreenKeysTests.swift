@@ -136,7 +136,7 @@ import CollageTestSupport
 
     @Test func questionMarkListsEveryKeyAndAnyKeyClosesIt() throws {
         let t = try makeScreen(["a.jpg", "b.jpg"])
-        #expect(t.screen.currentState.actions.map(\.key) == ["↑↓", "a", "x", "[]", "HJKL", "F", "l", "c", "s", "q", "?"])
+        #expect(t.screen.currentState.actions.map(\.key) == ["↑↓", "a", "x", "[]", "HJKL", "F", "e", "l", "c", "s", "q", "?"])
         t.screen.handle(.character("?"))
         #expect(t.screen.currentState.showingKeys)
         t.screen.handle(.character("c"))

@@ -7,14 +7,14 @@ import Testing
 @Suite struct ScreenViewTests {
     @Test func theCollageScreenShowsTitlePhotosAndDimmedActions() {
         let state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/cat.jpg")]))
-        let screen = CollageScreenView.render(state, columns: 100, rows: 12)
+        let screen = CollageScreenView.render(state, columns: 120, rows: 12)
         let lines = screen.text.components(separatedBy: "\n")
         #expect(lines[0] == " 1 photo")
         #expect(lines[2].hasPrefix(" 1. cat.jpg"))
         // The photo is highlighted (x, [ and ] act on it), across the list.
         #expect(screen.cells[2][1].style.reverse && screen.cells[2][20].style.reverse)
-        // Every key fits in 100 columns.
-        let keys = " ↑↓ select  a add  x remove  [] move  HJKL crop  F reset  l layout  c clear  s save  q quit  ? keys"
+        // Every key fits in 120 columns.
+        let keys = " ↑↓ select  a add  x remove  [] move  HJKL crop  F reset  e caption  l layout  c clear  s save  q quit  ? keys"
         #expect(lines[11] == keys)
         // "s save" is dimmed: one photo cannot be saved; the keys of a set
         // ("HJKL") are as bold as one key.

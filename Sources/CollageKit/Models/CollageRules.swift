@@ -45,7 +45,17 @@ public enum CollageRules {
 
     /// Why setting or clearing the focus of the photo at `offset` (0-based) is refused, or nil.
     public static func focusRefusal(count: Int, offset: Int) -> CollageRefusal? {
-        if count == 0 { return .nothingToFocus }
+        photoRefusal(count: count, offset: offset, empty: .nothingToFocus)
+    }
+
+    /// Why setting or clearing the caption of the photo at `offset` (0-based) is refused, or nil.
+    public static func captionRefusal(count: Int, offset: Int) -> CollageRefusal? {
+        photoRefusal(count: count, offset: offset, empty: .nothingToCaption)
+    }
+
+    /// An action on one photo: refused on an empty collage, or for a photo it does not have.
+    private static func photoRefusal(count: Int, offset: Int, empty: CollageRefusal) -> CollageRefusal? {
+        if count == 0 { return empty }
         if !(0..<count).contains(offset) { return .noSuchPhoto(position: offset + 1, count: count) }
         return nil
     }
@@ -90,6 +100,7 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
     case nothingToRemove
     case nothingToMove
     case nothingToFocus
+    case nothingToCaption
     /// A position (1-based, as `status` numbers photos) the collage does not have.
     case noSuchPhoto(position: Int, count: Int)
     /// A photo of the selection that can no longer be read (deleted, moved, unreadable).
@@ -124,6 +135,8 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
             return "nothing to move: the collage is empty"
         case .nothingToFocus:
             return "no photo to focus: the collage is empty"
+        case .nothingToCaption:
+            return "no photo to caption: the collage is empty"
         case let .noSuchPhoto(position, count):
             if position < 1 { return "photos are numbered from 1, not \(position)" }
             return "there is no photo \(position): the collage has \(CollageRules.title(count: count).lowercased())"

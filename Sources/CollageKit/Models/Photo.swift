@@ -19,6 +19,8 @@ public struct Photo: Hashable, Sendable, CustomStringConvertible {
     private let rawPath: [UInt8]?
     /// Where the person wants its crop centred (`collage focus`), if anywhere.
     public var focus: PhotoFocus?
+    /// The person's own caption for it (`collage caption`), if any.
+    public var caption: String?
 
     public init(path: String) {
         self.path = path
@@ -202,11 +204,13 @@ public struct PhotoFocus: Hashable, Sendable, Codable, CustomStringConvertible {
 extension Photo: Codable {
     /// `{"path": "<as text>"}`, with `"bytes": "<base64 of the exact bytes>"`
     /// when they are not UTF-8 (the selection file stores such names so),
-    /// and `"focus": {"x": 0.5, "y": 0.2}` when the person set one.
+    /// `"focus": {"x": 0.5, "y": 0.2}` and `"caption": "..."` when the
+    /// person set them.
     enum CodingKeys: String, CodingKey {
         case path
         case bytes
         case focus
+        case caption
     }
 
     public init(from decoder: Decoder) throws {
@@ -221,6 +225,7 @@ extension Photo: Codable {
             self.init(path: try container.decode(String.self, forKey: .path))
         }
         focus = try container.decodeIfPresent(PhotoFocus.self, forKey: .focus)
+        caption = try container.decodeIfPresent(String.self, forKey: .caption)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -228,6 +233,7 @@ extension Photo: Codable {
         try container.encode(path, forKey: .path)
         if let rawPath { try container.encode(Data(rawPath).base64EncodedString(), forKey: .bytes) }
         try container.encodeIfPresent(focus, forKey: .focus)
+        try container.encodeIfPresent(caption, forKey: .caption)
     }
 
     /// The same file with `focus`.
@@ -235,5 +241,28 @@ extension Photo: Codable {
         var photo = self
         photo.focus = focus
         return photo
+    }
+
+    /// The same file with `caption`.
+    public func captioned(_ caption: String?) -> Photo {
+        var photo = self
+        photo.caption = caption
+        return photo
+    }
+
+    /// The most characters a caption may have: a caption is a line or two
+    /// under a photo, and a limit keeps a pasted document out of the
+    /// selection file.
+    public static let maximumCaptionLength = 200
+
+    /// A caption as a person typed it: surrounding white space trimmed;
+    /// refused when empty (clear it instead) or over the limit.
+    public static func caption(parsing text: String) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw OptionError("the caption is empty: give some text, or --clear") }
+        guard trimmed.count <= maximumCaptionLength else {
+            throw OptionError("the caption has \(trimmed.count) characters: the limit is \(maximumCaptionLength)")
+        }
+        return trimmed
     }
 }

@@ -64,8 +64,9 @@ public final class FileSelectionStore: SelectionStore {
     /// that is not valid UTF-8 cannot be a JSON string, so it is stored as
     /// Photo's own coding, `{"path": "<shown as text>", "bytes": "<base64 of
     /// the exact bytes>"}`, and so is a photo with a focus (`"focus": {"x":
-    /// 0.5, "y": 0.2}`); only such photos are written that way, so a
-    /// selection of UTF-8 names without focus reads the same in older versions.
+    /// 0.5, "y": 0.2}`) or a caption (`"caption": "..."`); only such photos
+    /// are written that way, so a selection of UTF-8 names without either
+    /// reads the same in older versions.
     private struct StoredPath: Codable {
         let photo: Photo
 
@@ -82,10 +83,10 @@ public final class FileSelectionStore: SelectionStore {
                 photo = Photo(path: text)
                 return
             }
-            // The object form exists only for the bytes or a focus: one
-            // with neither is corrupt.
+            // The object form exists only for the bytes, a focus or a
+            // caption: one with none of them is corrupt.
             let container = try decoder.container(keyedBy: Photo.CodingKeys.self)
-            guard container.contains(.bytes) || container.contains(.focus) else {
+            guard container.contains(.bytes) || container.contains(.focus) || container.contains(.caption) else {
                 throw DecodingError.keyNotFound(Photo.CodingKeys.bytes, .init(
                     codingPath: container.codingPath, debugDescription: "a stored photo without its bytes"))
             }
@@ -93,7 +94,7 @@ public final class FileSelectionStore: SelectionStore {
         }
 
         func encode(to encoder: Encoder) throws {
-            if photo.pathIsExact && photo.focus == nil {
+            if photo.pathIsExact && photo.focus == nil && photo.caption == nil {
                 var container = encoder.singleValueContainer()
                 try container.encode(photo.path)
             } else {

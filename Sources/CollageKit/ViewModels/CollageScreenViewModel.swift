@@ -44,8 +44,11 @@ public struct CollageScreenState: Equatable, Sendable {
     /// What the last action said (a refusal or failure gives its reason); it
     /// stays until the next key.
     public var message: String?
-    /// The file name being typed for a save; nil when not saving.
+    /// The text being typed: a file name for a save, or a caption; nil
+    /// when nothing is being typed.
     public var prompt: String?
+    /// The photo (0-based) whose caption the prompt is; nil for a save.
+    public var captioning: Int?
     public var isSaving = false
     public var preview: PreviewState = .none
     /// The layout the picture is drawn in and a save uses (`l` cycles it).
@@ -189,6 +192,12 @@ public final class CollageScreenViewModel {
             cycleLayout()
         case .character("?"):
             update { $0.showingKeys = true }
+        case .character("e"):
+            guard let index = currentState.highlighted, index < currentState.photos.count else {
+                return update { $0.message = CollageRefusal.nothingToCaption.description }
+            }
+            let current = currentState.photos[index].caption ?? ""
+            update { $0.captioning = index; $0.prompt = current }
         case .character("s"):
             if let refusal = collage.saveRefusal {
                 update { $0.message = refusal.description }
@@ -254,10 +263,29 @@ public final class CollageScreenViewModel {
         case let .character(character): update { $0.prompt?.append(character) }
         case .backspace: update { _ = $0.prompt?.popLast() }
         case .control("u"): update { $0.prompt = "" }
-        case .escape: update { $0.prompt = nil; $0.message = "Save cancelled" }
-        case .enter: save()
+        case .escape:
+            let cancelled = currentState.captioning == nil ? "Save cancelled" : "Caption unchanged"
+            update { $0.prompt = nil; $0.captioning = nil; $0.message = cancelled }
+        case .enter:
+            if let index = currentState.captioning { caption(index) } else { save() }
         default: break
         }
+    }
+
+    /// Enter on a caption: the typed text becomes the photo's caption (none
+    /// when empty); a caption the rules refuse keeps the prompt, with why.
+    private func caption(_ index: Int) {
+        let typed = currentState.prompt ?? ""
+        var caption: String?
+        if !typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            do {
+                caption = try Photo.caption(parsing: typed)
+            } catch {
+                return update { $0.message = "\(error)" }
+            }
+        }
+        update { $0.prompt = nil; $0.captioning = nil }
+        collage.setCaption(caption, at: index)
     }
 
     private func save() {
@@ -290,6 +318,7 @@ public final class CollageScreenViewModel {
         var next = Self.screenState(for: collageState, options: renderOptions)
         next.message = previous.message
         next.prompt = previous.prompt
+        next.captioning = previous.captioning
         next.isSaving = previous.isSaving
         next.confirmingClear = previous.confirmingClear
         next.showingKeys = previous.showingKeys
@@ -366,6 +395,8 @@ public final class CollageScreenViewModel {
                              help: "move its crop left, down, up, right", importance: 4),
                 ScreenAction(key: "F", label: "reset", isEnabled: hasPhotos,
                              help: "give its crop back to --crop", importance: 2),
+                ScreenAction(key: "e", label: "caption", isEnabled: hasPhotos,
+                             help: "edit the highlighted photo's caption", importance: 2),
                 ScreenAction(key: "l", label: "layout", isEnabled: true,
                              help: "next layout: grid, auto, rows, columns", importance: 5),
                 ScreenAction(key: "c", label: "clear", isEnabled: hasPhotos,

@@ -40,6 +40,8 @@ public enum CollageEvent: Equatable, Sendable {
     case moved(Photo, to: Int)
     /// The photo (with its new focus, or none) at 0-based `at`.
     case focused(Photo, at: Int)
+    /// The photo (with its new caption, or none) at 0-based `at`.
+    case captioned(Photo, at: Int)
     case saved(path: String)
     /// The rules forbid it; nothing changed.
     case refused(CollageRefusal)
@@ -57,6 +59,9 @@ public enum CollageEvent: Equatable, Sendable {
         case let .focused(photo, at):
             if let focus = photo.focus { return "Photo \(at + 1) (\(photo.fileName)) is cropped around \(focus)" }
             return "Photo \(at + 1) (\(photo.fileName)) has no focus: --crop places it"
+        case let .captioned(photo, at):
+            if let caption = photo.caption { return "Photo \(at + 1) (\(photo.fileName)) is captioned \"\(caption)\"" }
+            return "Photo \(at + 1) (\(photo.fileName)) has no caption of its own"
         case let .saved(path): return "Saved \(path)"
         case let .refused(refusal): return refusal.description
         case let .failed(failure): return failure.message
@@ -65,7 +70,7 @@ public enum CollageEvent: Equatable, Sendable {
 
     public var isSuccess: Bool {
         switch self {
-        case .added, .cleared, .removed, .moved, .focused, .saved: return true
+        case .added, .cleared, .removed, .moved, .focused, .captioned, .saved: return true
         case .refused, .failed: return false
         }
     }

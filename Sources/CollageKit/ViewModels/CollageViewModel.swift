@@ -172,10 +172,19 @@ public final class CollageViewModel {
     /// the point its crop is centred on.
     @discardableResult
     public func setFocus(_ focus: PhotoFocus?, at offset: Int) -> CollageEvent {
-        change { photos in
-            if let refusal = CollageRules.focusRefusal(count: photos.count, offset: offset) { return .refused(refusal) }
-            photos[offset].focus = focus
-            return .focused(photos[offset], at: offset)
+        changePhoto(at: offset, refusal: CollageRules.focusRefusal) { photo in
+            photo.focus = focus
+            return .focused(photo, at: offset)
+        }
+    }
+
+    /// Sets (or with nil clears) the person's own caption of the photo at
+    /// `offset` (0-based).
+    @discardableResult
+    public func setCaption(_ caption: String?, at offset: Int) -> CollageEvent {
+        changePhoto(at: offset, refusal: CollageRules.captionRefusal) { photo in
+            photo.caption = caption
+            return .captioned(photo, at: offset)
         }
     }
 
@@ -278,6 +287,15 @@ public final class CollageViewModel {
             return publish(event)
         } catch {
             return publish(.failed(CollageFailure(error)))
+        }
+    }
+
+    /// A rule-checked change of one photo (its focus, its caption).
+    private func changePhoto(at offset: Int, refusal: (_ count: Int, _ offset: Int) -> CollageRefusal?,
+                             _ body: (inout Photo) -> CollageEvent) -> CollageEvent {
+        change { photos in
+            if let refused = refusal(photos.count, offset) { return .refused(refused) }
+            return body(&photos[offset])
         }
     }
 

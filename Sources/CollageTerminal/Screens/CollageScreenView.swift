@@ -16,7 +16,7 @@ public enum CollageScreenView {
         }
 
         if let prompt = state.prompt {
-            let label = "Save as: "
+            let label = state.captioning.map { "Caption for photo \($0 + 1): " } ?? "Save as: "
             screen.put(label, column: 1, row: layout.messageRow, style: Palette.key)
             // A long path keeps its end, where the typing is.
             let width = max(2, columns - label.count - 2)
@@ -26,8 +26,9 @@ public enum CollageScreenView {
             if let message = state.message {
                 screen.putMessage(message, row: layout.keysRow)
             } else {
-                screen.put(state.isSaving ? "Saving…" : "Enter save   Esc cancel   Ctrl-U clear",
-                           column: 1, row: layout.keysRow, style: Palette.dim)
+                let help = state.captioning == nil ? "Enter save   Esc cancel   Ctrl-U clear"
+                                                   : "Enter set (empty: none)   Esc cancel   Ctrl-U clear"
+                screen.put(state.isSaving ? "Saving…" : help, column: 1, row: layout.keysRow, style: Palette.dim)
             }
         } else {
             screen.putMessage(state.message, layout: layout)
@@ -51,6 +52,7 @@ public enum CollageScreenView {
             var line = "\(index + 1). \(photo.fileName)"
             if missing { line += "  (missing)" }
             if let focus = photo.focus { line += "  (focus \(focus))" }
+            if let caption = photo.caption { line += "  “\(caption)”" }
             let row = layout.bodyTop + index
             screen.put(line, column: 1, row: row, style: missing ? Palette.message : .plain, maxWidth: layout.listWidth)
             if index == state.highlighted {

@@ -57,7 +57,7 @@ struct CollageCommand: ParsableCommand {
               collage clear
             """,
         version: "0.1.0 (\(ImageEngine.libraryVersions), \(ChafaPictureRenderer.libraryVersion))",
-        subcommands: [Add.self, Remove.self, Move.self, Focus.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self,
+        subcommands: [Add.self, Remove.self, Move.self, Focus.self, Caption.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self,
                       Preview.self])
 
     @OptionGroup var render: RenderOptionGroup

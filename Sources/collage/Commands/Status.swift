@@ -7,7 +7,7 @@ struct Status: ParsableCommand {
         commandName: "status",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Show the collage: its title, its photos and which actions are allowed.")
 
-    @Flag(help: "Print one JSON object: title, count, photos, missing, pathBytes, focus, canAdd, canClear, canSave.")
+    @Flag(help: "Print one JSON object: title, count, photos, missing, pathBytes, focus, captions, canAdd, canClear, canSave.")
     var json = false
 
     func run() throws {
@@ -22,6 +22,7 @@ struct Status: ParsableCommand {
         print(state.title)
         for (index, photo) in state.photos.enumerated() {
             print("  \(index + 1). \(Console.printable(photo.path))" + (photo.focus.map { "  (focus \($0))" } ?? "")
+                + (photo.caption.map { "  (caption \"\(Console.printable($0))\")" } ?? "")
                 + (state.missing.contains(photo) ? "  (missing)" : ""))
         }
         let room = CollageRules.maximumPhotos - state.count
@@ -45,6 +46,8 @@ private struct StatusReport: Encodable {
     let pathBytes: [String?]
     /// For each photo, its focus as {"x": , "y": }, or null.
     let focus: [PhotoFocus?]
+    /// For each photo, the caption the person gave it, or null.
+    let captions: [String?]
     let canAdd: Bool
     let canClear: Bool
     let canSave: Bool
@@ -56,6 +59,7 @@ private struct StatusReport: Encodable {
         missing = state.missing.map(\.path)
         pathBytes = state.photos.map { $0.pathIsExact ? nil : Data($0.fileSystemPath).base64EncodedString() }
         focus = state.photos.map(\.focus)
+        captions = state.photos.map(\.caption)
         canAdd = state.canAdd
         canClear = state.canClear
         canSave = state.canSave

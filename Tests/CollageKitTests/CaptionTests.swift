@@ -1,0 +1,93 @@
+import Foundation
+import CollageTestSupport
+import Testing
+@testable import CollageKit
+
+/// A photo's own caption (issue #20): the rule in the view model, the
+/// store and the collage screen's `e`.
+@Suite struct CaptionTests {
+    @Test func aCaptionIsSetAndClearedByTheRulesAndTheOutputsFollow() throws {
+        let store = InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")])
+        let viewModel = try makeViewModel(store: store)
+        let photos = Recorder(viewModel.photos)
+        #expect(viewModel.setCaption("Grandma, 1962", at: 1) == .captioned(photo("b.jpg").captioned("Grandma, 1962"), at: 1))
+        #expect(try store.load()[1].caption == "Grandma, 1962")
+        #expect(viewModel.setCaption(nil, at: 1) == .captioned(photo("b.jpg"), at: 1))
+        #expect(try store.load() == [photo("a.jpg"), photo("b.jpg")])
+        #expect(viewModel.setCaption("x", at: 2) == .refused(.noSuchPhoto(position: 3, count: 2)))
+        #expect(photos.values.map { $0.map(\.caption) } == [[nil, nil], [nil, "Grandma, 1962"], [nil, nil]])
+        let empty = try makeViewModel(store: InMemorySelectionStore())
+        #expect(empty.setCaption("x", at: 0) == .refused(.nothingToCaption))
+        #expect(CollageEvent.captioned(photo("b.jpg").captioned("Hi"), at: 1).message == "Photo 2 (b.jpg) is captioned \"Hi\"")
+    }
+
+    @Test func aCaptionIsTrimmedNonEmptyAndBounded() throws {
+        #expect(try Photo.caption(parsing: "  Grandma, 1962 \n") == "Grandma, 1962")
+        #expect(try Photo.caption(parsing: "日本語のキャプション 🎉") == "日本語のキャプション 🎉")
+        #expect(throws: OptionError.self) { try Photo.caption(parsing: "   ") }
+        #expect(throws: OptionError.self) { try Photo.caption(parsing: String(repeating: "a", count: Photo.maximumCaptionLength + 1)) }
+        #expect(try Photo.caption(parsing: String(repeating: "é", count: Photo.maximumCaptionLength)).count == 200)
+    }
+
+    @Test func theCaptionRoundTripsThroughTheSelectionFile() throws {
+        let directory = try temporaryDirectory()
+        let store = FileSelectionStore(directory: directory)
+        let weird = Photo(fileSystemPath: Array("/p/caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        let photos = [photo("a.jpg").captioned("Été \"1962\""), photo("b.jpg"),
+                      weird.captioned("x").focused(try PhotoFocus(x: 1, y: 0))]
+        try store.update { $0 = photos }
+        #expect(try FileSelectionStore(directory: directory).load() == photos)
+        let text = try String(contentsOf: directory.appendingPathComponent("selection.json"), encoding: .utf8)
+        #expect(text.contains("\"\(photo("b.jpg").path)\""), "a photo without a caption is still a plain string")
+        #expect(text.contains("\"caption\""))
+    }
+
+    func makeScreen() throws -> (CollageScreenViewModel, InMemorySelectionStore) {
+        let store = InMemorySelectionStore([photo("a.jpg"), photo("b.jpg").captioned("Old")])
+        let screen = CollageScreenViewModel(collage: try makeViewModel(store: store), previews: FakePreviews(),
+                                            deliver: immediately)
+        return (screen, store)
+    }
+
+    func type(_ text: String, into screen: CollageScreenViewModel) {
+        for character in text { screen.handle(.character(character)) }
+    }
+
+    @Test func eEditsTheHighlightedPhotosCaption() throws {
+        let (screen, store) = try makeScreen()
+        screen.handle(.down)
+        screen.handle(.character("e"))
+        #expect(screen.currentState.captioning == 1 && screen.currentState.prompt == "Old", "starts from the caption it has")
+        screen.handle(.control("u"))
+        type("Grandma, 1962", into: screen)
+        screen.handle(.enter)
+        #expect(try store.load()[1].caption == "Grandma, 1962")
+        #expect(screen.currentState.prompt == nil && screen.currentState.captioning == nil)
+        #expect(screen.currentState.message == "Photo 2 (b.jpg) is captioned \"Grandma, 1962\"")
+        #expect(screen.currentState.photos[1].caption == "Grandma, 1962")
+    }
+
+    @Test func anEmptyCaptionClearsItAndEscapeChangesNothing() throws {
+        let (screen, store) = try makeScreen()
+        screen.handle(.down)
+        screen.handle(.character("e"))
+        type("New", into: screen)
+        screen.handle(.escape)
+        #expect(try store.load()[1].caption == "Old")
+        #expect(screen.currentState.message == "Caption unchanged" && screen.currentState.prompt == nil)
+        screen.handle(.character("e"))
+        screen.handle(.control("u"))
+        screen.handle(.enter)
+        #expect(try store.load()[1].caption == nil)
+    }
+
+    @Test func aCaptionTooLongKeepsThePromptAndSaysWhy() throws {
+        let (screen, store) = try makeScreen()
+        screen.handle(.character("e"))
+        type(String(repeating: "a", count: Photo.maximumCaptionLength + 1), into: screen)
+        screen.handle(.enter)
+        #expect(screen.currentState.captioning == 0, "the prompt stays open")
+        #expect(screen.currentState.message?.contains("the limit is \(Photo.maximumCaptionLength)") == true)
+        #expect(try store.load()[0].caption == nil)
+    }
+}
