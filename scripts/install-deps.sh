@@ -20,6 +20,8 @@ declare -A packages=(
   [libde265]=libde265-dev
   [lcms2]=liblcms2-dev
   [libwebpdemux]=libwebp-dev
+  [pangocairo]=libpango1.0-dev
+  [cairo]=libcairo2-dev
 )
 
 missing=()

@@ -268,6 +268,55 @@ ci_status ci_encode_webp(const ci_image *image, int quality,
                          uint8_t **out, size_t *out_size, ci_error *err);
 void ci_buffer_free(uint8_t *buffer);
 
+// --- Text: titles, through Pango and Cairo (issue #20) ---
+//
+// A text run is plain data: no handle, nothing kept by the caller. Glyphs
+// are shaped by Pango (HarfBuzz, fontconfig fallback) and rasterised by
+// Cairo into an ARGB surface the size of the box; the engine composites it
+// over the RGB canvas. Never our own rasteriser.
+
+typedef enum {
+    CI_TEXT_CENTRE = 0,
+    CI_TEXT_LEFT = 1,
+    CI_TEXT_RIGHT = 2
+} ci_text_align;
+
+// The longest text a run takes, in bytes (UTF-8); longer is refused.
+#define CI_TEXT_MAX_BYTES 16384
+// The largest box, each side (Cairo's own limit is 32767).
+#define CI_TEXT_MAX_SIDE 16384
+
+typedef struct {
+    const char *text;       // UTF-8, NUL-terminated; invalid UTF-8 is refused
+    const char *font;       // a Pango font description ("Sans Bold", "DejaVu Serif 40"); NULL: "Sans"
+    double pixel_size;      // > 0: the font's size in pixels, whatever `font` says
+    ci_color colour;
+    uint32_t width, height; // the box: lines wrap at `width`; drawing is clipped to it
+    int max_lines;          // wrapped to at most this many lines (>= 1), the last ellipsised
+    ci_text_align align;
+} ci_text_run;
+
+typedef struct {
+    int has_fonts;          // zero: fontconfig knows no font at all; nothing is drawn
+    int lines;              // lines laid out
+    int ellipsized;         // nonzero: the text did not fit in max_lines and was cut with "…"
+    uint32_t width, height; // the laid-out text's logical size in pixels (rounded up)
+    int32_t ink_x, ink_y;   // where ink falls, relative to the box's top left (when drawn
+    uint32_t ink_width, ink_height; // centred vertically in it, as ci_draw_text does)
+} ci_text_metrics;
+
+// Lays the run out (no pixels): how many lines, how big. The box's height
+// is not used, so a caller can size a box to fit the text.
+ci_status ci_text_measure(const ci_text_run *run, ci_text_metrics *metrics, ci_error *err);
+
+// Lays the run out in `box` of the RGB `canvas`, centred vertically (and
+// horizontally as `align` says), and composites its ink over the pixels.
+// Only pixels inside both the box and the canvas are written. Without any
+// font, returns CI_OK with metrics->has_fonts = 0 and draws nothing.
+// `metrics` may be NULL.
+ci_status ci_draw_text(ci_image *canvas, ci_rect box, const ci_text_run *run,
+                       ci_text_metrics *metrics, ci_error *err);
+
 #ifdef __cplusplus
 }
 #endif
