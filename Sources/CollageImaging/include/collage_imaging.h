@@ -305,6 +305,10 @@ typedef struct {
     uint32_t ink_width, ink_height; // centred vertically in it, as ci_draw_text does)
 } ci_text_metrics;
 
+// Whether fontconfig knows any font at all (on this thread's font map):
+// without one no text can be drawn.
+int ci_text_fonts_available(void);
+
 // Lays the run out (no pixels): how many lines, how big. The box's height
 // is not used, so a caller can size a box to fit the text.
 ci_status ci_text_measure(const ci_text_run *run, ci_text_metrics *metrics, ci_error *err);

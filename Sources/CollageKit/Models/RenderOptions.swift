@@ -367,6 +367,8 @@ public struct CollageRenderOptions: Equatable, Sendable {
     public var quality: Int
     public var crop: CropMode
     public var fit: FitMode
+    /// A title across the top of the canvas (`--title`), or none.
+    public var title: CollageTitle?
 
     public static let defaultQuality = 90
 
@@ -378,7 +380,7 @@ public struct CollageRenderOptions: Equatable, Sendable {
     public init(size: RequestedSize = .default, layout: LayoutMode = .grid, background: RGBColor = .white,
                 gap: Int = 0, margin: Int = 0,
                 quality: Int = CollageRenderOptions.defaultQuality, crop: CropMode = .smart,
-                fit: FitMode = .cover) throws {
+                fit: FitMode = .cover, title: CollageTitle? = nil) throws {
         guard (1...100).contains(quality) else {
             throw OptionError("quality \(quality) is out of range: use 1 to 100")
         }
@@ -392,6 +394,7 @@ public struct CollageRenderOptions: Equatable, Sendable {
         self.quality = quality
         self.crop = crop
         self.fit = fit
+        self.title = title
     }
 }
 

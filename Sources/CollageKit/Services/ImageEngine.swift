@@ -227,11 +227,69 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// Where each photo goes (`CollageLayout`), reading the photos' shapes
     /// from their headers when the layout needs them (the grid does not).
     public func plan(_ photos: [Photo], options: CollageRenderOptions) throws -> LayoutPlan {
-        let request = LayoutRequest(options)
+        var request = LayoutRequest(options)
+        if let title = options.title { request.title = try measure(title, options) }
         let shapes = request.needsPhotoShapes
             ? try photos.map { PhotoShape(try inspect($0)) }
             : photos.map { _ in PhotoShape(width: 1, height: 1) }
         return try CollageLayout.plan(shapes, request)
+    }
+
+    /// The title's font (a Pango font description; its size is set from the canvas).
+    public static let titleFont = "Sans Bold"
+
+    /// Whether fontconfig finds any font: without one no title is drawn.
+    public static var fontsAvailable: Bool { ci_text_fonts_available() != 0 }
+
+    /// The title laid out by the text engine for the canvas of `options`:
+    /// how tall its lines are at the width they will be drawn at (wrapped to
+    /// two lines at most). When the width follows from the photos
+    /// (`--layout columns`, `--size xHEIGHT`), room for two lines is kept.
+    /// Nil when there is no font to draw it with: then the photos fill the
+    /// whole canvas.
+    func measure(_ title: CollageTitle, _ options: CollageRenderOptions) throws -> TitleRequest? {
+        let pixels = TitleRequest.fontPixels(for: options.size)
+        var lines = Int32(TitleRequest.maximumLines), reserve = 1
+        var width = Int(CI_TEXT_MAX_SIDE)
+        if let canvasWidth = options.size.width {
+            let band = TitleBand(text: title.text, rect: CellRect(x: 0, y: 0, width: max(1, canvasWidth - 2 * options.margin), height: 1),
+                                 fontPixels: pixels)
+            width = band.textBox.width
+        } else {
+            (lines, reserve) = (1, TitleRequest.maximumLines)
+        }
+        var metrics = ci_text_metrics()
+        var error = ci_error()
+        let status = title.text.withCString { text in
+            Self.titleFont.withCString { font in
+                var run = ci_text_run(text: text, font: font, pixel_size: pixels, colour: ci_color(r: 0, g: 0, b: 0),
+                                      width: UInt32(width), height: 1, max_lines: lines, align: CI_TEXT_CENTRE)
+                return ci_text_measure(&run, &metrics, &error)
+            }
+        }
+        guard status == CI_OK else { throw ImageEngineError(error) }
+        guard metrics.has_fonts != 0 else { return nil }
+        return TitleRequest(text: title.text, fontPixels: pixels, textHeight: Int(metrics.height) * reserve)
+    }
+
+    /// Draws a title's lines in its band (already the background's colour),
+    /// black or white, whichever contrasts more with the background.
+    func drawTitle(_ title: TitleBand, on canvas: inout ci_image, background: RGBColor) throws {
+        let colour = TitleBand.textColour(on: background)
+        let box = title.textBox
+        var metrics = ci_text_metrics()
+        var error = ci_error()
+        let status = title.text.withCString { text in
+            Self.titleFont.withCString { font in
+                var run = ci_text_run(text: text, font: font, pixel_size: title.fontPixels,
+                                      colour: ci_color(r: colour.red, g: colour.green, b: colour.blue),
+                                      width: UInt32(box.width), height: UInt32(box.height),
+                                      max_lines: Int32(TitleRequest.maximumLines), align: CI_TEXT_CENTRE)
+                return ci_draw_text(&canvas, ci_rect(x: Int32(box.x), y: Int32(box.y), width: UInt32(box.width),
+                                                     height: UInt32(box.height)), &run, &metrics, &error)
+            }
+        }
+        guard status == CI_OK else { throw ImageEngineError(error) }
     }
 
     /// Draws the photos into the cells of `plan` (one per photo), on its canvas.
@@ -272,6 +330,14 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         // Report the first failing photo in the order they were added, so the
         // message does not depend on which thread finished first.
         if let failure = failures.first { throw failure }
+        if let title = plan.title {
+            try image.pixels.withUnsafeMutableBufferPointer { buffer in
+                var canvas = ci_image(
+                    pixels: buffer.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
+                    stride: image.width * 3, channels: 3)
+                try drawTitle(title, on: &canvas, background: options.background)
+            }
+        }
         let regions = shown.withLock { $0 }.map { PhotoRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
         return RenderedCollage(image: image, plan: plan, shown: regions)
     }

@@ -33,7 +33,19 @@ struct LayoutOptionGroup: ParsableArguments {
 
     @OptionGroup var placement: PlacementOptionGroup
 
+    @Option(help: ArgumentHelp(
+        "A title in a band across the top of the canvas (inside --size; the photos fill the rest), centred, about 4% of the canvas's height, black or white for contrast with --background, wrapped to two lines and then ellipsised. UTF-8, at most \(CollageTitle.maximumCharacters) characters; control characters are not drawn.",
+        valueName: "text"))
+    var title: String?
+
     func validate() throws {
+        if let title {
+            // Bytes that are not UTF-8 (a terminal in another encoding) would be drawn as U+FFFD.
+            if RawArguments.isLossy(title) {
+                throw ValidationError("the --title is not valid UTF-8: set the terminal to UTF-8, or give the title in UTF-8")
+            }
+            do { _ = try CollageTitle(title) } catch { throw ValidationError("--title: \(error)") }
+        }
         if gap < 0 { throw ValidationError("--gap must not be negative") }
         if margin < 0 { throw ValidationError("--margin must not be negative") }
         // A side left to the photos: only the justified layouts work one out.
@@ -46,8 +58,12 @@ struct LayoutOptionGroup: ParsableArguments {
     }
 
     func renderOptions(quality: Int = CollageRenderOptions.defaultQuality) throws -> CollageRenderOptions {
-        try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
-                                 quality: quality, crop: placement.crop, fit: placement.fit)
+        let title = try title.map { try CollageTitle($0) }
+        if title != nil && !ImageEngine.fontsAvailable {
+            Console.warning("no font is installed (fontconfig finds none), so the title is not drawn: install one, e.g. fonts-dejavu-core")
+        }
+        return try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
+                                        quality: quality, crop: placement.crop, fit: placement.fit, title: title)
     }
 }
 

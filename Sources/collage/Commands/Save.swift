@@ -127,6 +127,9 @@ extension Save {
             return
         }
         print("\(plan.canvas) \(plan.layout), \(plan.photos.count) photos (nothing written)")
+        if let title = plan.title {
+            print("  title \(Console.printable(title.text).debugDescription) in band \(title.rect)")
+        }
         for (index, entry) in plan.photos.enumerated() {
             let kept = Double(entry.shown.width * entry.shown.height) / Double(entry.shape.width * entry.shape.height)
             print("  \(index + 1). \(Console.printable(entry.photo.path))")
@@ -175,13 +178,25 @@ private struct PlanJSON: Encodable {
         let shown: Rect
     }
 
+    struct Title: Encodable {
+        let text: String
+        /// The band across the top (the photos' cells lie below it).
+        let x, y, width, height: Int
+        /// The font's size in pixels.
+        let fontSize: Double
+    }
+
     let canvas: Size
     let layout: String
     let photos: [Entry]
+    /// Absent without --title (or without any font to draw it).
+    let title: Title?
 
     init(_ plan: CollagePlanReport) {
         canvas = Size(width: plan.canvas.width, height: plan.canvas.height)
         layout = plan.layout.rawValue
+        title = plan.title.map { Title(text: $0.text, x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: $0.rect.height,
+                                       fontSize: $0.fontPixels) }
         photos = plan.photos.map { entry in
             Entry(path: entry.photo.path,
                   pathBytes: entry.photo.pathIsExact ? nil : Data(entry.photo.fileSystemPath).base64EncodedString(),

@@ -24,12 +24,15 @@ public struct LayoutPlan: Equatable, Sendable {
     /// whole (their cells have the photos' shapes, to the pixel), the
     /// others as `--fit` says.
     public let fit: FitMode
+    /// The title's band across the top (`--title`), above every cell.
+    public let title: TitleBand?
 
-    public init(canvas: CanvasSize, layout: LayoutMode, cells: [CellRect], fit: FitMode) {
+    public init(canvas: CanvasSize, layout: LayoutMode, cells: [CellRect], fit: FitMode, title: TitleBand? = nil) {
         self.canvas = canvas
         self.layout = layout
         self.cells = cells
         self.fit = fit
+        self.title = title
     }
 
     /// The plan at `scale` times its size (for pictures in a terminal):
@@ -39,11 +42,13 @@ public struct LayoutPlan: Equatable, Sendable {
         func edge(_ value: Int) -> Int { Int((Double(value) * scale).rounded()) }
         let canvas = (try? CanvasSize(width: max(1, edge(self.canvas.width)), height: max(1, edge(self.canvas.height))))
             ?? self.canvas
-        return LayoutPlan(canvas: canvas, layout: layout, cells: cells.map { cell in
+        func rect(_ cell: CellRect) -> CellRect {
             let x = edge(cell.x), y = edge(cell.y)
             return CellRect(x: x, y: y, width: max(1, edge(cell.x + cell.width) - x),
                             height: max(1, edge(cell.y + cell.height) - y))
-        }, fit: fit)
+        }
+        return LayoutPlan(canvas: canvas, layout: layout, cells: cells.map(rect), fit: fit,
+                          title: title.map { TitleBand(text: $0.text, rect: rect($0.rect), fontPixels: $0.fontPixels * scale) })
     }
 
     /// The fraction of a photo kept when it covers a cell of another shape
@@ -110,17 +115,24 @@ public struct LayoutRequest: Equatable, Sendable {
     public var gap: Int
     public var margin: Int
     public var fit: FitMode
+    /// A title's band goes across the top; the layout fills the rest.
+    public var title: TitleRequest?
 
-    public init(size: RequestedSize, layout: LayoutMode, gap: Int = 0, margin: Int = 0, fit: FitMode = .cover) {
+    public init(size: RequestedSize, layout: LayoutMode, gap: Int = 0, margin: Int = 0, fit: FitMode = .cover,
+                title: TitleRequest? = nil) {
         self.size = size
         self.layout = layout
         self.gap = gap
         self.margin = margin
         self.fit = fit
+        self.title = title
     }
 
+    /// The options' request; a title's height is estimated (one line), as
+    /// planning without the text engine must (`ImageEngine.plan` measures it).
     public init(_ options: CollageRenderOptions) {
-        self.init(size: options.size, layout: options.layout, gap: options.gap, margin: options.margin, fit: options.fit)
+        self.init(size: options.size, layout: options.layout, gap: options.gap, margin: options.margin, fit: options.fit,
+                  title: options.title.map { TitleRequest.estimated($0, size: options.size) })
     }
 
     /// Whether the layout needs to know the photos' shapes (the grid does not).
@@ -134,6 +146,29 @@ public enum CollageLayout {
     /// cannot work out, or a canvas too small for the cells once the gaps and
     /// margins are taken.
     public static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> LayoutPlan {
+        guard let title = request.title else { return try body(photos, request) }
+        // The title's band across the top, inside the margins; every layout
+        // lays out the canvas less the band, then moves down below it.
+        let band = title.bandHeight
+        var below = request
+        below.title = nil
+        if let height = request.size.height {
+            guard height - 2 * request.margin - band > 0 else {
+                throw OptionError("a \(request.size) canvas\(request.margin > 0 ? " with a margin of \(request.margin) px" : "") has no room for the title's band of \(band) px and photos below it")
+            }
+            below.size = try RequestedSize(width: request.size.width, height: height - band)
+        }
+        let plan = try body(photos, below)
+        let canvas = try CanvasSize(width: plan.canvas.width, height: plan.canvas.height + band)
+        let margin = request.margin
+        let rect = CellRect(x: margin, y: margin, width: max(1, canvas.width - 2 * margin), height: band)
+        return LayoutPlan(canvas: canvas, layout: plan.layout,
+                          cells: plan.cells.map { CellRect(x: $0.x, y: $0.y + band, width: $0.width, height: $0.height) },
+                          fit: plan.fit, title: TitleBand(text: title.text, rect: rect, fontPixels: title.fontPixels))
+    }
+
+    /// The plan of the photos alone, on the whole canvas.
+    static func body(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> LayoutPlan {
         let count = photos.count
         let margin = request.margin, gap = request.gap
         switch request.layout {
@@ -182,10 +217,12 @@ public struct CollagePlanReport: Equatable, Sendable {
     public let canvas: CanvasSize
     public let layout: LayoutMode
     public let photos: [Entry]
+    public let title: TitleBand?
 
     public init(photos: [Photo], shapes: [PhotoShape], drawn: RenderedCollage) {
         canvas = drawn.plan.canvas
         layout = drawn.plan.layout
+        title = drawn.plan.title
         self.photos = photos.indices.map { index in
             Entry(photo: photos[index], shape: shapes[index], cell: drawn.plan.cells[index],
                   shown: drawn.shown[index].pixels(of: shapes[index]))
