@@ -43,6 +43,11 @@ let package = Package(
         .systemLibrary(
             name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        // fontconfig itself, asked whether any font is installed at all
+        // (pangocairo's .pc file lists it as private, so it is not linked through it).
+        .systemLibrary(
+            name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev"])]),
         // libchafa draws pictures in terminals (its .pc file needs libglib2.0-dev).
         .systemLibrary(
             name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa",
@@ -59,7 +64,7 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CPangoCairo", "CollageFaces"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CPangoCairo", "CFontconfig", "CollageFaces"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).

@@ -22,6 +22,7 @@ declare -A packages=(
   [libwebpdemux]=libwebp-dev
   [pangocairo]=libpango1.0-dev
   [cairo]=libcairo2-dev
+  [fontconfig]=libfontconfig-dev
 )
 
 missing=()

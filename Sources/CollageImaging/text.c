@@ -20,6 +20,7 @@
 // fontconfig's own configuration is process-wide and thread-safe.
 #include "internal.h"
 
+#include <fontconfig/fontconfig.h>
 #include <pango/pangocairo.h>
 #include <string.h>
 
@@ -37,13 +38,14 @@ static PangoFontMap *text_font_map(void) {
 }
 
 // Whether fontconfig found any font at all: without one Pango would draw
-// boxes (or nothing) and complain on standard error.
+// boxes (or nothing) and complain on standard error. Asked of fontconfig
+// itself, whose current configuration Pango's maps use: Pango lists its
+// generic families ("Sans", "Serif", "Monospace") even when there is no font.
 static int text_has_fonts(PangoFontMap *map) {
-    PangoFontFamily **families = NULL;
-    int count = 0;
-    pango_font_map_list_families(map, &families, &count);
-    g_free(families);
-    return count > 0;
+    (void)map;
+    FcFontSet *fonts = FcConfigGetFonts(NULL, FcSetSystem);  // NULL: the current configuration
+    FcFontSet *added = FcConfigGetFonts(NULL, FcSetApplication);
+    return (fonts && fonts->nfont > 0) || (added && added->nfont > 0);
 }
 
 int ci_text_fonts_available(void) {

@@ -269,7 +269,9 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         }
         guard status == CI_OK else { throw ImageEngineError(error) }
         guard metrics.has_fonts != 0 else { return nil }
-        return TitleRequest(text: title.text, fontPixels: pixels, textHeight: Int(metrics.height) * reserve)
+        // A font's lines are 1-1.5 em; a broken font cannot make the band take the canvas.
+        let lineHeight = min(Int(metrics.height), Int((pixels * 3).rounded()) * Int(lines))
+        return TitleRequest(text: title.text, fontPixels: pixels, textHeight: lineHeight * reserve)
     }
 
     /// Draws a title's lines in its band (already the background's colour),

@@ -1,0 +1,150 @@
+import CollageImaging
+import CollageTestSupport
+import Foundation
+import Testing
+@testable import CollageKit
+
+/// `--title` through the built binary: the band the dry run prints is where
+/// the saved file has its title, and nothing else is touched.
+@Suite struct TitleEndToEndTests {
+    let layouts = LayoutEndToEndTests()
+
+    /// Four flat photos (none of them white, black or the grey used below).
+    func collage() throws -> CLI {
+        let cli = try CLI()
+        var paths: [String] = []
+        let colours: [[UInt8]] = [[230, 30, 30], [30, 200, 30], [30, 30, 230], [200, 30, 200]]
+        for (index, colour) in colours.enumerated() {
+            let (width, height) = index % 2 == 0 ? (160, 120) : (90, 120)
+            let url = cli.workingDirectory.appendingPathComponent("photo-\(index).png")
+            try Data(PNGFile.encode(width: width, height: height, colourType: 2,
+                                    samples: (0..<width * height).flatMap { _ in colour })).write(to: url)
+            paths.append(url.path)
+        }
+        let added = try cli.run(["add"] + paths)
+        #expect(added.status == 0, "\(added.stderr)")
+        return cli
+    }
+
+    struct Rect { let x, y, width, height: Int
+        init(_ json: Any?) {
+            let object = json as? [String: Any] ?? [:]
+            (x, y, width, height) = (object["x"] as? Int ?? -1, object["y"] as? Int ?? -1,
+                                     object["width"] as? Int ?? -1, object["height"] as? Int ?? -1)
+        }
+        func contains(_ px: Int, _ py: Int) -> Bool { px >= x && px < x + width && py >= y && py < y + height }
+    }
+
+    @Test("the title's ink lies in its band, and the cells below it", arguments: [
+        ["--layout", "grid", "--size", "800x600"],
+        ["--layout", "auto", "--size", "600x800", "--margin", "12", "--gap", "6"],
+        ["--layout", "rows", "--size", "900x"],
+        ["--layout", "columns", "--size", "x700", "--background", "black"],
+        ["--layout", "rows", "--size", "800x600", "--background", "#777777"],
+    ])
+    func inkInTheBand(arguments: [String]) throws {
+        let cli = try collage()
+        let title = ["--title", "Holidays at the seaside, 2026"]
+        let plan = try layouts.dryRun(cli, arguments + title + ["--keep"])
+        let json = try #require(plan["title"] as? [String: Any], "no title in \(plan)")
+        #expect(json["text"] as? String == "Holidays at the seaside, 2026")
+        let band = Rect(json)
+        let cells = (plan["photos"] as? [[String: Any]] ?? []).map { Rect($0["cell"]) }
+        #expect(cells.count == 4)
+        for cell in cells { #expect(cell.y >= band.y + band.height, "a cell at \(cell.y) overlaps the band to \(band.y + band.height)") }
+
+        let saved = try cli.run(["save", "-o", "titled.png"] + arguments + title)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let image = try layouts.pixels(cli.workingDirectory.appendingPathComponent("titled.png").path)
+        let canvas = plan["canvas"] as? [String: Any] ?? [:]
+        #expect(image.width == canvas["width"] as? Int && image.height == canvas["height"] as? Int)
+        let index = arguments.firstIndex(of: "--background")
+        let background: [UInt8] = index.map { arguments[$0 + 1] == "black" ? [0, 0, 0] : [0x77, 0x77, 0x77] } ?? [255, 255, 255]
+        var ink: [[UInt8]] = []
+        for y in 0..<image.height {
+            for x in 0..<image.width where !cells.contains(where: { $0.contains(x, y) }) {
+                let offset = (y * image.width + x) * 3
+                let pixel = Array(image.rgb[offset..<offset + 3])
+                guard pixel != background else { continue }
+                #expect(band.contains(x, y), "ink at \(x),\(y) outside the band \(band)")
+                if !band.contains(x, y) { return }
+                ink.append(pixel)
+            }
+        }
+        #expect(ink.count > 300, "only \(ink.count) pixels of ink")
+        // Dark on light, light on dark: the strongest ink is black or white,
+        // whichever contrasts more with the background.
+        let luminances = ink.map { (Int($0[0]) + Int($0[1]) + Int($0[2])) / 3 }
+        if background == [0, 0, 0] {
+            #expect(luminances.max() == 255)
+            #expect(luminances.allSatisfy { $0 > 0 })
+        } else {
+            #expect(luminances.min() == 0)
+            #expect(luminances.allSatisfy { $0 < Int(background[0]) })
+        }
+    }
+
+    @Test func aLongTitleTakesTwoLinesAndNoMore() throws {
+        let cli = try collage()
+        let short = try layouts.dryRun(cli, ["--title", "Short", "--keep"])["title"] as? [String: Any]
+        let longText = String(repeating: "A title that goes on and on ", count: 30)
+        let long = try layouts.dryRun(cli, ["--title", longText, "--keep"])["title"] as? [String: Any]
+        let shortHeight = Rect(short).height, longHeight = Rect(long).height
+        // One line is about 1.2 em of 43 px, and its padding 2 x 22 px.
+        #expect(shortHeight > 80 && shortHeight < 110, "\(shortHeight)")
+        let line = shortHeight - 44
+        #expect(abs(longHeight - (shortHeight + line)) <= 1, "\(longHeight) for two lines, \(shortHeight) for one")
+        let saved = try cli.run(["save", "-o", "long.png", "--title", longText])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let image = try layouts.pixels(cli.workingDirectory.appendingPathComponent("long.png").path)
+        // Saved: the two lines' ink lies in the band, clear of its edges
+        // (nothing cut), with a blank row between the lines.
+        let rows = (0..<longHeight).filter { y in
+            (0..<image.width).contains { x in image.rgb[(y * image.width + x) * 3] != 255 }
+        }
+        #expect(rows.first! >= 10 && rows.last! < longHeight - 10, "ink rows \(rows.first!)-\(rows.last!) in a band of \(longHeight)")
+        #expect(zip(rows, rows.dropFirst()).contains { $1 - $0 > 1 }, "one line of ink, not two")
+    }
+
+    @Test func aLatinTitleDrawsWithDejaVu() throws {
+        let cli = try CLI()
+        let match = try cli.bash("fc-match -f '%{family}' 'Sans:bold'")
+        #expect(match.stdout.contains("DejaVu Sans"), "fontconfig chose \(match.stdout): is fonts-dejavu-core installed?")
+    }
+
+    @Test func badTitlesAreUsageErrors() throws {
+        let cli = try collage()
+        let invalid = try cli.bash("exec \"$COLLAGE\" save --dry-run --title $'caf\\xe9'")
+        #expect(invalid.status == 64)
+        #expect(invalid.stderr.contains("--title is not valid UTF-8"), "\(invalid.stderr)")
+        let tooLong = try cli.collage("save", "--dry-run", "--title", String(repeating: "x", count: 100_000))
+        #expect(tooLong.status == 64)
+        #expect(tooLong.stderr.contains("the title has 100000 characters, over the limit of 1000"), "\(tooLong.stderr)")
+        let empty = try cli.collage("save", "--dry-run", "--title", "\u{07}")
+        #expect(empty.status == 64)
+        let help = try cli.collage("save", "--help")
+        #expect(help.stdout.contains("at most 1000 characters"), "\(help.stdout)")
+        for command in ["preview", "batch", "pick"] {
+            #expect(try cli.collage(command, "--help").stdout.contains("--title"), "\(command)")
+        }
+        #expect(try cli.count() == 4)
+    }
+
+    @Test func withoutAnyFontTheCollageIsSavedWithoutItsTitle() throws {
+        let cli = try collage()
+        let config = cli.workingDirectory.appendingPathComponent("no-fonts.conf")
+        try Data("<?xml version=\"1.0\"?>\n<fontconfig><cachedir>\(cli.workingDirectory.path)/cache</cachedir></fontconfig>\n".utf8)
+            .write(to: config)
+        let run = try cli.bash("FONTCONFIG_FILE=\(shellQuoted(config.path)) exec \"$COLLAGE\" save -o plain.png --keep --title 'Lost'")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("no font is installed"), "\(run.stderr)")
+        #expect(!run.stderr.contains("Pango"), "\(run.stderr)")
+        let image = try layouts.pixels(cli.workingDirectory.appendingPathComponent("plain.png").path)
+        #expect(image.width == 1920 && image.height == 1080)
+        // The photos fill the canvas: no band.
+        #expect(Array(image.rgb[0..<3]) == [230, 30, 30])
+        let dry = try cli.bash("FONTCONFIG_FILE=\(shellQuoted(config.path)) exec \"$COLLAGE\" save --dry-run --json --title 'Lost'")
+        #expect(dry.status == 0)
+        #expect(!dry.stdout.contains("\"title\""))
+    }
+}
