@@ -39,12 +39,13 @@ let package = Package(
             name: "CWEBP", path: "Sources/CWEBP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
         // Text (titles): Pango over Cairo, with HarfBuzz shaping and
-        // fontconfig's font fallback (libpango1.0-dev, libcairo2-dev).
+        // fontconfig's font fallback (libpango1.0-dev, libcairo2-dev). Not
+        // linked into collage: text_api.c loads them on the first text. The
+        // tests use the headers to check text_api.h's declarations.
         .systemLibrary(
             name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
-        // fontconfig itself, asked whether any font is installed at all
-        // (pangocairo's .pc file lists it as private, so it is not linked through it).
+        // fontconfig itself, asked whether any font is installed at all.
         .systemLibrary(
             name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev"])]),
@@ -64,7 +65,7 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CPangoCairo", "CFontconfig", "CollageFaces"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CollageFaces"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).
@@ -108,7 +109,9 @@ let package = Package(
         // Unit tests, by layer: no binary is run.
         // lcms2 makes the tagged test photos (ColourTests): the engine's
         // conversion back is what is checked.
-        .testTarget(name: "CollageImagingTests", dependencies: ["CollageImaging", "CollageTestSupport", "CLCMS2"]),
+        .testTarget(
+            name: "CollageImagingTests",
+            dependencies: ["CollageImaging", "CollageTestSupport", "CLCMS2", "CPangoCairo", "CFontconfig"]),
         .testTarget(
             name: "CollageTerminalTests",
             dependencies: [

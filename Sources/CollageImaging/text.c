@@ -18,55 +18,48 @@
 // 0.25 ms with the thread's map. So each thread uses its own default map:
 // state Pango keeps per thread, not ours, and safe for concurrent calls.
 // fontconfig's own configuration is process-wide and thread-safe.
-#include "internal.h"
+#include "text_api.h"
 
-#include <fontconfig/fontconfig.h>
-#include <pango/pangocairo.h>
 #include <string.h>
 
 #define CI_TEXT_MAX_LINES 64
 #define CI_TEXT_MAX_PIXEL_SIZE 4096.0
 #define CI_TEXT_MAX_FONT_BYTES 512
 
-static PangoFontMap *text_font_map(void) {
-#ifdef CI_TEXT_FONT_MAP_PER_CALL
-    return pango_cairo_font_map_new();
-#else
-    PangoFontMap *map = pango_cairo_font_map_get_default();
-    return map ? g_object_ref(map) : NULL;
-#endif
+static PangoFontMap *text_font_map(const ci_text_api *t) {
+    PangoFontMap *map = t->pango_cairo_font_map_get_default();
+    return map ? t->g_object_ref(map) : NULL;
 }
 
 // Whether fontconfig found any font at all: without one Pango would draw
 // boxes (or nothing) and complain on standard error. Asked of fontconfig
 // itself, whose current configuration Pango's maps use: Pango lists its
 // generic families ("Sans", "Serif", "Monospace") even when there is no font.
-static int text_has_fonts(PangoFontMap *map) {
-    (void)map;
-    FcFontSet *fonts = FcConfigGetFonts(NULL, FcSetSystem);  // NULL: the current configuration
-    FcFontSet *added = FcConfigGetFonts(NULL, FcSetApplication);
+static int text_has_fonts(const ci_text_api *t) {
+    FcFontSet *fonts = t->FcConfigGetFonts(NULL, FcSetSystem);  // NULL: the current configuration
+    FcFontSet *added = t->FcConfigGetFonts(NULL, FcSetApplication);
     return (fonts && fonts->nfont > 0) || (added && added->nfont > 0);
 }
 
 int ci_text_fonts_available(void) {
-    PangoFontMap *map = text_font_map();
-    if (!map) return 0;
-    int available = text_has_fonts(map);
-    g_object_unref(map);
+    ci_text_api api;
+    if (ci_text_api_open(&api, NULL) != CI_OK) return 0;
+    int available = text_has_fonts(&api);
+    ci_text_api_close(&api);
     return available;
 }
 
-static ci_status text_check(const ci_text_run *run, int need_height, ci_error *err) {
+static ci_status text_check(const ci_text_api *t, const ci_text_run *run, int need_height, ci_error *err) {
     if (!run || !run->text) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: no text given");
     size_t length = strnlen(run->text, (size_t)CI_TEXT_MAX_BYTES + 1);
     if (length > CI_TEXT_MAX_BYTES)
         return ci_fail(err, CI_ERR_TOO_LARGE, "text: longer than %d bytes", CI_TEXT_MAX_BYTES);
-    if (!g_utf8_validate(run->text, (gssize)length, NULL))
+    if (!t->g_utf8_validate(run->text, (gssize)length, NULL))
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: not valid UTF-8");
     if (run->font && strnlen(run->font, CI_TEXT_MAX_FONT_BYTES + 1) > CI_TEXT_MAX_FONT_BYTES)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: the font description is longer than %d bytes",
                        CI_TEXT_MAX_FONT_BYTES);
-    if (run->font && !g_utf8_validate(run->font, -1, NULL))
+    if (run->font && !t->g_utf8_validate(run->font, -1, NULL))
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: the font description is not valid UTF-8");
     if (run->width < 1 || run->width > CI_TEXT_MAX_SIDE || (need_height && (run->height < 1 || run->height > CI_TEXT_MAX_SIDE)))
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: a box of %ux%u is outside 1 to %d pixels a side",
@@ -81,47 +74,47 @@ static ci_status text_check(const ci_text_run *run, int need_height, ci_error *e
 }
 
 // The run laid out on a new context of `map`; NULL only when out of memory.
-static PangoLayout *text_layout(PangoFontMap *map, const ci_text_run *run) {
-    PangoContext *context = pango_font_map_create_context(map);
+static PangoLayout *text_layout(const ci_text_api *t, PangoFontMap *map, const ci_text_run *run) {
+    PangoContext *context = t->pango_font_map_create_context(map);
     if (!context) return NULL;
     // Greyscale anti-aliasing (no colour fringes on an RGB canvas) and
     // unhinted metrics, so the layout scales with the size and does not
     // depend on the screen settings of the machine.
-    cairo_font_options_t *options = cairo_font_options_create();
-    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
-    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
-    pango_cairo_context_set_font_options(context, options);
-    cairo_font_options_destroy(options);
+    cairo_font_options_t *options = t->cairo_font_options_create();
+    t->cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY);
+    t->cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF);
+    t->pango_cairo_context_set_font_options(context, options);
+    t->cairo_font_options_destroy(options);
 
-    PangoLayout *layout = pango_layout_new(context);
-    g_object_unref(context);  // the layout holds its own reference
+    PangoLayout *layout = t->pango_layout_new(context);
+    t->g_object_unref(context);  // the layout holds its own reference
     if (!layout) return NULL;
-    PangoFontDescription *description = pango_font_description_from_string(run->font ? run->font : "Sans");
+    PangoFontDescription *description = t->pango_font_description_from_string(run->font ? run->font : "Sans");
     if (run->pixel_size > 0)
-        pango_font_description_set_absolute_size(description, run->pixel_size * PANGO_SCALE);
-    pango_layout_set_font_description(layout, description);
-    pango_font_description_free(description);
-    pango_layout_set_width(layout, (int)run->width * PANGO_SCALE);
-    pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR);
-    pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END);
-    pango_layout_set_height(layout, -run->max_lines);  // negative: at most this many lines
-    pango_layout_set_alignment(layout, run->align == CI_TEXT_LEFT    ? PANGO_ALIGN_LEFT
+        t->pango_font_description_set_absolute_size(description, run->pixel_size * PANGO_SCALE);
+    t->pango_layout_set_font_description(layout, description);
+    t->pango_font_description_free(description);
+    t->pango_layout_set_width(layout, (int)run->width * PANGO_SCALE);
+    t->pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR);
+    t->pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END);
+    t->pango_layout_set_height(layout, -run->max_lines);  // negative: at most this many lines
+    t->pango_layout_set_alignment(layout, run->align == CI_TEXT_LEFT    ? PANGO_ALIGN_LEFT
                                        : run->align == CI_TEXT_RIGHT ? PANGO_ALIGN_RIGHT
                                                                      : PANGO_ALIGN_CENTER);
-    pango_layout_set_text(layout, run->text, -1);
+    t->pango_layout_set_text(layout, run->text, -1);
     return layout;
 }
 
 // The layout's metrics, as drawn in a box `box_height` tall; *top is where
 // its first line starts.
-static void text_metrics(PangoLayout *layout, uint32_t box_height, ci_text_metrics *metrics, int *top) {
+static void text_metrics(const ci_text_api *t, PangoLayout *layout, uint32_t box_height, ci_text_metrics *metrics, int *top) {
     PangoRectangle ink, logical;
-    pango_layout_get_pixel_extents(layout, &ink, &logical);
+    t->pango_layout_get_pixel_extents(layout, &ink, &logical);
     int y = ((int)box_height - logical.height) / 2;
     *top = y;
     metrics->has_fonts = 1;
-    metrics->lines = pango_layout_get_line_count(layout);
-    metrics->ellipsized = pango_layout_is_ellipsized(layout);
+    metrics->lines = t->pango_layout_get_line_count(layout);
+    metrics->ellipsized = t->pango_layout_is_ellipsized(layout);
     metrics->width = (uint32_t)(logical.width > 0 ? logical.width : 0);
     metrics->height = (uint32_t)(logical.height > 0 ? logical.height : 0);
     metrics->ink_x = ink.x;
@@ -134,24 +127,25 @@ ci_status ci_text_measure(const ci_text_run *run, ci_text_metrics *metrics, ci_e
     ci_text_metrics local;
     if (!metrics) metrics = &local;
     memset(metrics, 0, sizeof *metrics);
-    ci_status status = text_check(run, 0, err);
-    if (status != CI_OK) return status;
-    PangoFontMap *map = text_font_map();
-    if (!map) return ci_fail(err, CI_ERR_NO_MEMORY, "text: no font map");
-    if (!text_has_fonts(map)) {
-        g_object_unref(map);
-        return CI_OK;  // has_fonts = 0
+    ci_text_api api;
+    ci_status status = ci_text_api_open(&api, err);
+    if (status == CI_OK) status = text_check(&api, run, 0, err);
+    if (status != CI_OK || !text_has_fonts(&api)) {  // no font: CI_OK with has_fonts = 0
+        ci_text_api_close(&api);
+        return status;
     }
-    PangoLayout *layout = text_layout(map, run);
-    if (!layout) {
-        g_object_unref(map);
-        return ci_fail(err, CI_ERR_NO_MEMORY, "text: out of memory laying out");
+    PangoFontMap *map = text_font_map(&api);
+    PangoLayout *layout = map ? text_layout(&api, map, run) : NULL;
+    if (layout) {
+        int top;
+        text_metrics(&api, layout, run->height, metrics, &top);
+        api.g_object_unref(layout);
+    } else {
+        status = ci_fail(err, CI_ERR_NO_MEMORY, "text: out of memory laying out");
     }
-    int top;
-    text_metrics(layout, run->height, metrics, &top);
-    g_object_unref(layout);
-    g_object_unref(map);
-    return CI_OK;
+    if (map) api.g_object_unref(map);
+    ci_text_api_close(&api);
+    return status;
 }
 
 // Premultiplied ARGB32 (Cairo's native-endian words) over RGB: dst = src + dst (1 - a).
@@ -177,6 +171,34 @@ static void text_composite(ci_image *canvas, ci_rect box, const uint8_t *data, i
     }
 }
 
+// The run drawn into a box-sized ARGB surface and composited over the canvas.
+static ci_status text_draw(const ci_text_api *t, PangoFontMap *map, ci_image *canvas, ci_rect box,
+                           const ci_text_run *run, ci_text_metrics *metrics, ci_error *err) {
+    PangoLayout *layout = text_layout(t, map, run);
+    if (!layout) return ci_fail(err, CI_ERR_NO_MEMORY, "text: out of memory laying out");
+    int top;
+    text_metrics(t, layout, box.height, metrics, &top);
+    cairo_surface_t *surface = t->cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)box.width, (int)box.height);
+    cairo_t *cr = t->cairo_create(surface);  // never NULL: an object in an error state on failure
+    cairo_status_t drawn = t->cairo_status(cr);
+    if (drawn == CAIRO_STATUS_SUCCESS) {
+        t->cairo_set_source_rgb(cr, run->colour.r / 255.0, run->colour.g / 255.0, run->colour.b / 255.0);
+        t->cairo_move_to(cr, 0, top);
+        t->pango_cairo_show_layout(cr, layout);
+        t->cairo_surface_flush(surface);
+        drawn = t->cairo_status(cr);
+    }
+    if (drawn == CAIRO_STATUS_SUCCESS)
+        text_composite(canvas, box, t->cairo_image_surface_get_data(surface), t->cairo_image_surface_get_stride(surface));
+    t->cairo_destroy(cr);
+    t->cairo_surface_destroy(surface);
+    t->g_object_unref(layout);
+    if (drawn != CAIRO_STATUS_SUCCESS)
+        return ci_fail(err, CI_ERR_NO_MEMORY, "text: drawing a %ux%u box failed: %s", box.width, box.height,
+                       t->cairo_status_to_string(drawn));
+    return CI_OK;
+}
+
 ci_status ci_draw_text(ci_image *canvas, ci_rect box, const ci_text_run *run, ci_text_metrics *metrics,
                        ci_error *err) {
     ci_text_metrics local;
@@ -184,47 +206,23 @@ ci_status ci_draw_text(ci_image *canvas, ci_rect box, const ci_text_run *run, ci
     memset(metrics, 0, sizeof *metrics);
     if (!canvas || !canvas->pixels || canvas->channels < 3 || canvas->stride < (size_t)canvas->width * canvas->channels)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: no canvas to draw on");
-    ci_status status = text_check(run, 1, err);
-    if (status != CI_OK) return status;
-    if (box.width != run->width || box.height != run->height)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: the box is %ux%u but the run is laid out for %ux%u",
-                       box.width, box.height, run->width, run->height);
-
-    PangoFontMap *map = text_font_map();
-    if (!map) return ci_fail(err, CI_ERR_NO_MEMORY, "text: no font map");
-    if (!text_has_fonts(map)) {
-        g_object_unref(map);
-        return CI_OK;  // has_fonts = 0: nothing drawn
+    ci_text_api api;
+    ci_status status = ci_text_api_open(&api, err);
+    if (status == CI_OK) status = text_check(&api, run, 1, err);
+    if (status == CI_OK && (box.width != run->width || box.height != run->height))
+        status = ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: the box is %ux%u but the run is laid out for %ux%u",
+                         box.width, box.height, run->width, run->height);
+    if (status != CI_OK || !text_has_fonts(&api)) {  // no font: CI_OK with has_fonts = 0, nothing drawn
+        ci_text_api_close(&api);
+        return status;
     }
-    PangoLayout *layout = text_layout(map, run);
-    if (!layout) {
-        g_object_unref(map);
-        return ci_fail(err, CI_ERR_NO_MEMORY, "text: out of memory laying out");
+    PangoFontMap *map = text_font_map(&api);
+    if (map) {
+        status = text_draw(&api, map, canvas, box, run, metrics, err);
+        api.g_object_unref(map);
+    } else {
+        status = ci_fail(err, CI_ERR_NO_MEMORY, "text: no font map");
     }
-    int top;
-    text_metrics(layout, box.height, metrics, &top);
-
-    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)box.width, (int)box.height);
-    cairo_t *cr = cairo_create(surface);  // never NULL: an error object on failure
-    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
-        cairo_destroy(cr);
-        cairo_surface_destroy(surface);
-        g_object_unref(layout);
-        g_object_unref(map);
-        return ci_fail(err, CI_ERR_NO_MEMORY, "text: cannot make a %ux%u surface", box.width, box.height);
-    }
-    cairo_set_source_rgb(cr, run->colour.r / 255.0, run->colour.g / 255.0, run->colour.b / 255.0);
-    cairo_move_to(cr, 0, top);
-    pango_cairo_show_layout(cr, layout);
-    cairo_surface_flush(surface);
-    cairo_status_t drawn = cairo_status(cr);
-    if (drawn == CAIRO_STATUS_SUCCESS)
-        text_composite(canvas, box, cairo_image_surface_get_data(surface), cairo_image_surface_get_stride(surface));
-    cairo_destroy(cr);
-    cairo_surface_destroy(surface);
-    g_object_unref(layout);
-    g_object_unref(map);
-    if (drawn != CAIRO_STATUS_SUCCESS)
-        return ci_fail(err, CI_ERR_NO_MEMORY, "text: drawing failed: %s", cairo_status_to_string(drawn));
-    return CI_OK;
+    ci_text_api_close(&api);
+    return status;
 }

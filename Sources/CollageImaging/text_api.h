@@ -1,0 +1,145 @@
+// text_api.h — the Pango, Cairo, GLib and fontconfig functions text.c
+// calls, looked up at run time (text_api.c says why). Not part of the public API.
+#ifndef COLLAGE_IMAGING_TEXT_API_H
+#define COLLAGE_IMAGING_TEXT_API_H
+
+#include "internal.h"
+
+// Not the libraries' headers: including them needs their pkg-config
+// flags, which would link the libraries too. Instead, what text.c uses of
+// their stable C ABIs (Pango 1.x, Cairo 1.x, fontconfig 2.x, GLib 2.x),
+// declared here under their own names; TextAPITests compares every constant
+// and structure with the real headers.
+typedef int gboolean;
+typedef void *gpointer;
+typedef long gssize;
+typedef struct _PangoFontMap PangoFontMap;
+typedef struct _PangoContext PangoContext;
+typedef struct _PangoLayout PangoLayout;
+typedef struct _PangoFontDescription PangoFontDescription;
+typedef struct { int x, y, width, height; } PangoRectangle;
+typedef int PangoWrapMode, PangoEllipsizeMode, PangoAlignment;
+#define PANGO_SCALE 1024
+#define PANGO_WRAP_WORD_CHAR 2
+#define PANGO_ELLIPSIZE_END 3
+#define PANGO_ALIGN_LEFT 0
+#define PANGO_ALIGN_CENTER 1
+#define PANGO_ALIGN_RIGHT 2
+typedef struct _cairo cairo_t;
+typedef struct _cairo_surface cairo_surface_t;
+typedef struct _cairo_font_options cairo_font_options_t;
+typedef int cairo_status_t, cairo_format_t, cairo_antialias_t, cairo_hint_metrics_t;
+#define CAIRO_STATUS_SUCCESS 0
+#define CAIRO_FORMAT_ARGB32 0
+#define CAIRO_ANTIALIAS_GRAY 2
+#define CAIRO_HINT_METRICS_OFF 1
+typedef struct _FcConfig FcConfig;
+typedef struct _FcPattern FcPattern;
+typedef struct { int nfont, sfont; FcPattern **fonts; } FcFontSet;
+typedef int FcSetName;
+#define FcSetSystem 0
+#define FcSetApplication 1
+
+PangoFontMap *pango_cairo_font_map_get_default(void);
+void pango_cairo_context_set_font_options(PangoContext *context, const cairo_font_options_t *options);
+void pango_cairo_show_layout(cairo_t *cr, PangoLayout *layout);
+PangoContext *pango_font_map_create_context(PangoFontMap *map);
+PangoLayout *pango_layout_new(PangoContext *context);
+PangoFontDescription *pango_font_description_from_string(const char *text);
+void pango_font_description_set_absolute_size(PangoFontDescription *description, double size);
+void pango_font_description_free(PangoFontDescription *description);
+void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescription *description);
+void pango_layout_set_width(PangoLayout *layout, int width);
+void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap);
+void pango_layout_set_ellipsize(PangoLayout *layout, PangoEllipsizeMode ellipsize);
+void pango_layout_set_height(PangoLayout *layout, int height);
+void pango_layout_set_alignment(PangoLayout *layout, PangoAlignment alignment);
+void pango_layout_set_text(PangoLayout *layout, const char *text, int length);
+void pango_layout_get_pixel_extents(PangoLayout *layout, PangoRectangle *ink, PangoRectangle *logical);
+int pango_layout_get_line_count(PangoLayout *layout);
+gboolean pango_layout_is_ellipsized(PangoLayout *layout);
+cairo_font_options_t *cairo_font_options_create(void);
+void cairo_font_options_set_antialias(cairo_font_options_t *options, cairo_antialias_t antialias);
+void cairo_font_options_set_hint_metrics(cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics);
+void cairo_font_options_destroy(cairo_font_options_t *options);
+cairo_surface_t *cairo_image_surface_create(cairo_format_t format, int width, int height);
+unsigned char *cairo_image_surface_get_data(cairo_surface_t *surface);
+int cairo_image_surface_get_stride(cairo_surface_t *surface);
+void cairo_surface_flush(cairo_surface_t *surface);
+void cairo_surface_destroy(cairo_surface_t *surface);
+cairo_t *cairo_create(cairo_surface_t *target);
+void cairo_destroy(cairo_t *cr);
+cairo_status_t cairo_status(cairo_t *cr);
+const char *cairo_status_to_string(cairo_status_t status);
+void cairo_set_source_rgb(cairo_t *cr, double red, double green, double blue);
+void cairo_move_to(cairo_t *cr, double x, double y);
+gpointer g_object_ref(gpointer object);
+void g_object_unref(gpointer object);
+gboolean g_utf8_validate(const char *text, gssize length, const char **end);
+FcFontSet *FcConfigGetFonts(FcConfig *config, FcSetName set);
+
+#define CI_PANGOCAIRO_FUNCTIONS(X)       \
+    X(pango_cairo_font_map_get_default)  \
+    X(pango_cairo_context_set_font_options) \
+    X(pango_cairo_show_layout)
+
+#define CI_PANGO_FUNCTIONS(X)                     \
+    X(pango_font_map_create_context)              \
+    X(pango_layout_new)                           \
+    X(pango_font_description_from_string)         \
+    X(pango_font_description_set_absolute_size)   \
+    X(pango_font_description_free)                \
+    X(pango_layout_set_font_description)          \
+    X(pango_layout_set_width)                     \
+    X(pango_layout_set_wrap)                      \
+    X(pango_layout_set_ellipsize)                 \
+    X(pango_layout_set_height)                    \
+    X(pango_layout_set_alignment)                 \
+    X(pango_layout_set_text)                      \
+    X(pango_layout_get_pixel_extents)             \
+    X(pango_layout_get_line_count)                \
+    X(pango_layout_is_ellipsized)
+
+#define CI_CAIRO_FUNCTIONS(X)            \
+    X(cairo_font_options_create)         \
+    X(cairo_font_options_set_antialias)  \
+    X(cairo_font_options_set_hint_metrics) \
+    X(cairo_font_options_destroy)        \
+    X(cairo_image_surface_create)        \
+    X(cairo_image_surface_get_data)      \
+    X(cairo_image_surface_get_stride)    \
+    X(cairo_surface_flush)               \
+    X(cairo_surface_destroy)             \
+    X(cairo_create)                      \
+    X(cairo_destroy)                     \
+    X(cairo_status)                      \
+    X(cairo_status_to_string)            \
+    X(cairo_set_source_rgb)              \
+    X(cairo_move_to)
+
+#define CI_GOBJECT_FUNCTIONS(X) \
+    X(g_object_ref)             \
+    X(g_object_unref)
+
+#define CI_GLIB_FUNCTIONS(X) X(g_utf8_validate)
+
+#define CI_FONTCONFIG_FUNCTIONS(X) X(FcConfigGetFonts)
+
+typedef struct {
+    void *pangocairo, *pango, *cairo, *gobject, *glib, *fontconfig;
+#define CI_TEXT_POINTER(function) __typeof__(&function) function;
+    CI_PANGOCAIRO_FUNCTIONS(CI_TEXT_POINTER)
+    CI_PANGO_FUNCTIONS(CI_TEXT_POINTER)
+    CI_CAIRO_FUNCTIONS(CI_TEXT_POINTER)
+    CI_GOBJECT_FUNCTIONS(CI_TEXT_POINTER)
+    CI_GLIB_FUNCTIONS(CI_TEXT_POINTER)
+    CI_FONTCONFIG_FUNCTIONS(CI_TEXT_POINTER)
+#undef CI_TEXT_POINTER
+} ci_text_api;
+
+// Opens the libraries (once per process; later calls only count references)
+// and looks the functions up. CI_ERR_UNSUPPORTED names what is missing.
+ci_status ci_text_api_open(ci_text_api *api, ci_error *err);
+void ci_text_api_close(ci_text_api *api);
+
+#endif
