@@ -106,6 +106,16 @@ import Testing
         #expect(zip(rows, rows.dropFirst()).contains { $1 - $0 > 1 }, "one line of ink, not two")
     }
 
+    @Test func aWidthLeftToThePhotosKeepsTwoLinesOnlyWhenTheTitleNeedsThem() throws {
+        let cli = try collage()
+        let grid = Rect(try layouts.dryRun(cli, ["--title", "Short", "--keep"])["title"])
+        let columns = Rect(try layouts.dryRun(cli, ["--title", "Short", "--layout", "columns", "--size", "x1080", "--keep"])["title"])
+        #expect(columns.height == grid.height, "one line: \(columns.height), as on 1920x1080: \(grid.height)")
+        let long = Rect(try layouts.dryRun(cli, ["--title", String(repeating: "Long title ", count: 20), "--layout", "columns",
+                                                 "--size", "x1080", "--keep"])["title"])
+        #expect(long.height > grid.height + 30)
+    }
+
     @Test func aLatinTitleDrawsWithDejaVu() throws {
         let cli = try CLI()
         let match = try cli.bash("fc-match -f '%{family}' 'Sans:bold'")

@@ -228,11 +228,22 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// from their headers when the layout needs them (the grid does not).
     public func plan(_ photos: [Photo], options: CollageRenderOptions) throws -> LayoutPlan {
         var request = LayoutRequest(options)
-        if let title = options.title { request.title = try measure(title, options) }
+        if let title = options.title { request.title = try measure(title, options, width: options.size.width) }
         let shapes = request.needsPhotoShapes
             ? try photos.map { PhotoShape(try inspect($0)) }
             : photos.map { _ in PhotoShape(width: 1, height: 1) }
-        return try CollageLayout.plan(shapes, request)
+        let plan = try CollageLayout.plan(shapes, request)
+        // A width left to the photos: the band kept room for two lines; if
+        // the title fits on one at the width the photos gave, plan again with
+        // a band of one line (the photos then get more height, and so more
+        // width), and keep that plan if the title still fits it as measured.
+        guard options.size.width == nil, let title = options.title, let reserved = request.title,
+              let fitted = try measure(title, options, width: plan.canvas.width),
+              fitted.textHeight < reserved.textHeight else { return plan }
+        request.title = fitted
+        let tighter = try CollageLayout.plan(shapes, request)
+        guard try measure(title, options, width: tighter.canvas.width) == fitted else { return plan }
+        return tighter
     }
 
     /// The title's font (a Pango font description; its size is set from the canvas).
@@ -243,15 +254,15 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
 
     /// The title laid out by the text engine for the canvas of `options`:
     /// how tall its lines are at the width they will be drawn at (wrapped to
-    /// two lines at most). When the width follows from the photos
-    /// (`--layout columns`, `--size xHEIGHT`), room for two lines is kept.
+    /// two lines at most). Without a width (`--layout columns`, `--size
+    /// xHEIGHT`, before the photos give it), room for two lines is kept.
     /// Nil when there is no font to draw it with: then the photos fill the
     /// whole canvas.
-    func measure(_ title: CollageTitle, _ options: CollageRenderOptions) throws -> TitleRequest? {
+    func measure(_ title: CollageTitle, _ options: CollageRenderOptions, width canvasWidth: Int?) throws -> TitleRequest? {
         let pixels = TitleRequest.fontPixels(for: options.size)
         var lines = Int32(TitleRequest.maximumLines), reserve = 1
         var width = Int(CI_TEXT_MAX_SIDE)
-        if let canvasWidth = options.size.width {
+        if let canvasWidth {
             let band = TitleBand(text: title.text, rect: CellRect(x: 0, y: 0, width: max(1, canvasWidth - 2 * options.margin), height: 1),
                                  fontPixels: pixels)
             width = band.textBox.width
