@@ -50,6 +50,15 @@ if [ ! -e /usr/include/dlib/image_processing/frontal_face_detector.h ] ||
    ! ls /usr/lib/*/liblapack.so >/dev/null 2>&1 || ! ls /usr/lib/*/libblas.so >/dev/null 2>&1; then
   missing+=(libdlib-dev libblas-dev liblapack-dev)
 fi
+# Titles are drawn with the fonts fontconfig finds: the tests draw Latin
+# with DejaVu (fonts-dejavu-core) and ask fc-match (fontconfig) which font
+# "Sans" is.
+if ! command -v fc-match >/dev/null 2>&1; then
+  missing+=(fontconfig)
+fi
+if [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ]; then
+  missing+=(fonts-dejavu-core)
+fi
 if ! command -v pkg-config >/dev/null 2>&1; then
   missing+=(pkg-config)
 fi
