@@ -18,7 +18,9 @@ build: deps
 demo: build
 	@scripts/demo.sh
 
-test: deps
+# The text tests also draw Japanese, Arabic and emoji: their Noto fonts.
+test:
+	@scripts/install-deps.sh --test-fonts
 	$(SWIFT) test
 
 # Reliability (docs/reliability.md): libFuzzer harnesses in Fuzz/, each run for

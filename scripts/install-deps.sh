@@ -3,7 +3,7 @@
 # missing: with apt-get as root, through sudo when it needs no password,
 # otherwise it says what to install and stops.
 #
-#   scripts/install-deps.sh [PACKAGE...]
+#   scripts/install-deps.sh [--test-fonts] [PACKAGE...]
 #
 # Packages given as arguments are installed too (make bench passes the
 # contenders it found missing), in the same apt-get run.
@@ -58,6 +58,14 @@ if ! command -v fc-match >/dev/null 2>&1; then
 fi
 if [ ! -e /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ]; then
   missing+=(fonts-dejavu-core)
+fi
+# With --test-fonts (make test): the fonts the text tests draw Japanese,
+# Arabic and emoji with.
+if [ "${1:-}" = "--test-fonts" ]; then
+  shift
+  [ -e /usr/share/fonts/truetype/noto/NotoSans-Bold.ttf ] || missing+=(fonts-noto-core)
+  [ -e /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] || missing+=(fonts-noto-cjk)
+  [ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
 fi
 if ! command -v pkg-config >/dev/null 2>&1; then
   missing+=(pkg-config)

@@ -116,6 +116,7 @@ static void text_metrics(const ci_text_api *t, PangoLayout *layout, uint32_t box
     metrics->has_fonts = 1;
     metrics->lines = t->pango_layout_get_line_count(layout);
     metrics->ellipsized = t->pango_layout_is_ellipsized(layout);
+    metrics->missing_glyphs = t->pango_layout_get_unknown_glyphs_count(layout);
     metrics->width = (uint32_t)(logical.width > 0 ? logical.width : 0);
     metrics->height = (uint32_t)(logical.height > 0 ? logical.height : 0);
     metrics->ink_x = ink.x;

@@ -58,6 +58,7 @@ void pango_layout_set_text(PangoLayout *layout, const char *text, int length);
 void pango_layout_get_pixel_extents(PangoLayout *layout, PangoRectangle *ink, PangoRectangle *logical);
 int pango_layout_get_line_count(PangoLayout *layout);
 gboolean pango_layout_is_ellipsized(PangoLayout *layout);
+int pango_layout_get_unknown_glyphs_count(PangoLayout *layout);
 cairo_font_options_t *cairo_font_options_create(void);
 void cairo_font_options_set_antialias(cairo_font_options_t *options, cairo_antialias_t antialias);
 void cairo_font_options_set_hint_metrics(cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics);
@@ -98,7 +99,8 @@ FcFontSet *FcConfigGetFonts(FcConfig *config, FcSetName set);
     X(pango_layout_set_text)                      \
     X(pango_layout_get_pixel_extents)             \
     X(pango_layout_get_line_count)                \
-    X(pango_layout_is_ellipsized)
+    X(pango_layout_is_ellipsized)                 \
+    X(pango_layout_get_unknown_glyphs_count)
 
 #define CI_CAIRO_FUNCTIONS(X)            \
     X(cairo_font_options_create)         \

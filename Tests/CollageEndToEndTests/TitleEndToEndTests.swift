@@ -117,9 +117,17 @@ import Testing
     }
 
     @Test func aLatinTitleDrawsWithDejaVu() throws {
-        let cli = try CLI()
-        let match = try cli.bash("fc-match -f '%{family}' 'Sans:bold'")
+        // TextTests draw with DejaVu Sans by name; here, that fontconfig has it.
+        let match = try CLI().bash("fc-match -f '%{family}' 'DejaVu Sans:bold'")
         #expect(match.stdout.contains("DejaVu Sans"), "fontconfig chose \(match.stdout): is fonts-dejavu-core installed?")
+    }
+
+    @Test func charactersNoFontHasAreWarnedOf() throws {
+        let cli = try collage()
+        let run = try cli.bash("exec \"$COLLAGE\" save --dry-run --title $'Private \\U0010FFFD use'")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("no installed font has 1 character of the title"), "\(run.stderr)")
+        #expect(try cli.collage("save", "--dry-run", "--title", "Plain").stderr.isEmpty)
     }
 
     @Test func badTitlesAreUsageErrors() throws {

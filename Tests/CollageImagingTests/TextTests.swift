@@ -124,6 +124,62 @@ import Testing
         #expect(gaps.count >= 1)
     }
 
+    /// Columns holding ink, in runs: one run for a joined word.
+    static func inkRuns(_ canvas: Canvas, background: [UInt8]) -> Int {
+        let columns = (0..<canvas.width).map { x in (0..<canvas.height).contains { canvas.pixel(x, $0) != background } }
+        return zip([false] + columns, columns).filter { !$0 && $1 }.count
+    }
+
+    @Test func missingGlyphsAreCounted() throws {
+        var canvas = Canvas(width: 300, height: 40, [255, 255, 255])
+        let box = ci_rect(x: 0, y: 0, width: 300, height: 40)
+        let (status, metrics, _) = Self.draw("Private \u{10FFFD}\u{10FFFC} use", on: &canvas, box: box, colour: ci_color())
+        try #require(status == CI_OK)
+        #expect(metrics.missing_glyphs == 2)
+        #expect(Self.draw("Plain Latin", on: &canvas, box: box, colour: ci_color()).1.missing_glyphs == 0)
+    }
+
+    /// Japanese, Arabic and emoji need fonts-noto-cjk, fonts-noto-core (or
+    /// DejaVu, for Arabic) and fonts-noto-color-emoji, which `make test`
+    /// installs (scripts/install-deps.sh).
+    @Test func japaneseDrawsWithAFontThatHasIt() throws {
+        var canvas = Canvas(width: 300, height: 50, [255, 255, 255])
+        let (status, metrics, _) = Self.draw("東京の夏", on: &canvas, box: ci_rect(x: 0, y: 0, width: 300, height: 50),
+                                             colour: ci_color(), pixels: 30, font: "Sans")
+        try #require(status == CI_OK)
+        #expect(metrics.missing_glyphs == 0, "no font for Japanese: install fonts-noto-cjk")
+        #expect(canvas.pixels.filter { $0 < 128 }.count > 300)
+    }
+
+    @Test func arabicIsShaped() throws {
+        // Three seens joined make one word, one run of ink; with zero-width
+        // non-joiners between them they stand apart, three runs: HarfBuzz
+        // chose the joining forms.
+        let box = ci_rect(x: 0, y: 0, width: 300, height: 60)
+        var joined = Canvas(width: 300, height: 60, [255, 255, 255])
+        let (status, metrics, _) = Self.draw("سسس", on: &joined, box: box, colour: ci_color(), pixels: 36, font: "Sans")
+        try #require(status == CI_OK)
+        #expect(metrics.missing_glyphs == 0, "no font for Arabic: install fonts-noto-core")
+        var apart = Canvas(width: 300, height: 60, [255, 255, 255])
+        Self.draw("س\u{200C}س\u{200C}س", on: &apart, box: box, colour: ci_color(), pixels: 36, font: "Sans")
+        #expect(Self.inkRuns(joined, background: [255, 255, 255]) == 1)
+        #expect(Self.inkRuns(apart, background: [255, 255, 255]) == 3)
+    }
+
+    @Test func emojiDrawInColour() throws {
+        var canvas = Canvas(width: 200, height: 60, [255, 255, 255])
+        // Drawn "in black": only a colour font's own colours can make these pixels coloured.
+        let (status, metrics, _) = Self.draw("🌊☀️🍎", on: &canvas, box: ci_rect(x: 0, y: 0, width: 200, height: 60),
+                                             colour: ci_color(), pixels: 36, font: "Sans")
+        try #require(status == CI_OK)
+        #expect(metrics.missing_glyphs == 0, "no font for emoji: install fonts-noto-color-emoji")
+        let coloured = (0..<canvas.width * canvas.height).filter { index in
+            let (r, g, b) = (Int(canvas.pixels[index * 3]), Int(canvas.pixels[index * 3 + 1]), Int(canvas.pixels[index * 3 + 2]))
+            return max(r, g, b) - min(r, g, b) > 80
+        }
+        #expect(coloured.count > 200, "\(coloured.count) coloured pixels")
+    }
+
     @Test func badRunsAreRefused() {
         var canvas = Canvas(width: 10, height: 10, [255, 255, 255])
         let box = ci_rect(x: 0, y: 0, width: 10, height: 10)

@@ -300,6 +300,7 @@ typedef struct {
     int has_fonts;          // zero: fontconfig knows no font at all; nothing is drawn
     int lines;              // lines laid out
     int ellipsized;         // nonzero: the text did not fit in max_lines and was cut with "…"
+    int missing_glyphs;     // characters no installed font has (drawn as boxes with their code)
     uint32_t width, height; // the laid-out text's logical size in pixels (rounded up)
     int32_t ink_x, ink_y;   // where ink falls, relative to the box's top left (when drawn
     uint32_t ink_width, ink_height; // centred vertically in it, as ci_draw_text does)

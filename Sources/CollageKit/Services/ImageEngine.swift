@@ -252,6 +252,21 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// Whether fontconfig finds any font: without one no title is drawn.
     public static var fontsAvailable: Bool { ci_text_fonts_available() != 0 }
 
+    /// How many characters of `title` no installed font has (Pango draws
+    /// them as boxes with their code), at one line's width; 0 without any font.
+    public static func missingGlyphs(in title: CollageTitle) -> Int {
+        var metrics = ci_text_metrics()
+        var error = ci_error()
+        let status = title.text.withCString { text in
+            titleFont.withCString { font in
+                var run = ci_text_run(text: text, font: font, pixel_size: 20, colour: ci_color(r: 0, g: 0, b: 0),
+                                      width: UInt32(CI_TEXT_MAX_SIDE), height: 1, max_lines: 1, align: CI_TEXT_CENTRE)
+                return ci_text_measure(&run, &metrics, &error)
+            }
+        }
+        return status == CI_OK ? Int(metrics.missing_glyphs) : 0
+    }
+
     /// The title laid out by the text engine for the canvas of `options`:
     /// how tall its lines are at the width they will be drawn at (wrapped to
     /// two lines at most). Without a width (`--layout columns`, `--size

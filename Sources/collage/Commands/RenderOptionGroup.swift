@@ -59,8 +59,12 @@ struct LayoutOptionGroup: ParsableArguments {
 
     func renderOptions(quality: Int = CollageRenderOptions.defaultQuality) throws -> CollageRenderOptions {
         let title = try title.map { try CollageTitle($0) }
-        if title != nil && !ImageEngine.fontsAvailable {
-            Console.warning("no font is installed (fontconfig finds none), so the title is not drawn: install one, e.g. fonts-dejavu-core")
+        if let title {
+            if !ImageEngine.fontsAvailable {
+                Console.warning("no font is installed (fontconfig finds none), so the title is not drawn: install one, e.g. fonts-dejavu-core")
+            } else if case let missing = ImageEngine.missingGlyphs(in: title), missing > 0 {
+                Console.warning("no installed font has \(missing == 1 ? "1 character" : "\(missing) characters") of the title, drawn as boxes: fonts-noto-core covers most scripts, fonts-noto-cjk Chinese, Japanese and Korean, fonts-noto-color-emoji emoji")
+            }
         }
         return try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
                                         quality: quality, crop: placement.crop, fit: placement.fit, title: title)
