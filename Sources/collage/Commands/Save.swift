@@ -28,7 +28,9 @@ struct Save: ParsableCommand {
 
             --dry-run prints the plan (each photo's size, its cell, and the part
             of it the cell shows, in the photo's pixels) and writes nothing;
-            --json prints it as one JSON object.
+            --json prints it as one JSON object. With --title, the title's band
+            is in it too ("title": its text, x, y, width, height and fontSize in
+            pixels); every cell lies below it.
             """)
 
     @Option(name: [.short, .customLong("output")],
