@@ -65,6 +65,9 @@ static ci_status text_check(const ci_text_api *t, const ci_text_run *run, int ne
     if (run->width < 1 || run->width > CI_TEXT_MAX_SIDE || (need_height && (run->height < 1 || run->height > CI_TEXT_MAX_SIDE)))
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: a box of %ux%u is outside 1 to %d pixels a side",
                        run->width, run->height, CI_TEXT_MAX_SIDE);
+    if (need_height && (uint64_t)run->width * run->height > CI_TEXT_MAX_PIXELS)
+        return ci_fail(err, CI_ERR_TOO_LARGE, "text: a box of %ux%u is over the limit of %u pixels (its surface)",
+                       run->width, run->height, (unsigned)CI_TEXT_MAX_PIXELS);
     if (run->max_lines < 1 || run->max_lines > CI_TEXT_MAX_LINES)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: %d lines is outside 1 to %d", run->max_lines,
                        CI_TEXT_MAX_LINES);

@@ -202,6 +202,8 @@ import Testing
         #expect(Self.draw(tooLong, on: &canvas, box: box, colour: ci_color()).0 == CI_ERR_TOO_LARGE)
         #expect(Self.draw("x", on: &canvas, box: ci_rect(x: 0, y: 0, width: 0, height: 10), colour: ci_color()).0 == CI_ERR_INVALID_ARGUMENT)
         #expect(Self.draw("x", on: &canvas, box: box, colour: ci_color(), lines: 0).0 == CI_ERR_INVALID_ARGUMENT)
+        // A box whose surface would pass the limit (8000 x 8000), refused before allocating.
+        #expect(Self.draw("x", on: &canvas, box: ci_rect(x: 0, y: 0, width: 8000, height: 8000), colour: ci_color()).0 == CI_ERR_TOO_LARGE)
         #expect(Self.draw("x", on: &canvas, box: box, colour: ci_color(), pixels: -3).0 == CI_ERR_INVALID_ARGUMENT)
         #expect(canvas.pixels.allSatisfy { $0 == 255 })
     }

@@ -283,8 +283,11 @@ typedef enum {
 
 // The longest text a run takes, in bytes (UTF-8); longer is refused.
 #define CI_TEXT_MAX_BYTES 16384
-// The largest box, each side (Cairo's own limit is 32767).
+// The largest box, each side (Cairo's own limit is 32767), and in all: its
+// ARGB surface takes 4 bytes a pixel (a two-line title across a 16384-pixel
+// canvas is about 30 megapixels).
 #define CI_TEXT_MAX_SIDE 16384
+#define CI_TEXT_MAX_PIXELS ((uint64_t)48000000)
 
 typedef struct {
     const char *text;       // UTF-8, NUL-terminated; invalid UTF-8 is refused
