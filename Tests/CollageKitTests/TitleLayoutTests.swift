@@ -34,14 +34,17 @@ import Testing
                         && cell.x + cell.width <= plan.canvas.width - margin + 1, "\(cell) on \(plan.canvas)")
         }
         // The same request without a title lays the photos on the whole canvas;
-        // with it, on the canvas less the band, moved down.
+        // with it, on the canvas less the band and a gap, moved down.
         var without = request
         without.title = nil
+        let shift = title.bandHeight + gap
         if let height {
-            without.size = try RequestedSize(width: width, height: height - title.bandHeight)
-            let below = try CollageLayout.plan(Self.photos, without)
-            #expect(below.cells.map { CellRect(x: $0.x, y: $0.y + title.bandHeight, width: $0.width, height: $0.height) } == plan.cells)
+            without.size = try RequestedSize(width: width, height: height - shift)
         }
+        let below = try CollageLayout.plan(Self.photos, without)
+        #expect(below.cells.map { CellRect(x: $0.x, y: $0.y + shift, width: $0.width, height: $0.height) } == plan.cells)
+        #expect(below.canvas.height + shift == plan.canvas.height)
+        if gap > 0 { #expect(plan.cells.map(\.y).min()! >= band.rect.y + band.rect.height + gap) }
     }
 
     @Test func theBandIsAbout4PercentOfTheHeightAndItsTextBoxIsInsideIt() throws {

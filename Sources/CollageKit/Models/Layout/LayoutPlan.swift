@@ -147,23 +147,24 @@ public enum CollageLayout {
     /// margins are taken.
     public static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> LayoutPlan {
         guard let title = request.title else { return try body(photos, request) }
-        // The title's band across the top, inside the margins; every layout
-        // lays out the canvas less the band, then moves down below it.
-        let band = title.bandHeight
-        var below = request
-        below.title = nil
+        // The title's band across the top, inside the margins, and the gap
+        // below it (the band is the cells' neighbour); every layout lays out
+        // the canvas less these, then moves down below them.
+        let band = title.bandHeight, below = band + request.gap
+        var rest = request
+        rest.title = nil
         if let height = request.size.height {
-            guard height - 2 * request.margin - band > 0 else {
+            guard height - 2 * request.margin - below > 0 else {
                 throw OptionError("a \(request.size) canvas\(request.margin > 0 ? " with a margin of \(request.margin) px" : "") has no room for the title's band of \(band) px and photos below it")
             }
-            below.size = try RequestedSize(width: request.size.width, height: height - band)
+            rest.size = try RequestedSize(width: request.size.width, height: height - below)
         }
-        let plan = try body(photos, below)
-        let canvas = try CanvasSize(width: plan.canvas.width, height: plan.canvas.height + band)
+        let plan = try body(photos, rest)
+        let canvas = try CanvasSize(width: plan.canvas.width, height: plan.canvas.height + below)
         let margin = request.margin
         let rect = CellRect(x: margin, y: margin, width: max(1, canvas.width - 2 * margin), height: band)
         return LayoutPlan(canvas: canvas, layout: plan.layout,
-                          cells: plan.cells.map { CellRect(x: $0.x, y: $0.y + band, width: $0.width, height: $0.height) },
+                          cells: plan.cells.map { CellRect(x: $0.x, y: $0.y + below, width: $0.width, height: $0.height) },
                           fit: plan.fit, title: TitleBand(text: title.text, rect: rect, fontPixels: title.fontPixels))
     }
 
