@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [build|run|all] [TARGET...]     default: all, every target
 #
-# Targets: jpeg png exif heif webp icc batchlist.
+# Targets: jpeg png exif heif webp icc text batchlist.
 # Environment:
 #   FUZZ_SECONDS   how long each target runs (default 60)
 #   FUZZ_OUT       corpora, crashers and logs (default fuzz-out/, git-ignored)
@@ -27,7 +27,7 @@ clang=${CLANG:-$toolchain_bin/clang}
 swiftc=${SWIFTC:-$toolchain_bin/swiftc}
 build=$root/.build/fuzz
 deps=$build/deps
-all_targets=(jpeg png exif heif webp icc batchlist)
+all_targets=(jpeg png exif heif webp icc text batchlist)
 
 mode=all
 case "${1:-}" in build|run|all) mode=$1; shift ;; esac
@@ -114,7 +114,7 @@ build_harnesses() {
   "${clang}++" -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O2 -std=c++14 \
     -I"$root/Sources/CollageFaces/include" -c "$root/Sources/CollageFaces/faces.cpp" -o "$build/faces.o"
   libs+=("$build/faces.o" -lstdc++)
-  for target in jpeg png exif heif webp icc; do
+  for target in jpeg png exif heif webp icc text; do
     say "building fuzz-$target"
     "$clang" "${cflags[@]}" "${includes[@]}" -o "$build/bin/fuzz-$target" \
       "$root/Fuzz/fuzz_$target.c" "${engine[@]}" "${libs[@]}"
@@ -149,6 +149,7 @@ seed_dirs() {  # $1 = target; prints the seed folders that exist
     icc) dirs=(/usr/share/color/icc) ;;
     exif) dirs=("$out/seeds/exif") ;;
     batchlist) dirs=("$root/Fuzz/seeds/batchlist") ;;
+    text) dirs=("$root/Fuzz/seeds/text") ;;
   esac
   [ -d "$root/Tests/Fixtures/crashers/$1" ] && dirs+=("$root/Tests/Fixtures/crashers/$1")
   for d in "${dirs[@]}"; do [ -d "$d" ] && echo "$d"; done
@@ -200,6 +201,9 @@ run_target() {
     icc) max_len=65536; malloc_mb=256 ;;
     webp) malloc_mb=512 ;;
     exif) max_len=65536; malloc_mb=64 ;;
+    # Titles and captions: a few KiB is plenty; fontconfig's cache and
+    # Pango's font maps are the larger allocations.
+    text) max_len=4096; malloc_mb=512 ;;
     # Lines must straddle the reader's 64 KiB chunks: long inputs from the
     # start (libFuzzer otherwise grows the length limit slowly from a few bytes).
     batchlist) max_len=200000; extra=(-len_control=0) ;;
