@@ -4,9 +4,9 @@
 # DIR/layout-grid.jpg, layout-auto.jpg (both on a portrait canvas, where the
 # grid's slivers show most), layout-rows.jpg (the height follows the photos)
 # and layout-columns.jpg (the width follows); and title.jpg, a titled auto
-# collage in four scripts (Japanese and emoji need the Noto fonts `make test`
-# installs; without them those characters are boxes). `make demo` runs it
-# into demo-output/; the README's pictures are its output in docs/images/.
+# collage in three scripts that fonts-dejavu-core (which `make demo`
+# installs) covers: Latin, Greek and Arabic. `make demo` runs it into
+# demo-output/; the README's pictures are its output in docs/images/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/layout-pictures.sh DIR [BINARY]}
@@ -26,4 +26,4 @@ common=(--keep --force --gap 6 --margin 6 --quality 85)
 "$binary" save "${common[@]}" --layout rows --size 720x -o "$out/layout-rows.jpg"
 "$binary" save "${common[@]}" --layout columns --size x480 -o "$out/layout-columns.jpg"
 "$binary" save "${common[@]}" --layout auto --size 960x540 \
-  --title "Summer 2026 · 東京 · القاهرة · 🎉" -o "$out/title.jpg"
+  --title "Summer 2026 · Καλοκαίρι · صيف" -o "$out/title.jpg"
