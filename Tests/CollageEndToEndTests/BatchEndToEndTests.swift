@@ -128,13 +128,8 @@ import Glibc
 
     /// The colour at (x, y) of a PNG or JPEG, and its size.
     func pixel(_ url: URL, _ x: Int, _ y: Int) throws -> (rgb: [UInt8], width: Int, height: Int) {
-        var options = ci_decode_options()
-        var image = ci_image()
-        var error = ci_error()
-        guard ci_decode_file(url.path, &options, &image, &error) == CI_OK else { throw CocoaError(.fileReadCorruptFile) }
-        defer { ci_image_free(&image) }
-        let at = image.pixels! + y * image.stride + x * Int(image.channels)
-        return ([at[0], at[1], at[2]], Int(image.width), Int(image.height))
+        let image = try DecodedImage(url.path)
+        return (image.pixel(x, y), image.width, image.height)
     }
 
     func isColour(_ rgb: [UInt8], _ want: [UInt8]) -> Bool {

@@ -23,7 +23,7 @@ import Testing
         let reference = try CLI()
         #expect(try reference.run("add", CLI.jpegs[1], CLI.jpegs[0]).status == 0)
         #expect(try reference.run("save", "-o", "ref.png", "--size", "400x200").status == 0)
-        let ours = try decodedRGB(target), theirs = try decodedRGB(reference.workingDirectory.appendingPathComponent("ref.png").path)
+        let ours = try DecodedImage(target).rgb, theirs = try DecodedImage(reference.workingDirectory.appendingPathComponent("ref.png").path).rgb
         var total = 0
         for y in 0..<200 { for x in 0..<200 { for c in 0..<3 { total += abs(Int(ours[(y * 400 + x) * 3 + c]) - Int(theirs[(y * 400 + x) * 3 + c])) } } }
         let mean = Double(total) / Double(200 * 200 * 3)
@@ -79,16 +79,3 @@ import Testing
     }
 }
 
-/// The RGB pixels of a PNG or JPEG, rows packed.
-private func decodedRGB(_ path: String) throws -> [UInt8] {
-    var options = ci_decode_options()
-    var image = ci_image()
-    var error = ci_error()
-    guard ci_decode_file(path, &options, &image, &error) == CI_OK else { throw CocoaError(.fileReadCorruptFile) }
-    defer { ci_image_free(&image) }
-    var pixels = [UInt8]()
-    for y in 0..<Int(image.height) {
-        pixels.append(contentsOf: UnsafeBufferPointer(start: image.pixels! + y * image.stride, count: Int(image.width) * 3))
-    }
-    return pixels
-}

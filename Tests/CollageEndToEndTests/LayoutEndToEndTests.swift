@@ -36,20 +36,7 @@ import Testing
     }
 
     /// The decoded pixels of a PNG the binary wrote.
-    func pixels(_ path: String) throws -> (width: Int, height: Int, rgb: [UInt8]) {
-        var options = ci_decode_options()
-        options.min_width = 1
-        options.min_height = 1
-        var image = ci_image()
-        var error = ci_error()
-        try #require(ci_decode_file(path, &options, &image, &error) == CI_OK)
-        defer { ci_image_free(&image) }
-        var rgb: [UInt8] = []
-        for row in 0..<Int(image.height) {
-            rgb += UnsafeBufferPointer(start: image.pixels + row * image.stride, count: Int(image.width) * 3)
-        }
-        return (Int(image.width), Int(image.height), rgb)
-    }
+    func pixels(_ path: String) throws -> DecodedImage { try DecodedImage(path) }
 
     @Test("the saved collage is drawn from the printed plan", arguments: [
         ["--layout", "auto", "--size", "1080x1920"],

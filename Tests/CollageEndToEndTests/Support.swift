@@ -131,6 +131,34 @@ extension CLI {
     }
 }
 
+/// A JPEG, PNG or WebP the binary wrote, decoded: its size and its RGB
+/// pixels, rows packed.
+struct DecodedImage {
+    let width: Int
+    let height: Int
+    let rgb: [UInt8]
+
+    init(_ path: String) throws {
+        var options = ci_decode_options()  // 0 x 0: full size, never shrunk on load
+        var image = ci_image()
+        var error = ci_error()
+        guard ci_decode_file(path, &options, &image, &error) == CI_OK else { throw CocoaError(.fileReadCorruptFile) }
+        defer { ci_image_free(&image) }
+        var rgb: [UInt8] = []
+        rgb.reserveCapacity(Int(image.width) * Int(image.height) * 3)
+        for row in 0..<Int(image.height) {
+            rgb += UnsafeBufferPointer(start: image.pixels + row * image.stride, count: Int(image.width) * 3)
+        }
+        (width, height, self.rgb) = (Int(image.width), Int(image.height), rgb)
+    }
+
+    /// The pixel at (x, y).
+    func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+        let at = (y * width + x) * 3
+        return Array(rgb[at..<at + 3])
+    }
+}
+
 /// Whether `path` is a complete JPEG or PNG of `width` x `height`: decoded
 /// whole, so a partial file fails.
 func isCompleteImage(_ path: String, width: UInt32? = nil, height: UInt32? = nil) -> Bool {
