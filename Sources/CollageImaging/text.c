@@ -57,6 +57,24 @@ static ci_status text_check(const ci_text_api *t, const ci_text_run *run, int ne
         return ci_fail(err, CI_ERR_TOO_LARGE, "text: longer than %d bytes", CI_TEXT_MAX_BYTES);
     if (!t->g_utf8_validate(run->text, (gssize)length, NULL))
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: not valid UTF-8");
+    // One paragraph of drawable characters: Pango would start a paragraph
+    // at a line break (and its line limit counts per paragraph, so a run
+    // could take more lines than max_lines), and a control character has
+    // nothing to draw. The callers clean titles and captions (line breaks
+    // and tabs to spaces, other controls dropped: CollageTitle); here they
+    // are refused, so the promise of max_lines holds for every run.
+    const unsigned char *bytes = (const unsigned char *)run->text;
+    for (size_t i = 0; i < length; i++) {
+        unsigned c = bytes[i];
+        int control = c < 0x20 || c == 0x7F;
+        // U+0080-U+009F (C1 controls) and U+2028, U+2029 (line and paragraph separators).
+        if (c == 0xC2 && i + 1 < length && bytes[i + 1] <= 0x9F) control = 1;
+        if (c == 0xE2 && i + 2 < length && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9))
+            control = 1;
+        if (control)
+            return ci_fail(err, CI_ERR_INVALID_ARGUMENT,
+                           "text: a control character or line break at byte %zu (give one line of text)", i);
+    }
     if (run->font && strnlen(run->font, CI_TEXT_MAX_FONT_BYTES + 1) > CI_TEXT_MAX_FONT_BYTES)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: the font description is longer than %d bytes",
                        CI_TEXT_MAX_FONT_BYTES);

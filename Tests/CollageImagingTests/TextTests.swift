@@ -205,6 +205,14 @@ import Testing
         // A box whose surface would pass the limit (8000 x 8000), refused before allocating.
         #expect(Self.draw("x", on: &canvas, box: ci_rect(x: 0, y: 0, width: 8000, height: 8000), colour: ci_color()).0 == CI_ERR_TOO_LARGE)
         #expect(Self.draw("x", on: &canvas, box: box, colour: ci_color(), pixels: -3).0 == CI_ERR_INVALID_ARGUMENT)
+        // A line break or a control character: Pango would start a paragraph
+        // (each with its own line limit, found by fuzz_text) or has nothing
+        // to draw. Callers turn them into spaces or drop them first.
+        for text in ["two\nlines", "tab\there", "esc\u{1B}[31m", "next\u{85}line", "sep\u{2028}arated", "para\u{2029}graph"] {
+            #expect(Self.draw(text, on: &canvas, box: box, colour: ci_color(), lines: 4).0 == CI_ERR_INVALID_ARGUMENT, "\(text.debugDescription)")
+        }
+        #expect(Self.draw("café — ½ ‰", on: &canvas, box: box, colour: ci_color(r: 255, g: 255, b: 255)).0 == CI_OK,
+                "characters beside the controls in UTF-8 (U+00E9, U+2014) are drawn")
         #expect(canvas.pixels.allSatisfy { $0 == 255 })
     }
 
