@@ -222,12 +222,13 @@ run_target() {
   set +e
   # SWIFT_BACKTRACE: after a finding, Swift's in-process crash backtracer
   # would read memory ASan then reports as a second, spurious crash.
-  # LSAN_OPTIONS: the suppressions make test-sanitized uses (each explained
-  # in that file): fontconfig keeps every font pattern it has matched for
-  # the process, so each new font description the text harness tries looks
-  # like a leak to libFuzzer's per-input check.
+  # LSAN_OPTIONS: the suppressions make test-sanitized uses, and the
+  # fuzzers' own (each explained in its file): fontconfig and cairo keep
+  # caches per font, so each new font description the text harness tries
+  # looks like a leak to libFuzzer's per-input check.
+  cat "$root/scripts/sanitizers/lsan.supp" "$root/scripts/sanitizers/lsan-fuzz.supp" >"$out/lsan.supp"
   (cd "$logs" && SWIFT_BACKTRACE=enable=no \
-    LSAN_OPTIONS="suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0" nice -n 19 "$build/bin/fuzz-$target" -max_total_time="$seconds" -jobs=1 -workers=1 \
+    LSAN_OPTIONS="suppressions=$out/lsan.supp:print_suppressions=0" nice -n 19 "$build/bin/fuzz-$target" -max_total_time="$seconds" -jobs=1 -workers=1 \
     -max_len="$max_len" -timeout=30 -rss_limit_mb=4096 -malloc_limit_mb="$malloc_mb" \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "${extra[@]}" \
     "$corpus" "${seeds[@]}" >"$logs/driver.log" 2>&1)

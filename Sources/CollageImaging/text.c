@@ -25,6 +25,9 @@
 
 #define CI_TEXT_MAX_LINES 64
 #define CI_TEXT_MAX_PIXEL_SIZE 4096.0
+// The size of a font whose description gives none (Pango's own default, 12
+// points at 96 dpi).
+#define CI_TEXT_DEFAULT_PIXELS 16.0
 #define CI_TEXT_MAX_FONT_BYTES 512
 
 static PangoFontMap *text_font_map(const ci_text_api *t) {
@@ -92,6 +95,19 @@ static ci_status text_check(const ci_text_api *t, const ci_text_run *run, int ne
     if (!(run->pixel_size >= 0 && run->pixel_size <= CI_TEXT_MAX_PIXEL_SIZE))
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: a font of %g pixels is outside 0 to %g",
                        run->pixel_size, CI_TEXT_MAX_PIXEL_SIZE);
+    // Without a pixel size, the description's own size is used: held to the
+    // same limit (a description "Sans 9999999" laid out, but Cairo could
+    // not draw it, so measuring and drawing disagreed: found by fuzz_text).
+    if (run->pixel_size == 0 && run->font) {
+        PangoFontDescription *description = t->pango_font_description_from_string(run->font);
+        double size = description ? (double)t->pango_font_description_get_size(description) / PANGO_SCALE : 0;
+        // Points are 96/72 pixels (Pango's default resolution for Cairo).
+        if (description && !t->pango_font_description_get_size_is_absolute(description)) size *= 96.0 / 72.0;
+        if (description) t->pango_font_description_free(description);
+        if (!(size >= 0 && size <= CI_TEXT_MAX_PIXEL_SIZE))  // negative: overflowed in parsing
+            return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: the font description's size, %g pixels, is over %g",
+                           size, CI_TEXT_MAX_PIXEL_SIZE);
+    }
     return CI_OK;
 }
 
@@ -114,6 +130,11 @@ static PangoLayout *text_layout(const ci_text_api *t, PangoFontMap *map, const c
     PangoFontDescription *description = t->pango_font_description_from_string(run->font ? run->font : "Sans");
     if (run->pixel_size > 0)
         t->pango_font_description_set_absolute_size(description, run->pixel_size * PANGO_SCALE);
+    else if (t->pango_font_description_get_size(description) <= 0)
+        // No size, or a size of 0 ("Sans 0", forty zeros): a font of no
+        // size lays out as nothing and Cairo cannot draw it (found by
+        // fuzz_text: measured fine, failed to draw). Pango's own default.
+        t->pango_font_description_set_absolute_size(description, CI_TEXT_DEFAULT_PIXELS * PANGO_SCALE);
     t->pango_layout_set_font_description(layout, description);
     t->pango_font_description_free(description);
     t->pango_layout_set_width(layout, (int)run->width * PANGO_SCALE);

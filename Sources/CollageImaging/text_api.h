@@ -48,6 +48,8 @@ PangoLayout *pango_layout_new(PangoContext *context);
 PangoFontDescription *pango_font_description_from_string(const char *text);
 void pango_font_description_set_absolute_size(PangoFontDescription *description, double size);
 void pango_font_description_free(PangoFontDescription *description);
+int pango_font_description_get_size(const PangoFontDescription *description);
+int pango_font_description_get_size_is_absolute(const PangoFontDescription *description);
 void pango_layout_set_font_description(PangoLayout *layout, const PangoFontDescription *description);
 void pango_layout_set_width(PangoLayout *layout, int width);
 void pango_layout_set_wrap(PangoLayout *layout, PangoWrapMode wrap);
@@ -90,6 +92,8 @@ FcFontSet *FcConfigGetFonts(FcConfig *config, FcSetName set);
     X(pango_font_description_from_string)         \
     X(pango_font_description_set_absolute_size)   \
     X(pango_font_description_free)                \
+    X(pango_font_description_get_size)            \
+    X(pango_font_description_get_size_is_absolute) \
     X(pango_layout_set_font_description)          \
     X(pango_layout_set_width)                     \
     X(pango_layout_set_wrap)                      \

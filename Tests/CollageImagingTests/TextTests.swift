@@ -211,6 +211,16 @@ import Testing
         for text in ["two\nlines", "tab\there", "esc\u{1B}[31m", "next\u{85}line", "sep\u{2028}arated", "para\u{2029}graph"] {
             #expect(Self.draw(text, on: &canvas, box: box, colour: ci_color(), lines: 4).0 == CI_ERR_INVALID_ARGUMENT, "\(text.debugDescription)")
         }
+        // A description of no size ("Sans 0", or forty zeros, from fuzz_text)
+        // laid out as nothing and Cairo could not draw it: it takes Pango's
+        // default size, measured and drawn alike.
+        var zeroCanvas = Canvas(width: 60, height: 60, [255, 255, 255])
+        let zeros = String(repeating: "0", count: 40)
+        for font in [zeros, "Sans 0"] {
+            let (status, drawn, _) = Self.draw("@", on: &zeroCanvas, box: ci_rect(x: 0, y: 0, width: 60, height: 60),
+                                               colour: ci_color(), pixels: 0, lines: 1, font: font)
+            #expect(status == CI_OK && drawn.height > 0 && drawn.ink_height > 0, "\(font): \(drawn)")
+        }
         #expect(Self.draw("café — ½ ‰", on: &canvas, box: box, colour: ci_color(r: 255, g: 255, b: 255)).0 == CI_OK,
                 "characters beside the controls in UTF-8 (U+00E9, U+2014) are drawn")
         #expect(canvas.pixels.allSatisfy { $0 == 255 })
