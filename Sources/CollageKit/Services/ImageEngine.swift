@@ -257,14 +257,23 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     public static func missingGlyphs(in title: CollageTitle) -> Int {
         var metrics = ci_text_metrics()
         var error = ci_error()
-        let status = title.text.withCString { text in
-            titleFont.withCString { font in
-                var run = ci_text_run(text: text, font: font, pixel_size: 20, colour: ci_color(r: 0, g: 0, b: 0),
-                                      width: UInt32(CI_TEXT_MAX_SIDE), height: 1, max_lines: 1, align: CI_TEXT_CENTRE)
-                return ci_text_measure(&run, &metrics, &error)
-            }
+        let status = withTitleRun(title.text, pixels: 20, width: Int(CI_TEXT_MAX_SIDE), height: 1, lines: 1) {
+            ci_text_measure(&$0, &metrics, &error)
         }
         return status == CI_OK ? Int(metrics.missing_glyphs) : 0
+    }
+
+    /// A title's text run in the title font, centred, for the length of `body`.
+    private static func withTitleRun(_ text: String, pixels: Double, width: Int, height: Int, lines: Int32,
+                                     colour: RGBColor = .black, _ body: (inout ci_text_run) -> ci_status) -> ci_status {
+        text.withCString { text in
+            titleFont.withCString { font in
+                var run = ci_text_run(text: text, font: font, pixel_size: pixels,
+                                      colour: ci_color(r: colour.red, g: colour.green, b: colour.blue),
+                                      width: UInt32(width), height: UInt32(height), max_lines: lines, align: CI_TEXT_CENTRE)
+                return body(&run)
+            }
+        }
     }
 
     /// The title laid out by the text engine for the canvas of `options`:
@@ -286,12 +295,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         }
         var metrics = ci_text_metrics()
         var error = ci_error()
-        let status = title.text.withCString { text in
-            Self.titleFont.withCString { font in
-                var run = ci_text_run(text: text, font: font, pixel_size: pixels, colour: ci_color(r: 0, g: 0, b: 0),
-                                      width: UInt32(width), height: 1, max_lines: lines, align: CI_TEXT_CENTRE)
-                return ci_text_measure(&run, &metrics, &error)
-            }
+        let status = Self.withTitleRun(title.text, pixels: pixels, width: width, height: 1, lines: lines) {
+            ci_text_measure(&$0, &metrics, &error)
         }
         guard status == CI_OK else { throw ImageEngineError(error) }
         guard metrics.has_fonts != 0 else { return nil }
@@ -307,15 +312,10 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         let box = title.textBox
         var metrics = ci_text_metrics()
         var error = ci_error()
-        let status = title.text.withCString { text in
-            Self.titleFont.withCString { font in
-                var run = ci_text_run(text: text, font: font, pixel_size: title.fontPixels,
-                                      colour: ci_color(r: colour.red, g: colour.green, b: colour.blue),
-                                      width: UInt32(box.width), height: UInt32(box.height),
-                                      max_lines: Int32(TitleRequest.maximumLines), align: CI_TEXT_CENTRE)
-                return ci_draw_text(&canvas, ci_rect(x: Int32(box.x), y: Int32(box.y), width: UInt32(box.width),
-                                                     height: UInt32(box.height)), &run, &metrics, &error)
-            }
+        let rect = ci_rect(x: Int32(box.x), y: Int32(box.y), width: UInt32(box.width), height: UInt32(box.height))
+        let status = Self.withTitleRun(title.text, pixels: title.fontPixels, width: box.width, height: box.height,
+                                       lines: Int32(TitleRequest.maximumLines), colour: colour) {
+            ci_draw_text(&canvas, rect, &$0, &metrics, &error)
         }
         guard status == CI_OK else { throw ImageEngineError(error) }
     }

@@ -94,9 +94,11 @@ public final class PreviewService: PreviewProviding {
     /// her head in the picture but not in the saved file), so those are drawn
     /// at the canvas size (at most the default canvas's area), as `save`
     /// draws them, and scaled down for the terminal.
-    public func collagePicture(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int) throws
-        -> TerminalPicture {
-        let plan = try engine.plan(photos, options: options)
+    public func collagePicture(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int,
+                               plan known: LayoutPlan? = nil) throws -> TerminalPicture {
+        // A caller that already has the plan (for its proportions) passes it:
+        // planning reads every photo's header for the layouts but the grid.
+        let plan = try known ?? engine.plan(photos, options: options)
         let canvas = (width: Double(plan.canvas.width), height: Double(plan.canvas.height))
         let scale: Double
         if options.crop == .centre || plan.fit == .contain {

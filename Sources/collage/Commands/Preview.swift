@@ -66,11 +66,11 @@ struct Preview: ParsableCommand {
         let columns = width ?? terminal?.columns ?? 80
         let picture: TerminalPicture
         do {
+            let plan = try previews.collagePlan(state.photos, options: options)
             // By default no more rows than the terminal shows, keeping a line for the prompt.
-            var rows = try height ?? previews.collageRows(
-                columns: columns, canvas: previews.collagePlan(state.photos, options: options).canvas)
+            var rows = height ?? previews.collageRows(columns: columns, canvas: plan.canvas)
             if height == nil, let terminal { rows = max(1, min(rows, terminal.rows - 1)) }
-            picture = try previews.collagePicture(state.photos, options: options, columns: columns, rows: rows)
+            picture = try previews.collagePicture(state.photos, options: options, columns: columns, rows: rows, plan: plan)
         } catch {
             Console.error("\(error)")
             throw ExitCode.failure
