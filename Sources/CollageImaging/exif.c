@@ -1,8 +1,10 @@
-// exif.c — what the engine reads of EXIF, through libexif: the orientation
-// and the camera's subject.
+// exif.c — what the engine reads of EXIF, through libexif: the orientation,
+// the camera's subject and the date taken.
 #include "internal.h"
 
 #include <libexif/exif-data.h>
+#include <stdlib.h>
+#include <string.h>
 
 // A SHORT or LONG component of `entry` (the standard says SHORT for all the
 // tags read here; a few writers use LONG). -1 when there is none.
@@ -52,12 +54,34 @@ static int read_subject(ExifData *exif, ExifByteOrder order, uint32_t width, uin
     return 1;
 }
 
+// DateTimeOriginal, "YYYY:MM:DD HH:MM:SS", copied only when it is one: some
+// cameras write blanks or zeros for a clock never set ("    :  :     :  :  ",
+// "0000:00:00 00:00:00"), and those are no date.
+static void read_date_taken(ExifData *exif, char *date_taken) {
+    ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_DATE_TIME_ORIGINAL);
+    if (!entry || !entry->data || entry->format != EXIF_FORMAT_ASCII || entry->size < 19) return;
+    const char *pattern = "dddd:dd:dd dd:dd:dd";
+    const unsigned char *text = entry->data;
+    for (int i = 0; i < 19; i++) {
+        int digit = text[i] >= '0' && text[i] <= '9';
+        if (pattern[i] == 'd' ? !digit : text[i] != (unsigned char)pattern[i]) return;
+    }
+    int year = (text[0] - '0') * 1000 + (text[1] - '0') * 100 + (text[2] - '0') * 10 + (text[3] - '0');
+    int month = (text[5] - '0') * 10 + (text[6] - '0'), day = (text[8] - '0') * 10 + (text[9] - '0');
+    int hour = (text[11] - '0') * 10 + (text[12] - '0'), minute = (text[14] - '0') * 10 + (text[15] - '0');
+    int second = (text[17] - '0') * 10 + (text[18] - '0');
+    if (year < 1 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return;
+    memcpy(date_taken, text, 19);
+    date_taken[19] = '\0';
+}
+
 int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32_t stored_height,
-                 int *has_subject, ci_box *subject) {
+                 int *has_subject, ci_box *subject, char *date_taken) {
     if (has_subject) *has_subject = 0;
-    // libexif takes an unsigned int size; an APP1 payload is at most 65533
-    // bytes, so anything larger is not one.
-    if (!app1 || size < 6 || size > 0xFFFF) return 1;
+    if (date_taken) date_taken[0] = '\0';
+    // An APP1 payload is at most 65533 bytes, but a container's EXIF (HEIF's
+    // Exif item, with the camera's thumbnail) can be a few hundred KiB.
+    if (!app1 || size < 6 || size > CI_EXIF_MAX_BYTES) return 1;
 
     ExifData *exif = exif_data_new();
     if (!exif) return 1;
@@ -76,10 +100,26 @@ int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32
     // 1-8 means "as stored".
     int orientation = value >= 1 && value <= 8 ? (int)value : 1;
     if (has_subject && subject) *has_subject = read_subject(exif, order, stored_width, stored_height, subject);
+    if (date_taken) read_date_taken(exif, date_taken);
     exif_data_unref(exif);
     return orientation;
 }
 
 int ci_exif_orientation(const uint8_t *app1, size_t size) {
-    return ci_exif_read(app1, size, 0, 0, NULL, NULL);
+    return ci_exif_read(app1, size, 0, 0, NULL, NULL, NULL);
+}
+
+int ci_exif_read_tiff(const uint8_t *data, size_t size, char *date_taken) {
+    if (date_taken) date_taken[0] = '\0';
+    if (!data) return 1;
+    if (size >= 6 && memcmp(data, "Exif\0\0", 6) == 0) return ci_exif_read(data, size, 0, 0, NULL, NULL, date_taken);
+    // libexif finds the TIFF structure after that header only.
+    if (size > CI_EXIF_MAX_BYTES - 6) return 1;
+    uint8_t *app1 = malloc(size + 6);
+    if (!app1) return 1;
+    memcpy(app1, "Exif\0\0", 6);
+    memcpy(app1 + 6, data, size);
+    int orientation = ci_exif_read(app1, size + 6, 0, 0, NULL, NULL, date_taken);
+    free(app1);
+    return orientation;
 }

@@ -23,6 +23,9 @@
     X(heif_image_handle_get_thumbnail)            \
     X(heif_image_handle_get_raw_color_profile_size) \
     X(heif_image_handle_get_raw_color_profile)    \
+    X(heif_image_handle_get_list_of_metadata_block_IDs) \
+    X(heif_image_handle_get_metadata_size)        \
+    X(heif_image_handle_get_metadata)             \
     X(heif_image_handle_get_nclx_color_profile)   \
     X(heif_nclx_color_profile_free)               \
     X(heif_decoding_options_alloc)                \

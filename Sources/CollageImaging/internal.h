@@ -245,13 +245,23 @@ typedef struct {
 ci_status ci_heif_hevc_layout(const uint8_t *data, size_t size, ci_hevc_layout *out);
 
 // --- EXIF (exif.c) ---
+// The largest EXIF block read (libexif takes an unsigned int size; a
+// phone's, thumbnail included, is under 256 KiB).
+#define CI_EXIF_MAX_BYTES ((size_t)4 << 20)
 // The orientation (1-8) in an APP1 "Exif\0\0" payload; 1 when absent/invalid.
 int ci_exif_orientation(const uint8_t *app1, size_t size);
 // The same, and the camera's subject (SubjectArea, else SubjectLocation) as
 // a box in fractions of the *stored* image stored_width x stored_height:
-// *has_subject 0 when there is none or it lies outside the image.
+// *has_subject 0 when there is none or it lies outside the image; and, where
+// `date_taken` (CI_DATE_TAKEN_BYTES) is not NULL, DateTimeOriginal as
+// ci_photo_info holds it ("" when absent or not a date).
 int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32_t stored_height,
-                 int *has_subject, ci_box *subject);
+                 int *has_subject, ci_box *subject, char *date_taken);
+// An EXIF block as a container holds it (WebP's EXIF chunk, HEIF's Exif
+// item after its offset): the TIFF structure, with or without the
+// "Exif\0\0" that JPEG's APP1 puts first. Its orientation; and its date
+// taken where `date_taken` is not NULL.
+int ci_exif_read_tiff(const uint8_t *data, size_t size, char *date_taken);
 // A box in fractions of the stored image, upright for EXIF `orientation`.
 ci_box ci_box_upright(ci_box stored, int orientation);
 

@@ -143,9 +143,10 @@ static ci_status decode_failure(const jpeg_failure *failure, const char *name, c
 
 // Reads the header from the source already attached to cinfo, keeping APP1
 // markers for EXIF and APP2 for an ICC profile (jpeg_read_icc_profile joins
-// one split over several). Returns the EXIF orientation (1-8), and the
-// camera's subject (upright) where `subject` is not NULL. Errors longjmp.
-static int read_header_subject(j_decompress_ptr cinfo, int *has_subject, ci_box *subject) {
+// one split over several). Returns the EXIF orientation (1-8), the camera's
+// subject (upright) where `subject` is not NULL, and the date taken where
+// `date_taken` is not NULL. Errors longjmp.
+static int read_header_exif(j_decompress_ptr cinfo, int *has_subject, ci_box *subject, char *date_taken) {
     // APP1 can hold EXIF or XMP; both are below 64 KiB by construction.
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
@@ -156,7 +157,7 @@ static int read_header_subject(j_decompress_ptr cinfo, int *has_subject, ci_box 
             memcmp(m->data, "Exif\0\0", 6) == 0) {
             // The first EXIF block wins.
             int orientation = ci_exif_read(m->data, m->data_length, cinfo->image_width,
-                                           cinfo->image_height, has_subject, subject);
+                                           cinfo->image_height, has_subject, subject, date_taken);
             if (has_subject && *has_subject) *subject = ci_box_upright(*subject, orientation);
             return orientation;
         }
@@ -165,7 +166,7 @@ static int read_header_subject(j_decompress_ptr cinfo, int *has_subject, ci_box 
 }
 
 static int read_header_from_source(j_decompress_ptr cinfo) {
-    return read_header_subject(cinfo, NULL, NULL);
+    return read_header_exif(cinfo, NULL, NULL, NULL);
 }
 
 // The same from memory.
@@ -282,13 +283,11 @@ static ci_status probe_inner(probe_job *job, const uint8_t *data, size_t size, i
     if (setjmp(job->failure.jump)) return fd_failure(&job->failure, &job->source, name, err);
 
     jpeg_create_decompress(&job->cinfo);
-    int orientation;
-    if (buffer) {
+    if (buffer)
         fd_source_attach(&job->cinfo, &job->source, fd, buffer, capacity, size);
-        orientation = read_header_from_source(&job->cinfo);
-    } else {
-        orientation = read_header(&job->cinfo, data, size);
-    }
+    else
+        jpeg_mem_src(&job->cinfo, data, (unsigned long)size);
+    int orientation = read_header_exif(&job->cinfo, NULL, NULL, info->date_taken);
     if (!colour_space_supported(job->cinfo.jpeg_color_space))
         return unsupported_colour(&job->cinfo, name, err);
 
@@ -555,7 +554,7 @@ static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, 
         fd_source_attach(cinfo, &job->source, source->fd, source->buffer, source->capacity,
                          source->filled);
     ci_draw_request placed = *request;
-    int orientation = read_header_subject(cinfo, &placed.has_subject, &placed.subject);
+    int orientation = read_header_exif(cinfo, &placed.has_subject, &placed.subject, NULL);
     ci_colour_tag tag;
     read_icc(cinfo, &job->icc, &tag);
     if (!colour_space_supported(cinfo->jpeg_color_space)) return unsupported_colour(cinfo, name, err);

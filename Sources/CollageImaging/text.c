@@ -53,6 +53,22 @@ int ci_text_fonts_available(void) {
     return available;
 }
 
+// The size a font description gives, in pixels (0 when it gives none),
+// held to CI_TEXT_MAX_PIXEL_SIZE. `font` is checked as text_check does.
+static ci_status text_font_size(const ci_text_api *t, const char *font, double *pixels, ci_error *err) {
+    PangoFontDescription *description = t->pango_font_description_from_string(font);
+    double size = description ? (double)t->pango_font_description_get_size(description) / PANGO_SCALE : 0;
+    // Points are 96/72 pixels (Pango's default resolution for Cairo).
+    if (description && !t->pango_font_description_get_size_is_absolute(description)) size *= 96.0 / 72.0;
+    if (description) t->pango_font_description_free(description);
+    *pixels = 0;
+    if (!(size >= 0 && size <= CI_TEXT_MAX_PIXEL_SIZE))  // negative: overflowed in parsing
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "the font's size, %g pixels, is over %g", size,
+                       CI_TEXT_MAX_PIXEL_SIZE);
+    *pixels = size;
+    return CI_OK;
+}
+
 static ci_status text_check(const ci_text_api *t, const ci_text_run *run, int need_height, ci_error *err) {
     if (!run || !run->text) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: no text given");
     size_t length = strnlen(run->text, (size_t)CI_TEXT_MAX_BYTES + 1);
@@ -98,16 +114,8 @@ static ci_status text_check(const ci_text_api *t, const ci_text_run *run, int ne
     // Without a pixel size, the description's own size is used: held to the
     // same limit (a description "Sans 9999999" laid out, but Cairo could
     // not draw it, so measuring and drawing disagreed: found by fuzz_text).
-    if (run->pixel_size == 0 && run->font) {
-        PangoFontDescription *description = t->pango_font_description_from_string(run->font);
-        double size = description ? (double)t->pango_font_description_get_size(description) / PANGO_SCALE : 0;
-        // Points are 96/72 pixels (Pango's default resolution for Cairo).
-        if (description && !t->pango_font_description_get_size_is_absolute(description)) size *= 96.0 / 72.0;
-        if (description) t->pango_font_description_free(description);
-        if (!(size >= 0 && size <= CI_TEXT_MAX_PIXEL_SIZE))  // negative: overflowed in parsing
-            return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: the font description's size, %g pixels, is over %g",
-                           size, CI_TEXT_MAX_PIXEL_SIZE);
-    }
+    double size;
+    if (run->pixel_size == 0 && run->font) return text_font_size(t, run->font, &size, err);
     return CI_OK;
 }
 
@@ -192,12 +200,51 @@ ci_status ci_text_measure(const ci_text_run *run, ci_text_metrics *metrics, ci_e
     return status;
 }
 
+// The part of `box` inside the canvas: columns x0..x1, rows y0..y1 (empty when x0 >= x1 or y0 >= y1).
+typedef struct {
+    int64_t x0, y0, x1, y1;
+} text_span;
+
+static text_span text_clip(const ci_image *canvas, ci_rect box) {
+    text_span span = {box.x > 0 ? box.x : 0, box.y > 0 ? box.y : 0, (int64_t)box.x + box.width,
+                      (int64_t)box.y + box.height};
+    if (span.x1 > canvas->width) span.x1 = canvas->width;
+    if (span.y1 > canvas->height) span.y1 = canvas->height;
+    return span;
+}
+
+ci_status ci_text_font_pixels(const char *font, double *pixels, ci_error *err) {
+    if (pixels) *pixels = 0;
+    if (!font || !pixels) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: no font description given");
+    ci_text_api api;
+    ci_status status = ci_text_api_open(&api, err);
+    if (status != CI_OK) return status;
+    // The checks a run's description gets, on a run of one space.
+    ci_text_run run = {.text = " ", .font = font, .pixel_size = 0, .width = 1, .height = 1, .max_lines = 1};
+    status = text_check(&api, &run, 0, err);
+    if (status == CI_OK) status = text_font_size(&api, font, pixels, err);
+    ci_text_api_close(&api);
+    return status;
+}
+
+// A flat colour needs no Cairo surface: straight alpha over opaque RGB.
+void ci_shade_box(ci_image *canvas, ci_rect box, ci_color colour, uint8_t alpha) {
+    if (!canvas || !canvas->pixels || canvas->channels < 3 || canvas->stride < (size_t)canvas->width * canvas->channels ||
+        alpha == 0)
+        return;
+    text_span span = text_clip(canvas, box);
+    const uint32_t keep = 255u - alpha, rgb[3] = {colour.r, colour.g, colour.b};
+    for (int64_t y = span.y0; y < span.y1; y++) {
+        uint8_t *target = canvas->pixels + (size_t)y * canvas->stride + (size_t)span.x0 * (size_t)canvas->channels;
+        for (int64_t x = span.x0; x < span.x1; x++, target += canvas->channels)
+            for (int c = 0; c < 3; c++) target[c] = (uint8_t)((rgb[c] * alpha + target[c] * keep + 127) / 255);
+    }
+}
+
 // Premultiplied ARGB32 (Cairo's native-endian words) over RGB: dst = src + dst (1 - a).
 static void text_composite(ci_image *canvas, ci_rect box, const uint8_t *data, int stride) {
-    int64_t x0 = box.x > 0 ? box.x : 0, y0 = box.y > 0 ? box.y : 0;
-    int64_t x1 = (int64_t)box.x + box.width, y1 = (int64_t)box.y + box.height;
-    if (x1 > canvas->width) x1 = canvas->width;
-    if (y1 > canvas->height) y1 = canvas->height;
+    text_span span = text_clip(canvas, box);
+    int64_t x0 = span.x0, y0 = span.y0, x1 = span.x1, y1 = span.y1;
     for (int64_t y = y0; y < y1; y++) {
         const uint32_t *source = (const uint32_t *)(data + (size_t)(y - box.y) * (size_t)stride);
         uint8_t *target = canvas->pixels + (size_t)y * canvas->stride + (size_t)x0 * (size_t)canvas->channels;

@@ -44,6 +44,7 @@ typedef struct {
     uint32_t width, height;
     int has_alpha;
     int orientation;
+    char date_taken[CI_DATE_TAKEN_BYTES];
     ci_colour_tag tag;          // points into the file's bytes
     WebPDemuxer *demux;         // owns nothing; freed by header_free
 } webp_header;
@@ -53,16 +54,6 @@ static void header_free(webp_header *header) {
     header->demux = NULL;
 }
 
-// The orientation in an EXIF chunk, which holds the TIFF structure with or
-// without the "Exif\0\0" that JPEG's APP1 puts first.
-static int chunk_orientation(const uint8_t *data, size_t size) {
-    if (size >= 6 && memcmp(data, "Exif\0\0", 6) == 0) return ci_exif_orientation(data, size);
-    if (size > 65535 - 6) return 1;
-    uint8_t app1[65536];
-    memcpy(app1, "Exif\0\0", 6);
-    memcpy(app1 + 6, data, size);
-    return ci_exif_orientation(app1, size + 6);
-}
 
 static ci_status read_header(const uint8_t *data, size_t size, const char *name, webp_header *header,
                              ci_error *err) {
@@ -91,7 +82,7 @@ static ci_status read_header(const uint8_t *data, size_t size, const char *name,
     header->has_alpha = features.has_alpha;
     WebPChunkIterator chunk;
     if ((flags & EXIF_FLAG) && WebPDemuxGetChunk(header->demux, "EXIF", 1, &chunk)) {
-        header->orientation = chunk_orientation(chunk.chunk.bytes, chunk.chunk.size);
+        header->orientation = ci_exif_read_tiff(chunk.chunk.bytes, chunk.chunk.size, header->date_taken);
         WebPDemuxReleaseChunkIterator(&chunk);
     }
     if ((flags & ICCP_FLAG) && WebPDemuxGetChunk(header->demux, "ICCP", 1, &chunk)) {
@@ -117,6 +108,7 @@ static ci_status webp_probe_source(ci_source *source, ci_photo_info *info, ci_er
         ci_oriented_size(header.orientation, header.width, header.height, &info->display_width,
                          &info->display_height);
         info->has_alpha = header.has_alpha;
+        memcpy(info->date_taken, header.date_taken, sizeof info->date_taken);
     }
     header_free(&header);
     return status;

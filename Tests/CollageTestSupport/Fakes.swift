@@ -25,8 +25,12 @@ public struct FakeInspector: PhotoInspecting {
     }
 
     /// A 4 x 3 JPEG, upright.
-    public static let info = PhotoInfo(ci_photo_info(format: CI_FORMAT_JPEG, width: 4, height: 3, orientation: 1,
-                                                     display_width: 4, display_height: 3, has_alpha: 0))
+    public static let info: PhotoInfo = {
+        var info = ci_photo_info()
+        (info.format, info.width, info.height, info.orientation) = (CI_FORMAT_JPEG, 4, 3, 1)
+        (info.display_width, info.display_height) = (4, 3)
+        return PhotoInfo(info)
+    }()
 }
 
 /// Renders a tiny image, or fails for photos whose name contains "gone".

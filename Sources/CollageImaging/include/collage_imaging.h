@@ -50,6 +50,8 @@ typedef enum {
     CI_FORMAT_WEBP = 4    // RIFF....WEBP, through libwebp
 } ci_format;
 
+#define CI_DATE_TAKEN_BYTES 20
+
 // What a file is, read from its header only (cheap: no pixel is decoded).
 typedef struct {
     ci_format format;
@@ -57,6 +59,11 @@ typedef struct {
     int orientation;                         // EXIF orientation 1-8; 1 when absent or invalid
     uint32_t display_width, display_height;  // after orientation (swapped for 5-8)
     int has_alpha;                           // PNG with an alpha channel or tRNS
+    // When the photo was taken: EXIF DateTimeOriginal as the camera wrote it,
+    // "YYYY:MM:DD HH:MM:SS" (local time, no zone), checked to be a date;
+    // empty when the photo has none (JPEG, WebP and HEIF carry EXIF; PNG's
+    // eXIf is not read).
+    char date_taken[CI_DATE_TAKEN_BYTES];
 } ci_photo_info;
 
 typedef struct {
@@ -324,6 +331,16 @@ ci_status ci_text_measure(const ci_text_run *run, ci_text_metrics *metrics, ci_e
 // `metrics` may be NULL.
 ci_status ci_draw_text(ci_image *canvas, ci_rect box, const ci_text_run *run,
                        ci_text_metrics *metrics, ci_error *err);
+
+// The size a Pango font description gives ("DejaVu Serif Bold 40": 40
+// points, 53.3 pixels; "Sans 30px": 30), in pixels; 0 when it gives none.
+// Refuses what a run would: invalid UTF-8, too long, a size over the limit.
+ci_status ci_text_font_pixels(const char *font, double *pixels, ci_error *err);
+
+// Covers `box` of the RGB `canvas` with `colour` at `alpha` / 255 opacity:
+// the translucent band that keeps a caption legible on any photo. Only
+// pixels inside both the box and the canvas are written.
+void ci_shade_box(ci_image *canvas, ci_rect box, ci_color colour, uint8_t alpha);
 
 #ifdef __cplusplus
 }

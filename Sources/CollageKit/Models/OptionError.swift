@@ -3,3 +3,21 @@ public struct OptionError: Error, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// An option whose value is one of a few words (`--layout`, `--fit`,
+/// `--caption`): parsed in any case, refused with the words it could be.
+public protocol OptionChoice: RawRepresentable, CaseIterable where RawValue == String {
+    /// What the value is called in messages: "layout", "fit".
+    static var optionName: String { get }
+}
+
+extension OptionChoice {
+    public init(parsing text: String) throws {
+        guard let value = Self(rawValue: text.lowercased()) else {
+            let words = Self.allCases.map(\.rawValue)
+            let list = words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
+            throw OptionError("\(Self.optionName) '\(text)' is not \(list)")
+        }
+        self = value
+    }
+}

@@ -344,16 +344,11 @@ public enum CropMode: String, Equatable, Sendable, CaseIterable {
 }
 
 /// Whether a photo fills its cell (cropped) or shows whole inside it.
-public enum FitMode: String, Equatable, Sendable, CaseIterable {
+public enum FitMode: String, Equatable, Sendable, OptionChoice {
     case cover
     case contain
 
-    public init(parsing text: String) throws {
-        guard let mode = FitMode(rawValue: text.lowercased()) else {
-            throw OptionError("fit '\(text)' is not cover or contain")
-        }
-        self = mode
-    }
+    public static let optionName = "fit"
 }
 
 /// How a collage is drawn and encoded.
@@ -369,6 +364,13 @@ public struct CollageRenderOptions: Equatable, Sendable {
     public var fit: FitMode
     /// A title across the top of the canvas (`--title`), or none.
     public var title: CollageTitle?
+    /// The caption of a photo without its own (`--caption`).
+    public var caption: CaptionSource
+    /// The font of the title and captions (`--font`); nil for the defaults.
+    public var font: CollageFont?
+    /// The colour of the title and captions (`--text-colour`); nil: black
+    /// or white for contrast (the title), white on a dark band (captions).
+    public var textColour: RGBColor?
 
     public static let defaultQuality = 90
 
@@ -380,7 +382,8 @@ public struct CollageRenderOptions: Equatable, Sendable {
     public init(size: RequestedSize = .default, layout: LayoutMode = .grid, background: RGBColor = .white,
                 gap: Int = 0, margin: Int = 0,
                 quality: Int = CollageRenderOptions.defaultQuality, crop: CropMode = .smart,
-                fit: FitMode = .cover, title: CollageTitle? = nil) throws {
+                fit: FitMode = .cover, title: CollageTitle? = nil, caption: CaptionSource = .none,
+                font: CollageFont? = nil, textColour: RGBColor? = nil) throws {
         guard (1...100).contains(quality) else {
             throw OptionError("quality \(quality) is out of range: use 1 to 100")
         }
@@ -395,5 +398,8 @@ public struct CollageRenderOptions: Equatable, Sendable {
         self.crop = crop
         self.fit = fit
         self.title = title
+        self.caption = caption
+        self.font = font
+        self.textColour = textColour
     }
 }

@@ -16,6 +16,9 @@ public struct PhotoInfo: Equatable, Sendable {
     public let displayWidth: Int
     public let displayHeight: Int
     public let hasAlpha: Bool
+    /// When it was taken, as EXIF writes it ("2019:07:04 18:30:00"); nil when
+    /// the file says nothing (or nothing that is a date).
+    public let dateTaken: String?
 
     /// What the engine's probe found.
     public init(_ info: ci_photo_info) {
@@ -31,6 +34,10 @@ public struct PhotoInfo: Equatable, Sendable {
         displayWidth = Int(info.display_width)
         displayHeight = Int(info.display_height)
         hasAlpha = info.has_alpha != 0
+        let date = withUnsafeBytes(of: info.date_taken) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        dateTaken = date.isEmpty ? nil : date
     }
 }
 
@@ -246,31 +253,40 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         return tighter
     }
 
-    /// The title's font (a Pango font description; its size is set from the canvas).
-    public static let titleFont = "Sans Bold"
-
-    /// Whether fontconfig finds any font: without one no title is drawn.
+    /// Whether fontconfig finds any font: without one no text is drawn.
     public static var fontsAvailable: Bool { ci_text_fonts_available() != 0 }
 
-    /// How many characters of `title` no installed font has (Pango draws
-    /// them as boxes with their code), at one line's width; 0 without any font.
-    public static func missingGlyphs(in title: CollageTitle) -> Int {
+    /// A font description (`--font`) checked by the text engine, with the
+    /// size it gives in pixels (Pango's points are 96/72 pixels).
+    public static func font(parsing description: String) throws -> CollageFont {
+        var pixels = 0.0
+        var error = ci_error()
+        guard ci_text_font_pixels(description, &pixels, &error) == CI_OK else { throw ImageEngineError(error) }
+        return CollageFont(description: description, pixels: pixels)
+    }
+
+    /// How many characters of `text` no installed font has (Pango draws
+    /// them as boxes with their code), in the title's font at one line's
+    /// width; 0 without any font.
+    public static func missingGlyphs(in text: String, font: CollageFont? = nil) -> Int {
         var metrics = ci_text_metrics()
         var error = ci_error()
-        let status = withTitleRun(title.text, pixels: 20, width: Int(CI_TEXT_MAX_SIDE), height: 1, lines: 1) {
+        let status = withTextRun(text, font: font?.description ?? CollageFont.titleDefault, pixels: 20,
+                                 width: Int(CI_TEXT_MAX_SIDE), height: 1, lines: 1) {
             ci_text_measure(&$0, &metrics, &error)
         }
         return status == CI_OK ? Int(metrics.missing_glyphs) : 0
     }
 
-    /// A title's text run in the title font, centred, for the length of `body`.
-    private static func withTitleRun(_ text: String, pixels: Double, width: Int, height: Int, lines: Int32,
-                                     colour: RGBColor = .black, _ body: (inout ci_text_run) -> ci_status) -> ci_status {
+    /// A text run (one line of text as `TextLine` makes it), centred, for the length of `body`.
+    private static func withTextRun(_ text: String, font: String, pixels: Double, width: Int, height: Int, lines: Int32,
+                                    colour: RGBColor = .black, _ body: (inout ci_text_run) -> ci_status) -> ci_status {
         text.withCString { text in
-            titleFont.withCString { font in
+            font.withCString { font in
                 var run = ci_text_run(text: text, font: font, pixel_size: pixels,
                                       colour: ci_color(r: colour.red, g: colour.green, b: colour.blue),
-                                      width: UInt32(width), height: UInt32(height), max_lines: lines, align: CI_TEXT_CENTRE)
+                                      width: UInt32(max(1, width)), height: UInt32(max(1, height)), max_lines: lines,
+                                      align: CI_TEXT_CENTRE)
                 return body(&run)
             }
         }
@@ -283,7 +299,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// Nil when there is no font to draw it with: then the photos fill the
     /// whole canvas.
     func measure(_ title: CollageTitle, _ options: CollageRenderOptions, width canvasWidth: Int?) throws -> TitleRequest? {
-        let pixels = TitleRequest.fontPixels(for: options.size)
+        let pixels = TitleRequest.fontPixels(for: options.size, font: options.font)
         var lines = Int32(TitleRequest.maximumLines), reserve = 1
         var width = Int(CI_TEXT_MAX_SIDE)
         if let canvasWidth {
@@ -295,7 +311,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         }
         var metrics = ci_text_metrics()
         var error = ci_error()
-        let status = Self.withTitleRun(title.text, pixels: pixels, width: width, height: 1, lines: lines) {
+        let status = Self.withTextRun(title.text, font: options.font?.description ?? CollageFont.titleDefault,
+                                      pixels: pixels, width: width, height: 1, lines: lines) {
             ci_text_measure(&$0, &metrics, &error)
         }
         guard status == CI_OK else { throw ImageEngineError(error) }
@@ -306,18 +323,56 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     }
 
     /// Draws a title's lines in its band (already the background's colour),
-    /// black or white, whichever contrasts more with the background.
-    func drawTitle(_ title: TitleBand, on canvas: inout ci_image, background: RGBColor) throws {
-        let colour = TitleBand.textColour(on: background)
+    /// in `--text-colour`, else black or white, whichever contrasts more
+    /// with the background.
+    func drawTitle(_ title: TitleBand, on canvas: inout ci_image, options: CollageRenderOptions) throws {
+        let colour = options.textColour ?? TitleBand.textColour(on: options.background)
         let box = title.textBox
-        var metrics = ci_text_metrics()
         var error = ci_error()
         let rect = ci_rect(x: Int32(box.x), y: Int32(box.y), width: UInt32(box.width), height: UInt32(box.height))
-        let status = Self.withTitleRun(title.text, pixels: title.fontPixels, width: box.width, height: box.height,
-                                       lines: Int32(TitleRequest.maximumLines), colour: colour) {
-            ci_draw_text(&canvas, rect, &$0, &metrics, &error)
+        let status = Self.withTextRun(title.text, font: options.font?.description ?? CollageFont.titleDefault,
+                                      pixels: title.fontPixels, width: box.width, height: box.height,
+                                      lines: Int32(TitleRequest.maximumLines), colour: colour) {
+            ci_draw_text(&canvas, rect, &$0, nil, &error)
         }
         guard status == CI_OK else { throw ImageEngineError(error) }
+    }
+
+    /// The caption of each photo (`CaptionSource.caption`), reading the
+    /// date taken from the headers only when `--caption date` asks for it.
+    func captions(of photos: [Photo], _ options: CollageRenderOptions) throws -> [String?] {
+        try photos.map { photo in
+            let date = options.caption == .date && photo.caption == nil ? try inspect(photo).dateTaken : nil
+            return options.caption.caption(for: photo, dateTaken: date)
+        }
+    }
+
+    /// Draws `text` in a translucent band across the bottom of `cell`
+    /// (`CaptionBand`), over the photo already drawn there.
+    func drawCaption(_ text: String, in cell: CellRect, fontPixels: Double, on canvas: inout ci_image,
+                     options: CollageRenderOptions) throws(ImageEngineError) {
+        let font = options.font?.description ?? CollageFont.captionDefault
+        var metrics = ci_text_metrics()
+        var error = ci_error()
+        let width = CaptionBand.textBox(in: cell, fontPixels: fontPixels).width
+        let measured = Self.withTextRun(text, font: font, pixels: fontPixels, width: width, height: 1, lines: 1) {
+            ci_text_measure(&$0, &metrics, &error)
+        }
+        guard measured == CI_OK else { throw ImageEngineError(error) }
+        guard metrics.has_fonts != 0 else { return }
+        // A broken font's line cannot make the band take the cell.
+        let lineHeight = min(Int(metrics.height), Int((fontPixels * 3).rounded()))
+        let band = CaptionBand.rect(in: cell, lineHeight: lineHeight, fontPixels: fontPixels)
+        let box = CaptionBand.textBox(in: band, fontPixels: fontPixels)
+        let colours = CaptionBand.colours(text: options.textColour)
+        ci_shade_box(&canvas, ci_rect(x: Int32(band.x), y: Int32(band.y), width: UInt32(band.width), height: UInt32(band.height)),
+                     ci_color(r: colours.band.red, g: colours.band.green, b: colours.band.blue), CaptionBand.opacity)
+        let rect = ci_rect(x: Int32(box.x), y: Int32(box.y), width: UInt32(box.width), height: UInt32(box.height))
+        let drawn = Self.withTextRun(text, font: font, pixels: fontPixels, width: box.width, height: box.height, lines: 1,
+                                     colour: colours.text) {
+            ci_draw_text(&canvas, rect, &$0, nil, &error)
+        }
+        guard drawn == CI_OK else { throw ImageEngineError(error) }
     }
 
     /// Draws the photos into the cells of `plan` (one per photo), on its canvas.
@@ -330,6 +385,10 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         let shown = Locked([ci_box](repeating: ci_box(x: 0, y: 0, width: 1, height: 1), count: photos.count))
         var drawing = options
         drawing.fit = plan.fit
+        let captions = try captions(of: photos, options)
+        let captionPixels = CaptionBand.fontPixels(
+            base: plan.title?.fontPixels ?? TitleRequest.fontPixels(for: RequestedSize(plan.canvas), font: options.font),
+            cells: cells)
 
         image.pixels.withUnsafeMutableBufferPointer { buffer in
             var canvas = ci_image(
@@ -347,6 +406,14 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                         ci_draw_photo_placed($0, &canvas, rect, &drawOptions, &placement, &error)
                     }
                     if status == CI_OK { shown.withLock { $0[index] = placement.shown } }
+                    // Each caption in its own cell, so the workers never write the same pixels.
+                    if status == CI_OK, let caption = captions[index] {
+                        do throws(ImageEngineError) {
+                            try drawCaption(caption, in: cell, fontPixels: captionPixels, on: &canvas, options: options)
+                        } catch {
+                            failures.record(error, at: index)
+                        }
+                    }
                     if status == nil {
                         failures.record(.unopenable(photos[index]), at: index)
                     } else if status != CI_OK {
@@ -363,7 +430,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                 var canvas = ci_image(
                     pixels: buffer.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
                     stride: image.width * 3, channels: 3)
-                try drawTitle(title, on: &canvas, background: options.background)
+                try drawTitle(title, on: &canvas, options: options)
             }
         }
         let regions = shown.withLock { $0 }.map { PhotoRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }

@@ -38,13 +38,36 @@ struct LayoutOptionGroup: ParsableArguments {
         valueName: "text"))
     var title: String?
 
+    @Option(help: ArgumentHelp(
+        "A caption at the bottom of each photo, on a translucent band: name (the file name without its extension), date (the date taken, from EXIF, in this locale's medium format; nothing for a photo without one) or none. A photo's own caption (collage caption) is drawn whatever this says. Default: none.",
+        valueName: "name|date|none"),
+            completion: .list(CaptionSource.allCases.map(\.rawValue)),
+            transform: { try CaptionSource(parsing: $0) })
+    var caption: CaptionSource = .none
+
+    @Option(help: ArgumentHelp(
+        "The font of the title and captions, as a Pango font description: \"DejaVu Serif Bold 40\", \"Noto Sans 24px\" (family, style, size in points or px). A size sets the title's (captions take 70% of it); without one the title follows the canvas. Default: \"\(CollageFont.titleDefault)\" for the title, \"\(CollageFont.captionDefault)\" for captions. fc-list lists the installed families.",
+        valueName: "description"))
+    var font: String?
+
+    @Option(name: [.customLong("text-colour"), .customLong("text-color")], help: ArgumentHelp(
+        "Colour of the title and captions: #RRGGBB, #RGB or any CSS colour name (default: black or white, whichever contrasts more with --background, for the title; white for captions, on a dark band; a band is white under dark text).",
+        valueName: "color"),
+            transform: { try RGBColor(parsing: $0) })
+    var textColour: RGBColor?
+
     func validate() throws {
-        if let title {
-            // Bytes that are not UTF-8 (a terminal in another encoding) would be drawn as U+FFFD.
-            if RawArguments.isLossy(title) {
-                throw ValidationError("the --title is not valid UTF-8: set the terminal to UTF-8, or give the title in UTF-8")
+        // Bytes that are not UTF-8 (a terminal in another encoding) would be drawn as U+FFFD.
+        for (option, value) in [("--title", title), ("--font", font)] {
+            if let value, RawArguments.isLossy(value) {
+                throw ValidationError("the \(option) is not valid UTF-8: set the terminal to UTF-8, or give it in UTF-8")
             }
+        }
+        if let title {
             do { _ = try CollageTitle(title) } catch { throw ValidationError("--title: \(error)") }
+        }
+        if let font {
+            do { _ = try ImageEngine.font(parsing: font) } catch { throw ValidationError("--font '\(font)': \(error)") }
         }
         if gap < 0 { throw ValidationError("--gap must not be negative") }
         if margin < 0 { throw ValidationError("--margin must not be negative") }
@@ -59,15 +82,17 @@ struct LayoutOptionGroup: ParsableArguments {
 
     func renderOptions(quality: Int = CollageRenderOptions.defaultQuality) throws -> CollageRenderOptions {
         let title = try title.map { try CollageTitle($0) }
-        if let title {
+        let font = try font.map { try ImageEngine.font(parsing: $0) }
+        if title != nil || caption != .none {
             if !ImageEngine.fontsAvailable {
-                Console.warning("no font is installed (fontconfig finds none), so the title is not drawn: install one, e.g. fonts-dejavu-core")
-            } else if case let missing = ImageEngine.missingGlyphs(in: title), missing > 0 {
+                Console.warning("no font is installed (fontconfig finds none), so no title or caption is drawn: install one, e.g. fonts-dejavu-core")
+            } else if let title, case let missing = ImageEngine.missingGlyphs(in: title.text, font: font), missing > 0 {
                 Console.warning("no installed font has \(missing == 1 ? "1 character" : "\(missing) characters") of the title, drawn as boxes: fonts-noto-core covers most scripts, fonts-noto-cjk Chinese, Japanese and Korean, fonts-noto-color-emoji emoji")
             }
         }
         return try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
-                                        quality: quality, crop: placement.crop, fit: placement.fit, title: title)
+                                        quality: quality, crop: placement.crop, fit: placement.fit, title: title,
+                                        caption: caption, font: font, textColour: textColour)
     }
 }
 

@@ -1,5 +1,7 @@
 /// How the canvas is divided into cells (`--layout`).
-public enum LayoutMode: String, Equatable, Sendable, CaseIterable, CustomStringConvertible {
+public enum LayoutMode: String, Equatable, Sendable, OptionChoice, CustomStringConvertible {
+    public static let optionName = "layout"
+
     /// The original app's grid, exactly: 1-2 photos side by side, 3-6 in two rows.
     case grid
     /// Cells chosen for these photos on this canvas, to show as much of each as can be.
@@ -8,13 +10,6 @@ public enum LayoutMode: String, Equatable, Sendable, CaseIterable, CustomStringC
     case rows
     /// Justified columns: `rows` turned.
     case columns
-
-    public init(parsing text: String) throws {
-        guard let mode = LayoutMode(rawValue: text.lowercased()) else {
-            throw OptionError("layout '\(text)' is not grid, auto, rows or columns")
-        }
-        self = mode
-    }
 
     /// The next mode, in the order `--help` lists them: what the collage screen's `l` cycles to.
     public var next: LayoutMode {

@@ -132,7 +132,7 @@ public struct LayoutRequest: Equatable, Sendable {
     /// planning without the text engine must (`ImageEngine.plan` measures it).
     public init(_ options: CollageRenderOptions) {
         self.init(size: options.size, layout: options.layout, gap: options.gap, margin: options.margin, fit: options.fit,
-                  title: options.title.map { TitleRequest.estimated($0, size: options.size) })
+                  title: options.title.map { TitleRequest.estimated($0, size: options.size, font: options.font) })
     }
 
     /// Whether the layout needs to know the photos' shapes (the grid does not).

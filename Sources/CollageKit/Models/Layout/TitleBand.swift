@@ -1,8 +1,7 @@
 import Foundation
 
 /// A collage's title (`--title`), checked: at most `maximumCharacters`
-/// Unicode scalars, line breaks and tabs turned into spaces, other control
-/// characters dropped (they are never drawn), spaces trimmed at the ends.
+/// Unicode scalars, one line as `TextLine` makes it.
 public struct CollageTitle: Equatable, Sendable, CustomStringConvertible {
     /// The most characters (Unicode scalars, so a pile of combining marks
     /// counts every one) a title may have: two lines of a wide canvas hold
@@ -16,18 +15,7 @@ public struct CollageTitle: Equatable, Sendable, CustomStringConvertible {
         guard count <= Self.maximumCharacters else {
             throw OptionError("the title has \(count) characters, over the limit of \(Self.maximumCharacters)")
         }
-        var scalars = String.UnicodeScalarView()
-        for scalar in raw.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator:
-                if ["\n", "\r", "\t"].contains(scalar) || scalar.properties.generalCategory != .control {
-                    scalars.append(" ")
-                }
-            default:
-                scalars.append(scalar)
-            }
-        }
-        text = String(scalars).trimmingCharacters(in: .whitespaces)
+        text = TextLine.cleaned(raw)
         guard !text.isEmpty else { throw OptionError("the title is empty: give some text, or leave out --title") }
     }
 
@@ -52,10 +40,12 @@ public struct TitleRequest: Equatable, Sendable {
     /// The most lines a title takes; what does not fit is ellipsised.
     public static let maximumLines = 2
 
-    /// The title's font size for a canvas: 4% of its height, or, when the
+    /// The title's font size for a canvas: `--font`'s size when it gives
+    /// one, else 4% of the canvas's height, or, when the
     /// height follows from the photos (`--size 1920x`), of the height the
     /// default canvas's proportion (16:9) would give.
-    public static func fontPixels(for size: RequestedSize) -> Double {
+    public static func fontPixels(for size: RequestedSize, font: CollageFont? = nil) -> Double {
+        if let pixels = font?.pixels { return pixels }
         let basis = size.height.map(Double.init) ?? Double(size.width ?? CanvasSize.default.width) * 9 / 16
         return max(6, (basis * 0.04).rounded())
     }
@@ -65,8 +55,8 @@ public struct TitleRequest: Equatable, Sendable {
 
     /// A title of one line, its height estimated from the font size (lines
     /// of common fonts are about 1.2 em), for planning without the text engine.
-    public static func estimated(_ title: CollageTitle, size: RequestedSize) -> TitleRequest {
-        let pixels = fontPixels(for: size)
+    public static func estimated(_ title: CollageTitle, size: RequestedSize, font: CollageFont? = nil) -> TitleRequest {
+        let pixels = fontPixels(for: size, font: font)
         return TitleRequest(text: title.text, fontPixels: pixels, textHeight: Int((pixels * 1.2).rounded(.up)))
     }
 

@@ -1,0 +1,139 @@
+import Foundation
+
+/// One line of text as the engine draws it: line breaks and tabs become
+/// spaces, other control characters are dropped (they have nothing to
+/// draw, and the engine refuses them), the ends trimmed. Titles, captions
+/// and file names shown as captions all go through here.
+public enum TextLine {
+    public static func cleaned(_ raw: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in raw.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control:
+                if ["\n", "\r", "\t", "\u{0B}", "\u{0C}", "\u{85}"].contains(scalar) { scalars.append(" ") }
+            case .lineSeparator, .paragraphSeparator:
+                scalars.append(" ")
+            default:
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// The font of a collage's text (`--font`): a Pango font description, and
+/// the size it gives in pixels when it gives one (then the title takes that
+/// size rather than following the canvas).
+public struct CollageFont: Equatable, Sendable, CustomStringConvertible {
+    public let description: String
+    public let pixels: Double?
+
+    public init(description: String, pixels: Double?) {
+        self.description = description
+        self.pixels = pixels.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// The title's font without `--font`.
+    public static let titleDefault = "Sans Bold"
+    /// The captions' font without `--font`.
+    public static let captionDefault = "Sans"
+}
+
+/// Which caption a photo without one of its own gets (`--caption`).
+public enum CaptionSource: String, OptionChoice, Sendable, CustomStringConvertible {
+    public static let optionName = "caption"
+
+    /// None: only the captions people wrote (`collage caption`) are drawn.
+    case none
+    /// The file name without its extension.
+    case name
+    /// The date the photo was taken (EXIF DateTimeOriginal), in the
+    /// locale's medium date format; nothing for a photo without one.
+    case date
+
+    public var description: String { rawValue }
+
+    /// The caption drawn on `photo`: its own, else what this source gives
+    /// (`dateTaken` as EXIF writes it, "YYYY:MM:DD HH:MM:SS"); nil for none.
+    public func caption(for photo: Photo, dateTaken: String?, locale: Locale = Self.environmentLocale()) -> String? {
+        let text: String?
+        if let own = photo.caption {
+            text = own
+        } else {
+            switch self {
+            case .none: text = nil
+            case .name: text = (photo.fileName as NSString).deletingPathExtension
+            case .date: text = dateTaken.flatMap { Self.formatted(exifDate: $0, locale: locale) }
+            }
+        }
+        return text.map(TextLine.cleaned).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The locale dates are written in, as POSIX says to choose it: LC_ALL,
+    /// else LC_TIME, else LANG ("de_DE.UTF-8@euro" is de_DE); C, POSIX or
+    /// nothing is en_US_POSIX. Written here because Foundation on Linux
+    /// reads none of them (Locale.current is en_001 whatever they say).
+    public static func environmentLocale(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Locale {
+        let name = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
+        let identifier = String(name.prefix { $0 != "." && $0 != "@" })
+        return Locale(identifier: ["C", "POSIX", ""].contains(identifier) ? "en_US_POSIX" : identifier)
+    }
+
+    /// An EXIF date ("2019:07:04 18:30:00", local time as the camera's clock
+    /// had it, no zone) as the locale writes a medium date ("Jul 4, 2019").
+    public static func formatted(exifDate: String, locale: Locale) -> String? {
+        let parser = DateFormatter()
+        parser.locale = Locale(identifier: "en_US_POSIX")
+        parser.timeZone = TimeZone(identifier: "UTC")
+        parser.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        guard let date = parser.date(from: exifDate) else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        // The same zone both ways: the date is the one the camera's clock showed.
+        formatter.timeZone = parser.timeZone
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .none
+        return formatter.string(from: date)
+    }
+}
+
+/// A caption's place and look: a band across the bottom of the photo's
+/// cell, translucent, the text on one line (ellipsised) in its middle.
+public enum CaptionBand {
+    /// The band's opacity: 140/255 (55%) of black keeps white text at 4.75:1
+    /// (WCAG) even over pure white, the worst photo (4.5:1 needs 53%); the
+    /// rest of the photo still shows through.
+    public static let opacity: UInt8 = 140
+
+    /// The captions' font size on a canvas whose title font (`--font`'s
+    /// size, or 4% of the height) is `base` pixels: 70% of it, and at most a
+    /// tenth of the shortest cell's height, so that a band never hides much
+    /// of a photo; one size for every caption of a collage.
+    public static func fontPixels(base: Double, cells: [CellRect]) -> Double {
+        let shortest = cells.map(\.height).min() ?? 0
+        return max(6, min((base * 0.7).rounded(), (Double(shortest) * 0.1).rounded()))
+    }
+
+    /// Space above and below the line, and at its sides.
+    public static func padding(fontPixels: Double) -> Int { Int((fontPixels * 0.3).rounded()) }
+
+    /// The band in `cell` for a line `lineHeight` pixels tall: the full
+    /// width of the cell, at its bottom, never taller than the cell.
+    public static func rect(in cell: CellRect, lineHeight: Int, fontPixels: Double) -> CellRect {
+        let height = min(cell.height, lineHeight + 2 * padding(fontPixels: fontPixels))
+        return CellRect(x: cell.x, y: cell.y + cell.height - height, width: cell.width, height: height)
+    }
+
+    /// Where the line is laid out in `band`: less the padding at the sides.
+    public static func textBox(in band: CellRect, fontPixels: Double) -> CellRect {
+        let side = min(padding(fontPixels: fontPixels), max(0, (band.width - 1) / 2))
+        return CellRect(x: band.x + side, y: band.y, width: max(1, band.width - 2 * side), height: band.height)
+    }
+
+    /// The text's colour (`--text-colour`, else white) and the band's:
+    /// black or white, whichever contrasts more with the text.
+    public static func colours(text: RGBColor?) -> (text: RGBColor, band: RGBColor) {
+        let text = text ?? .white
+        return (text, TitleBand.textColour(on: text))
+    }
+}
