@@ -1,4 +1,5 @@
 import CollageImaging
+import CollageTestSupport
 import Foundation
 import Testing
 
@@ -368,17 +369,9 @@ struct CropDrawTests {
     /// An EXIF block (little-endian) with SubjectArea as a rectangle
     /// (centre x, y, width, height) in the Exif sub-IFD.
     static func exifSubjectArea(_ values: [UInt16], orientation: UInt16 = 1) -> [UInt8] {
-        func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        func le32(_ v: UInt32) -> [UInt8] { le16(UInt16(v & 0xFFFF)) + le16(UInt16(v >> 16)) }
-        func entry(_ tag: UInt16, _ type: UInt16, _ count: UInt32, _ value: [UInt8]) -> [UInt8] {
-            le16(tag) + le16(type) + le32(count) + value + [UInt8](repeating: 0, count: 4 - value.count)
-        }
-        // TIFF header (8), IFD0 at 8: 2 entries (2 + 24 + 4 = 30) -> Exif IFD at 38: 1 entry (2 + 12 + 4 = 18) -> data at 56.
-        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8)
-        tiff += le16(2) + entry(0x0112, 3, 1, le16(orientation)) + entry(0x8769, 4, 1, le32(38)) + le32(0)
-        tiff += le16(1) + entry(0x9214, 3, UInt32(values.count), le32(56)) + le32(0)
-        tiff += values.flatMap(le16)
-        return Array("Exif".utf8) + [0, 0] + tiff
+        EXIFBlock.block(ifd0: [EXIFBlock.entry(0x0112, 3, 1, EXIFBlock.le16(orientation))],
+                        exif: { EXIFBlock.entry(0x9214, 3, UInt32(values.count), EXIFBlock.le32($0)) },
+                        data: values.flatMap(EXIFBlock.le16))
     }
 
     @Test func theCamerasSubjectNearAnEdgeIsKept() throws {

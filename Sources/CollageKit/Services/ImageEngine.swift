@@ -348,9 +348,10 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     }
 
     /// Draws `text` in a translucent band across the bottom of `cell`
-    /// (`CaptionBand`), over the photo already drawn there.
+    /// (`CaptionBand`), over the photo already drawn there; nil when no
+    /// font can draw it (nothing is drawn then).
     func drawCaption(_ text: String, in cell: CellRect, fontPixels: Double, on canvas: inout ci_image,
-                     options: CollageRenderOptions) throws(ImageEngineError) {
+                     options: CollageRenderOptions) throws(ImageEngineError) -> DrawnCaption? {
         let font = options.font?.description ?? CollageFont.captionDefault
         var metrics = ci_text_metrics()
         var error = ci_error()
@@ -359,7 +360,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             ci_text_measure(&$0, &metrics, &error)
         }
         guard measured == CI_OK else { throw ImageEngineError(error) }
-        guard metrics.has_fonts != 0 else { return }
+        guard metrics.has_fonts != 0 else { return nil }
         // A broken font's line cannot make the band take the cell.
         let lineHeight = min(Int(metrics.height), Int((fontPixels * 3).rounded()))
         let band = CaptionBand.rect(in: cell, lineHeight: lineHeight, fontPixels: fontPixels)
@@ -373,6 +374,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             ci_draw_text(&canvas, rect, &$0, nil, &error)
         }
         guard drawn == CI_OK else { throw ImageEngineError(error) }
+        return DrawnCaption(text: text, band: band, fontPixels: fontPixels)
     }
 
     /// Draws the photos into the cells of `plan` (one per photo), on its canvas.
@@ -386,6 +388,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         var drawing = options
         drawing.fit = plan.fit
         let captions = try captions(of: photos, options)
+        let drawnCaptions = Locked([DrawnCaption?](repeating: nil, count: photos.count))
         let captionPixels = CaptionBand.fontPixels(
             base: plan.title?.fontPixels ?? TitleRequest.fontPixels(for: RequestedSize(plan.canvas), font: options.font),
             cells: cells)
@@ -409,7 +412,9 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     // Each caption in its own cell, so the workers never write the same pixels.
                     if status == CI_OK, let caption = captions[index] {
                         do throws(ImageEngineError) {
-                            try drawCaption(caption, in: cell, fontPixels: captionPixels, on: &canvas, options: options)
+                            let drawn = try drawCaption(caption, in: cell, fontPixels: captionPixels, on: &canvas,
+                                                        options: options)
+                            drawnCaptions.withLock { $0[index] = drawn }
                         } catch {
                             failures.record(error, at: index)
                         }
@@ -434,7 +439,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             }
         }
         let regions = shown.withLock { $0 }.map { PhotoRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-        return RenderedCollage(image: image, plan: plan, shown: regions)
+        return RenderedCollage(image: image, plan: plan, shown: regions, captions: drawnCaptions.withLock { $0 })
     }
 
     /// What the engine is told about one photo of a collage: the options'

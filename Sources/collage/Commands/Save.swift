@@ -136,6 +136,9 @@ extension Save {
             let kept = Double(entry.shown.width * entry.shown.height) / Double(entry.shape.width * entry.shape.height)
             print("  \(index + 1). \(Console.printable(entry.photo.path))")
             print("     \(entry.shape.width)x\(entry.shape.height) in cell \(entry.cell), showing \(entry.shown) (\(Int((kept * 100).rounded()))%)")
+            if let caption = entry.caption {
+                print("     caption \(Console.printable(caption.text).debugDescription) in band \(caption.band)")
+            }
         }
     }
 }
@@ -178,6 +181,16 @@ private struct PlanJSON: Encodable {
         let cell: Rect
         /// The part of the upright photo drawn in the cell, in its pixels.
         let shown: Rect
+        /// Absent for a photo without a caption.
+        let caption: Caption?
+    }
+
+    struct Caption: Encodable {
+        let text: String
+        /// The translucent band across the bottom of the cell.
+        let band: Rect
+        /// The font's size in pixels.
+        let fontSize: Double
     }
 
     struct Title: Encodable {
@@ -203,7 +216,8 @@ private struct PlanJSON: Encodable {
             Entry(path: entry.photo.path,
                   pathBytes: entry.photo.pathIsExact ? nil : Data(entry.photo.fileSystemPath).base64EncodedString(),
                   width: entry.shape.width, height: entry.shape.height,
-                  cell: Rect(entry.cell), shown: Rect(entry.shown))
+                  cell: Rect(entry.cell), shown: Rect(entry.shown),
+                  caption: entry.caption.map { Caption(text: $0.text, band: Rect($0.band), fontSize: $0.fontPixels) })
         }
     }
 }

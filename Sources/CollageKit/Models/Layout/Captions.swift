@@ -100,10 +100,11 @@ public enum CaptionSource: String, OptionChoice, Sendable, CustomStringConvertib
 /// A caption's place and look: a band across the bottom of the photo's
 /// cell, translucent, the text on one line (ellipsised) in its middle.
 public enum CaptionBand {
-    /// The band's opacity: 140/255 (55%) of black keeps white text at 4.75:1
-    /// (WCAG) even over pure white, the worst photo (4.5:1 needs 53%); the
-    /// rest of the photo still shows through.
-    public static let opacity: UInt8 = 140
+    /// The band's opacity: 150/255 (59%) of black keeps white text at 5.5:1
+    /// (WCAG) even over pure white, the worst photo, and yellow text at 5.1:1
+    /// (55% would keep white at 4.75:1 but yellow at only 4.4:1); the photo
+    /// still shows through.
+    public static let opacity: UInt8 = 150
 
     /// The captions' font size on a canvas whose title font (`--font`'s
     /// size, or 4% of the height) is `base` pixels: 70% of it, and at most a
@@ -135,5 +136,18 @@ public enum CaptionBand {
     public static func colours(text: RGBColor?) -> (text: RGBColor, band: RGBColor) {
         let text = text ?? .white
         return (text, TitleBand.textColour(on: text))
+    }
+}
+
+/// A caption as drawn: its text and its band.
+public struct DrawnCaption: Equatable, Sendable {
+    public let text: String
+    public let band: CellRect
+    public let fontPixels: Double
+
+    public init(text: String, band: CellRect, fontPixels: Double) {
+        self.text = text
+        self.band = band
+        self.fontPixels = fontPixels
     }
 }

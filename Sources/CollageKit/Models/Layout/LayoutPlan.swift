@@ -98,11 +98,15 @@ public struct RenderedCollage: Equatable, Sendable {
     public let image: RGBImage
     public let plan: LayoutPlan
     public let shown: [PhotoRegion]
+    /// Each photo's caption as drawn, with its band; nil for a photo without
+    /// one (or when no font could draw it).
+    public let captions: [DrawnCaption?]
 
-    public init(image: RGBImage, plan: LayoutPlan, shown: [PhotoRegion]) {
+    public init(image: RGBImage, plan: LayoutPlan, shown: [PhotoRegion], captions: [DrawnCaption?]? = nil) {
         self.image = image
         self.plan = plan
         self.shown = shown
+        self.captions = captions ?? shown.map { _ in nil }
     }
 
     public var cropCentres: [PhotoFocus] { shown.map(\.centre) }
@@ -213,6 +217,7 @@ public struct CollagePlanReport: Equatable, Sendable {
         public let shape: PhotoShape
         public let cell: CellRect
         public let shown: CellRect
+        public let caption: DrawnCaption?
     }
 
     public let canvas: CanvasSize
@@ -226,7 +231,7 @@ public struct CollagePlanReport: Equatable, Sendable {
         title = drawn.plan.title
         self.photos = photos.indices.map { index in
             Entry(photo: photos[index], shape: shapes[index], cell: drawn.plan.cells[index],
-                  shown: drawn.shown[index].pixels(of: shapes[index]))
+                  shown: drawn.shown[index].pixels(of: shapes[index]), caption: drawn.captions[index])
         }
     }
 }

@@ -1,0 +1,36 @@
+/// EXIF blocks for tests, as a JPEG's APP1 payload carries them ("Exif\0\0"
+/// and a little-endian TIFF structure): IFD0, then the Exif sub-IFD, then
+/// the values that do not fit in an entry.
+public enum EXIFBlock {
+    public static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    public static func le32(_ v: UInt32) -> [UInt8] { le16(UInt16(v & 0xFFFF)) + le16(UInt16(v >> 16)) }
+
+    /// One IFD entry; `value` is the value itself (up to 4 bytes) or the offset of it.
+    public static func entry(_ tag: UInt16, _ type: UInt16, _ count: UInt32, _ value: [UInt8]) -> [UInt8] {
+        le16(tag) + le16(type) + le32(count) + value + [UInt8](repeating: 0, count: 4 - value.count)
+    }
+
+    /// IFD0 with `ifd0` entries and a pointer to an Exif IFD of one entry,
+    /// `exif(dataOffset)`, whose out-of-line value `data` follows it.
+    public static func block(ifd0: [[UInt8]], exif: (UInt32) -> [UInt8], data: [UInt8]) -> [UInt8] {
+        let exifOffset = UInt32(8 + 2 + 12 * (ifd0.count + 1) + 4)
+        let dataOffset = exifOffset + 18
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8)
+        tiff += le16(UInt16(ifd0.count + 1)) + ifd0.joined() + entry(0x8769, 4, 1, le32(exifOffset)) + le32(0)
+        tiff += le16(1) + exif(dataOffset) + le32(0)
+        tiff += data
+        return Array("Exif".utf8) + [0, 0] + tiff
+    }
+
+    /// DateTimeOriginal = `date` (ASCII, padded or cut to 19 characters, and its NUL).
+    public static func dateTaken(_ date: String) -> [UInt8] {
+        let text = Array(date.utf8.prefix(19)) + [UInt8](repeating: 0x20, count: max(0, 19 - date.utf8.count)) + [0]
+        return block(ifd0: [], exif: { entry(0x9003, 2, UInt32(text.count), le32($0)) }, data: text)
+    }
+
+    /// `jpeg` with `app1` as its first segment after SOI.
+    public static func inserted(_ app1: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
+        let length = app1.count + 2
+        return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + app1 + jpeg[2...]
+    }
+}
