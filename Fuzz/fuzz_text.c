@@ -5,7 +5,9 @@
 // promises: a run is measured and drawn alike (both succeed or both fail
 // with the same status); a failure is a status with a message, and leaves
 // the canvas untouched; nothing outside the box (and the canvas) is
-// written; no more lines than asked are laid out.
+// written; no more lines than asked are laid out. The font description's
+// size (ci_text_font_pixels, for --font) and a caption's band
+// (ci_shade_box) ride along.
 //
 // Input: 4 bytes of parameters, a byte n and n bytes of font description,
 // then the text (any bytes: invalid UTF-8 must be refused, not drawn).
@@ -82,6 +84,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                              y < (int64_t)box.y + box.height;
                 if (!inside) CHECK(memcmp(pixels + (y * W + x) * 3, before + (y * W + x) * 3, 3) == 0);
             }
+        }
+    }
+    // The font description alone (--font): a size that is a number, from 0
+    // to the limit, or a refusal with a message; and a band shaded over the
+    // same box changes nothing outside it.
+    if (font) {
+        double pixels = -1;
+        memset(&err, 0, sizeof err);
+        ci_status sized = ci_text_font_pixels(font, &pixels, &err);
+        if (sized == CI_OK) CHECK(pixels >= 0 && pixels <= 4096);
+        else CHECK(err.message[0] != 0 && pixels == 0);
+    }
+    memcpy(before, pixels, sizeof pixels);
+    ci_shade_box(&canvas, box, run.colour, params[3]);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            int inside = x >= box.x && x < (int64_t)box.x + box.width && y >= box.y && y < (int64_t)box.y + box.height;
+            if (!inside || params[3] == 0) CHECK(memcmp(pixels + (y * W + x) * 3, before + (y * W + x) * 3, 3) == 0);
         }
     }
     free(font);
