@@ -152,6 +152,21 @@ import Testing
         #expect(try cli.count() == 2)
     }
 
+    @Test func withoutAnyFontTheCollageIsSavedWithoutCaptions() throws {
+        let cli = try collage([[230, 30, 30], [30, 200, 30]])
+        try #require(try cli.run(["caption", "1", "Mine"]).status == 0)
+        let config = cli.workingDirectory.appendingPathComponent("no-fonts.conf")
+        try Data("<?xml version=\"1.0\"?>\n<fontconfig><cachedir>\(cli.workingDirectory.path)/cache</cachedir></fontconfig>\n".utf8)
+            .write(to: config)
+        let run = try cli.bash("FONTCONFIG_FILE=\(shellQuoted(config.path)) exec \"$COLLAGE\" save -o plain.png --keep --caption name")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("no font is installed"), "\(run.stderr)")
+        let image = try image(cli, "plain.png")
+        // The photos as they are, to the bottom row: no band.
+        #expect(Self.pixel(image, 0, image.height - 1) == [230, 30, 30])
+        #expect(Self.pixel(image, image.width - 1, image.height - 1) == [30, 200, 30])
+    }
+
     @Test func aFontsSizeSetsTheTitlesAndTheCaptionsFollow() throws {
         let cli = try collage([[230, 30, 30], [30, 200, 30]])
         let plan = try layouts.dryRun(cli, ["--title", "Big", "--font", "DejaVu Serif Bold 30px", "--caption", "name"])

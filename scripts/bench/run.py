@@ -26,6 +26,13 @@ tools and makes the photos. Environment:
   BENCH_P3_RUNS     rounds for W6-P3 (default 15; 0 skips it)
   BENCH_CROP_RUNS   rounds for W6-crop and W-portraits (default 11; 0 skips them)
   BENCH_LAYOUT_RUNS rounds for W6-layout (default 11; 0 skips it)
+  BENCH_TEXT_RUNS   rounds for W6-text (default 11; 0 skips it)
+
+W6-text (issue 20): W6 plain, and titled with every photo captioned by its
+name (Pango and Cairo loaded, seven runs laid out and drawn); then the same
+pair on a 64x64 canvas, where the photos cost little, so the difference is
+the first text's cost in a process (loading the libraries, fontconfig's
+configuration, the first font).
 
 W6-layout (issue 19): W6 with the default layout, with `--layout grid`
 named (the same bytes, and the same time within noise) and with `--layout
@@ -424,6 +431,17 @@ def main():
                    Contender("collage --layout grid", collage_on(photos, "--layout grid"), psnr=False),
                    Contender("collage --layout auto", collage_on(photos, "--layout auto"), psnr=False)]
 
+    # --- W6-text (issue 20): a title and six captions, and the first text's cost ---
+    text_rounds = int(os.environ.get("BENCH_TEXT_RUNS", "11"))
+    texts, first_text = [], []
+    if text_rounds > 0:
+        titled = "--title 'Summer 2026 · Καλοκαίρι' --caption name"
+        texts = [Contender("collage (default)", collage_on(photos), psnr=False),
+                 Contender("collage --title T --caption name", collage_on(photos, titled), psnr=False)]
+        first_text = [Contender("collage --size 64x64", collage_on(photos[:2], "--size 64x64"), psnr=False),
+                      Contender("collage --size 64x64 --title T", collage_on(photos[:2], "--size 64x64 --title T"),
+                                psnr=False)]
+
     # --- Quality ---
     reference_file = os.path.join(work, "reference-w6-16bit.png")
     make_reference(convert, photos, reference_file)
@@ -454,6 +472,9 @@ def main():
         run_rounds(portraits, crop_rounds, env, scratch, outdir, "W-portraits")
     if layouts:
         run_rounds(layouts, layout_rounds, env, scratch, outdir, "W6-layout")
+    if texts:
+        run_rounds(texts, text_rounds, env, scratch, outdir, "W6-text")
+        run_rounds(first_text, text_rounds, env, scratch, outdir, "first text")
     load_after = open("/proc/loadavg").read().split()[:3]
 
     busy = subprocess.run(["ps", "-eo", "pcpu,ni,comm", "--sort=-pcpu"], capture_output=True,
@@ -493,6 +514,16 @@ def main():
         report += ["", "W6-layout: `--layout grid` writes %s bytes as the default." % ("the same" if same else "DIFFERENT"),
                    "auto's search, the layout alone (COLLAGE_TRACE_LAYOUT, median of 21): %s." % "; ".join(
                        layout_search_times(collage, photos, env, scratch)), ""]
+    if texts:
+        report += [table(texts, "collage (default)", "W6-text (a title and six captions)")]
+        plain = statistics.median(r[0] for r in texts[0].runs)
+        text = statistics.median(r[0] for r in texts[1].runs)
+        tiny = statistics.median(r[0] for r in first_text[0].runs)
+        tiny_text = statistics.median(r[0] for r in first_text[1].runs)
+        report += ["", "W6-text: a title and six captions cost %+.1f%% of W6's wall (%+.1f ms); the first text in a "
+                   "process costs %.1f ms (64x64, two photos: %.1f ms with a title, %.1f ms without)." % (
+                       100 * (text - plain) / plain, 1000 * (text - plain), 1000 * (tiny_text - tiny),
+                       1000 * tiny_text, 1000 * tiny), ""]
     report += ["Load average before %s, after %s. Busiest processes at the end (%%CPU, nice, name): %s." % (
         "/".join(load_before), "/".join(load_after), "; ".join(" ".join(l.split()) for l in busy))]
     text = "\n".join(report)
