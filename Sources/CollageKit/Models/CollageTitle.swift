@@ -10,13 +10,15 @@ public struct CollageTitle: Equatable, Sendable, CustomStringConvertible {
 
     public let text: String
 
-    public init(_ raw: String) throws {
+    /// `withoutIt` is the advice for a title that is empty once trimmed: how
+    /// to have no title where this one was given (a batch list's is a line).
+    public init(_ raw: String, withoutIt: String = "leave out --title") throws {
         let count = raw.unicodeScalars.count
         guard count <= Self.maximumCharacters else {
             throw OptionError("the title has \(count) characters, over the limit of \(Self.maximumCharacters)")
         }
         text = TextLine.cleaned(raw)
-        guard !text.isEmpty else { throw OptionError("the title is empty: give some text, or leave out --title") }
+        guard !text.isEmpty else { throw OptionError("the title is empty: give some text, or \(withoutIt)") }
     }
 
     public var description: String { text }
