@@ -264,6 +264,25 @@ import Glibc
         }
     }
 
+    @Test func aCaptionLineIsDrawnAsCollageCaptionDrawsIt() throws {
+        let cli = try CLI()
+        try redAndBlue(in: cli.workingDirectory)
+        try Data("#caption \"The \\\"red\\\" one\" #focus 0.5 0.5 red.png\nblue.png\n\nred.png\nblue.png\n".utf8)
+            .write(to: cli.file("list.txt"))
+        let options = ["--size", "400x200", "--format", "png"]
+        let run = try cli.run(["batch", "list.txt"] + options)
+        #expect(run.status == 0, "\(run.stderr)")
+        let captioned = try Data(contentsOf: cli.file("collage-001.png"))
+        #expect(captioned != (try Data(contentsOf: cli.file("collage-002.png"))), "the caption is drawn")
+        // The collage `collage caption` and `collage focus` give, to the byte.
+        for step in [["add", "red.png", "blue.png"], ["caption", "1", "The \"red\" one"], ["focus", "1", "0.5", "0.5"],
+                     ["save", "-o", "saved.png", "--size", "400x200"]] {
+            let done = try cli.run(step)
+            #expect(done.status == 0, "\(step): \(done.stderr)")
+        }
+        #expect(try Data(contentsOf: cli.file("saved.png")) == captioned)
+    }
+
     @Test func badTitleAndCaptionLinesSkipTheirCollageNamingTheLine() throws {
         let cli = try CLI()
         try redAndBlue(in: cli.workingDirectory)
