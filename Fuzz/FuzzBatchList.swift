@@ -13,11 +13,17 @@
 //    order, and its group's line range covers it; blank lines separate groups;
 //  - a `#focus X Y PATH` line is the photo PATH with that focus, and one
 //    that starts so but does not parse marks its group as not makeable;
-//  - a `#layout MODE` line is a line of its group (in its line range); the
-//    group has that layout when it is the group's only one, comes before its
-//    first photo, has at least one photo after it and MODE is a layout; any
-//    other `#layout` line marks the group not makeable, and the problem
-//    names the earliest such line (or bad `#focus` line);
+//  - a `#caption "TEXT" PATH` line is the photo PATH with caption TEXT
+//    (unescaped: \" and \\ only; valid UTF-8; as `collage caption` takes
+//    it), `#caption "TEXT" #focus X Y PATH` the same with that focus, and
+//    one that starts so but does not parse marks its group not makeable;
+//  - a `#layout MODE` or `#title TEXT` line is a line of its group (in its
+//    line range); the group has that layout (title) when it is the group's
+//    only `#layout` (`#title`) line, comes before its first photo, has at
+//    least one photo after it and MODE is a layout (TEXT valid UTF-8 that
+//    `--title` would take); any other such line marks the group not
+//    makeable, and the problem names the earliest such line (or bad
+//    `#focus` or `#caption` line);
 //  - every photo names exactly the bytes of its line (trimmed), made absolute
 //    against the list's folder and standardised as the kernel would resolve
 //    it ("." and repeated slashes removed, "x/.." only where x is a real
@@ -34,23 +40,73 @@ private func fail(_ message: String) -> Never {
 
 /// The format, modelled independently: a line is blank (ends a group), a
 /// comment, a photo given by the bytes of its trimmed text (with a focus
-/// for `#focus X Y PATH`), a `#focus` line that does not parse, or a
-/// `#layout` line with its mode (nil when it names none of the layouts).
-private enum Line { case blank, comment, photo([UInt8], PhotoFocus?), bad, layout(LayoutMode?) }
+/// for `#focus X Y PATH`, a caption for `#caption "TEXT" PATH`), a `#focus`
+/// or `#caption` line that does not parse, a `#layout` line with its mode
+/// (nil when it names none of the layouts) or a `#title` line with its
+/// title (nil when it is not one).
+private enum Line {
+    case blank, comment, photo([UInt8], PhotoFocus?, String?), bad, layout(LayoutMode?), title(CollageTitle?)
+}
 
-/// "#layout", then the end of the line or a blank (space, tab), then blanks
-/// and MODE, the rest of the line: one of the four names in any ASCII case.
-/// nil when the line is not a `#layout` line ("#layouts", "#layout-x").
-private func layoutModel(_ text: [UInt8]) -> Line? {
+/// WORD, then the end of the line or a blank (space, tab), then blanks and
+/// the rest of the line, returned; nil when the line does not start so
+/// ("#layouts", "#title-x").
+private func rest(after word: String, _ text: [UInt8]) -> [UInt8]? {
     let blank: Set<UInt8> = [0x20, 0x09]
-    let head = Array("#layout".utf8)
+    let head = Array(word.utf8)
     guard text.count >= head.count, Array(text[0..<head.count]) == head else { return nil }
     if text.count > head.count && !blank.contains(text[head.count]) { return nil }
     var at = head.count
     while at < text.count, blank.contains(text[at]) { at += 1 }
-    let word = text[at...].map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
+    return Array(text[at...])
+}
+
+/// "#layout MODE": one of the four names in any ASCII case.
+private func layoutModel(_ text: [UInt8]) -> Line? {
+    guard let mode = rest(after: "#layout", text) else { return nil }
+    let word = mode.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
     let names: [(String, LayoutMode)] = [("grid", .grid), ("auto", .auto), ("rows", .rows), ("columns", .columns)]
     return .layout(names.first { Array($0.0.utf8) == word }?.1)
+}
+
+/// "#title TEXT": TEXT valid UTF-8 that `--title` takes.
+private func titleModel(_ text: [UInt8]) -> Line? {
+    guard let title = rest(after: "#title", text) else { return nil }
+    return .title(String(validating: title, as: UTF8.self).flatMap { try? CollageTitle($0) })
+}
+
+/// "#caption", then a quoted TEXT (a backslash only before a quote or a
+/// backslash, standing for it), a blank, then PATH or `#focus X Y PATH`.
+/// nil when the line is not a `#caption` line.
+private func captionModel(_ text: [UInt8]) -> Line? {
+    guard let quoted = rest(after: "#caption", text) else { return nil }
+    let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    guard quoted.first == quote else { return .bad }
+    var caption: [UInt8] = []
+    var escaped = false
+    var end: Int?
+    for (index, byte) in quoted.enumerated().dropFirst() {
+        if escaped {
+            guard byte == quote || byte == backslash else { return .bad }
+            caption.append(byte)
+            escaped = false
+        } else if byte == backslash {
+            escaped = true
+        } else if byte == quote {
+            end = index
+            break
+        } else {
+            caption.append(byte)
+        }
+    }
+    guard let end, end + 1 < quoted.count, [0x20, 0x09].contains(quoted[end + 1]),
+          let string = String(validating: caption, as: UTF8.self),
+          let checked = try? Photo.caption(parsing: string) else { return .bad }
+    let path = Array(quoted[(end + 1)...].drop { $0 == 0x20 || $0 == 0x09 })
+    guard let first = path.first else { return .bad }
+    guard first == UInt8(ascii: "#") else { return .photo(path, nil, checked) }
+    guard case let .photo(focusPath, focus, nil) = focusModel(path) else { return .bad }
+    return .photo(focusPath, focus, checked)
 }
 
 /// "#focus", a blank, then X, Y and PATH separated by blanks (spaces, tabs);
@@ -81,7 +137,7 @@ private func focusModel(_ text: [UInt8]) -> Line {
     }
     guard !path.isEmpty, let x = fraction(fields[0]), let y = fraction(fields[1]),
           let focus = try? PhotoFocus(x: x, y: y) else { return .bad }
-    return .photo(path, focus)
+    return .photo(path, focus, nil)
 }
 
 private func trimmed(_ bytes: [UInt8]) -> [UInt8] {
@@ -101,7 +157,9 @@ private func model(_ lines: [[UInt8]]) -> [ModelGroup] {
     for (index, raw) in lines.enumerated() {
         let text = trimmed(raw)
         let kind: Line = text.isEmpty ? .blank
-            : text.first == UInt8(ascii: "#") ? layoutModel(text) ?? focusModel(text) : .photo(text, nil)
+            : text.first == UInt8(ascii: "#")
+                ? layoutModel(text) ?? titleModel(text) ?? captionModel(text) ?? focusModel(text)
+                : .photo(text, nil, nil)
         switch kind {
         case .blank:
             if !open.isEmpty { groups.append(open); open = [] }
@@ -115,34 +173,48 @@ private func model(_ lines: [[UInt8]]) -> [ModelGroup] {
     return groups
 }
 
-/// What a modelled group must be made of: its photos (bytes, focus, line),
-/// its layout, and the line its problem names (nil when it has none).
-private func expectations(_ group: ModelGroup)
-    -> (photos: [(line: Int, bytes: [UInt8], focus: PhotoFocus?)], layout: LayoutMode?, problemLine: Int?) {
-    var photos: [(line: Int, bytes: [UInt8], focus: PhotoFocus?)] = []
-    var badLines: [Int] = []
-    // Lines that mean a photo, bad #focus lines included.
-    let photoLines = group.filter { if case .layout = $0.kind { return false } else { return true } }.map(\.line)
-    let layoutLines = group.compactMap { entry -> (line: Int, mode: LayoutMode?)? in
-        if case let .layout(mode) = entry.kind { return (entry.line, mode) } else { return nil }
-    }
-    for entry in group {
-        switch entry.kind {
-        case let .photo(bytes, focus): photos.append((entry.line, bytes, focus))
-        case .bad: badLines.append(entry.line)
-        default: break
-        }
-    }
+/// What a modelled group must be made of: its photos (line, bytes, focus,
+/// caption), its layout and title, each from the first line setting it,
+/// and the line its problem names (nil when it has none).
+private struct Expected {
+    var photos: [(line: Int, bytes: [UInt8], focus: PhotoFocus?, caption: String?)] = []
     var layout: LayoutMode?
-    for (index, entry) in layoutLines.enumerated() {
-        let abovePhotos = photoLines.first.map { entry.line < $0 } ?? false
-        if index > 0 || !abovePhotos || entry.mode == nil {
+    var title: CollageTitle?
+    var problemLine: Int?
+}
+
+private func expectations(_ group: ModelGroup) -> Expected {
+    var expected = Expected()
+    var badLines: [Int] = []
+    // Lines that mean a photo, bad #focus and #caption lines included.
+    let firstPhotoLine = group.first { entry in
+        switch entry.kind {
+        case .layout, .title: return false
+        default: return true
+        }
+    }?.line
+    var layoutLines = 0, titleLines = 0
+    for entry in group {
+        // A setting line is wrong when it is not its collage's first of its
+        // kind, is not above a photo, or does not parse.
+        let placed = firstPhotoLine.map { entry.line < $0 } ?? false
+        switch entry.kind {
+        case let .photo(bytes, focus, caption):
+            expected.photos.append((entry.line, bytes, focus, caption))
+        case .bad:
             badLines.append(entry.line)
-        } else {
-            layout = entry.mode
+        case let .layout(mode):
+            layoutLines += 1
+            if layoutLines > 1 || !placed || mode == nil { badLines.append(entry.line) } else { expected.layout = mode }
+        case let .title(title):
+            titleLines += 1
+            if titleLines > 1 || !placed || title == nil { badLines.append(entry.line) } else { expected.title = title }
+        default:
+            break
         }
     }
-    return (photos, layout, badLines.min())
+    expected.problemLine = badLines.min()
+    return expected
 }
 
 /// Absolute against `base`, "." and repeated or trailing slashes removed,
@@ -218,7 +290,8 @@ public func fuzzBatchList(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var previousLast = 0
     for (index, (group, want)) in zip(parsed, expected).enumerated() {
         if group.number != index + 1 { fail("group \(index + 1) is numbered \(group.number)") }
-        let (wantPhotos, wantLayout, problemLine) = expectations(want)
+        let wanted = expectations(want)
+        let (wantPhotos, problemLine) = (wanted.photos, wanted.problemLine)
         if group.photos.count != wantPhotos.count { fail("group \(group.number): \(group.photos.count) photos, want \(wantPhotos.count)") }
         if let problemLine {
             guard let problem = group.problem, problem.hasPrefix("line \(problemLine): ") else {
@@ -227,12 +300,19 @@ public func fuzzBatchList(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         } else if let problem = group.problem {
             fail("group \(group.number): problem \(problem), the model says none")
         }
-        // One that cannot be made has no layout, or its first #layout line's.
+        // One that cannot be made has no layout (title), or its first
+        // #layout (#title) line's.
         let firstMode = want.lazy.compactMap { entry -> LayoutMode?? in
             if case let .layout(mode) = entry.kind { return mode } else { return nil }
         }.first ?? nil
-        if problemLine == nil ? group.layout != wantLayout : group.layout != nil && group.layout != firstMode {
-            fail("group \(group.number): layout \(String(describing: group.layout)), want \(String(describing: wantLayout))")
+        let firstTitle = want.lazy.compactMap { entry -> CollageTitle?? in
+            if case let .title(title) = entry.kind { return title } else { return nil }
+        }.first ?? nil
+        if problemLine == nil ? group.layout != wanted.layout : group.layout != nil && group.layout != firstMode {
+            fail("group \(group.number): layout \(String(describing: group.layout)), want \(String(describing: wanted.layout))")
+        }
+        if problemLine == nil ? group.title != wanted.title : group.title != nil && group.title != firstTitle {
+            fail("group \(group.number): title \(String(describing: group.title)), want \(String(describing: wanted.title))")
         }
         if group.firstLine != want.first!.line || group.lastLine != want.last!.line {
             fail("group \(group.number): lines \(group.firstLine)-\(group.lastLine), want \(want.first!.line)-\(want.last!.line)")
@@ -241,6 +321,9 @@ public func fuzzBatchList(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         previousLast = group.lastLine
         for (photo, line) in zip(group.photos, wantPhotos) {
             if photo.focus != line.focus { fail("line \(line.line): focus \(String(describing: photo.focus)), want \(String(describing: line.focus))") }
+            if photo.caption != line.caption {
+                fail("line \(line.line): caption \(String(describing: photo.caption)), want \(String(describing: line.caption))")
+            }
             let expected = expectedPath(line.bytes)
             if photo.fileSystemPath != expected {
                 fail("line \(line.line) \(line.bytes) names \(photo.fileSystemPath), want \(expected)")

@@ -214,4 +214,105 @@ import Glibc
         // The height followed from the photos: one row, both whole.
         #expect(isCompleteImage(cli.file("collage-001.png").path, width: 400, height: 160))
     }
+
+    // MARK: Titles and captions (issue #20): #title for one collage, #caption for one photo
+
+    @Test func aTitleLineGivesItsCollageATitleBandAndOnlyIt() throws {
+        let cli = try CLI()
+        try redAndBlue(in: cli.workingDirectory)
+        let title = "Red and blue, 2026"
+        try Data("#title \(title)\nred.png\nblue.png\n\nred.png\nblue.png\n".utf8).write(to: cli.file("list.txt"))
+        let options = ["--size", "400x300", "--format", "png"]
+
+        let plan = try cli.run(["batch", "list.txt", "--dry-run"] + options)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let folder = cli.workingDirectory.path
+        #expect(Set(plan.stdout.split(separator: "\n")).isSuperset(of: [
+            "collage 1 (lines 1-3): 2 photos, grid layout, titled \"\(title)\" -> \(folder)/collage-001.png",
+            "collage 2 (lines 5-6): 2 photos, grid layout -> \(folder)/collage-002.png",
+        ]), "\(plan.stdout)")
+
+        let run = try cli.run(["batch", "list.txt"] + options)
+        #expect(run.status == 0, "\(run.stderr)")
+        let titled = try DecodedImage(cli.file("collage-001.png").path)
+        let plain = try DecodedImage(cli.file("collage-002.png").path)
+        #expect(titled.width == 400 && titled.height == 300 && plain.width == 400 && plain.height == 300)
+
+        // Where save puts the band for this title on this canvas.
+        #expect(try cli.run("add", "red.png", "blue.png").status == 0)
+        let dry = try cli.run(["save", "--dry-run", "--json", "--keep", "--size", "400x300", "--title", title])
+        let json = try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any]
+        let band = try #require(json?["title"] as? [String: Any], "\(dry.stdout) \(dry.stderr)")
+        let bandHeight = try #require(band["height"] as? Int)
+        #expect(bandHeight > 10 && bandHeight < 100, "\(band)")
+
+        // The titled collage: white band across the top with dark ink in it,
+        // no photo there; the photos below it. The other: photos from the top.
+        let top = (0..<bandHeight).flatMap { y in (0..<400).map { titled.pixel($0, y) } }
+        #expect(!top.contains { isColour($0, red) || isColour($0, blue) }, "a photo in the band")
+        #expect(top.filter { $0.map(Int.init).reduce(0, +) < 3 * 80 }.count > 100, "little ink in the band")
+        #expect(titled.pixel(0, 0) == [255, 255, 255])
+        #expect(isColour(titled.pixel(100, bandHeight + 20), red) && isColour(titled.pixel(300, bandHeight + 20), blue))
+        let plainTop = (0..<bandHeight).flatMap { y in (0..<400).map { plain.pixel($0, y) } }
+        #expect(plainTop.allSatisfy { isColour($0, red) || isColour($0, blue) }, "no band without a #title line")
+
+        // Each is the collage save makes, to the byte.
+        for (arguments, made) in [(["--title", title], "collage-001.png"), ([], "collage-002.png")] {
+            let saved = try cli.run(["save", "-o", "saved.png", "--keep", "--force", "--size", "400x300"] + arguments)
+            #expect(saved.status == 0, "\(saved.stderr)")
+            #expect(try Data(contentsOf: cli.file("saved.png")) == Data(contentsOf: cli.file(made)), "\(made)")
+        }
+    }
+
+    @Test func aCaptionLineIsDrawnAsCollageCaptionDrawsIt() throws {
+        let cli = try CLI()
+        try redAndBlue(in: cli.workingDirectory)
+        try Data("#caption \"The \\\"red\\\" one\" #focus 0.5 0.5 red.png\nblue.png\n\nred.png\nblue.png\n".utf8)
+            .write(to: cli.file("list.txt"))
+        let options = ["--size", "400x200", "--format", "png"]
+        let run = try cli.run(["batch", "list.txt"] + options)
+        #expect(run.status == 0, "\(run.stderr)")
+        let captioned = try Data(contentsOf: cli.file("collage-001.png"))
+        #expect(captioned != (try Data(contentsOf: cli.file("collage-002.png"))), "the caption is drawn")
+        // The collage `collage caption` and `collage focus` give, to the byte.
+        for step in [["add", "red.png", "blue.png"], ["caption", "1", "The \"red\" one"], ["focus", "1", "0.5", "0.5"],
+                     ["save", "-o", "saved.png", "--size", "400x200"]] {
+            let done = try cli.run(step)
+            #expect(done.status == 0, "\(step): \(done.stderr)")
+        }
+        #expect(try Data(contentsOf: cli.file("saved.png")) == captioned)
+    }
+
+    @Test func badTitleAndCaptionLinesSkipTheirCollageNamingTheLine() throws {
+        let cli = try CLI()
+        try redAndBlue(in: cli.workingDirectory)
+        try FileManager.default.copyItem(atPath: cli.file("blue.png").path, toPath: cli.file("my \"blue\" one.png").path)
+        var list = Array("""
+            #caption "Red, \\"very\\" red" red.png
+            #caption "Blue" #focus 0.5 0.5 my "blue" one.png
+
+            #title
+            red.png
+            blue.png
+
+            red.png
+            #caption "Blue blue.png
+
+            #title Caf
+            """.utf8)
+        list += [0xE9] + Array("\nred.png\nblue.png\n".utf8)
+        try Data(list).write(to: cli.file("list.txt"))
+        let run = try cli.run("batch", "list.txt", "--format", "png", "--size", "200x100")
+        #expect(run.status == 1)
+        #expect(run.stdout.hasPrefix("Saved 1 collage in \(cli.workingDirectory.path); 3 failed."), "\(run.stdout)")
+        for problem in [
+            "collage 2 (lines 4-6): skipped: line 4: the title is missing: write '#title TEXT', e.g. '#title Summer 2026'",
+            "collage 3 (lines 8-9): skipped: line 9: write '#caption \"TEXT\" PATH' or '#caption \"TEXT\" #focus X Y PATH', \\\" for a quote and \\\\ for a backslash in TEXT, e.g. '#caption \"Grandma, 1962\" grandma.jpg' (the caption's closing quote is missing)",
+            "collage 4 (lines 11-13): skipped: line 11: the title is not valid UTF-8: save the list as UTF-8",
+        ] {
+            #expect(run.stderr.contains(problem), "\(problem)\n\(run.stderr)")
+        }
+        #expect(try cli.contents().filter { $0.hasPrefix("collage-") } == ["collage-001.png"])
+        #expect(isCompleteImage(cli.file("collage-001.png").path, width: 200, height: 100))
+    }
 }

@@ -173,3 +173,176 @@ import CollageTestSupport
         }
     }
 }
+
+/// `#title TEXT` lines: the title of the collage they are a line of, placed
+/// as `#layout` lines are.
+@Suite struct BatchListTitleTests {
+    let lists = BatchListLayoutTests()
+    func parse(_ text: String) -> [BatchGroup] { lists.parse(text) }
+
+    func title(_ text: String) throws -> CollageTitle { try CollageTitle(text) }
+
+    @Test func aTitleLineTitlesItsCollageOnly() throws {
+        let groups = parse("#title   Summer at the \"sea\", 2026  \na.jpg\nb.jpg\n\nc.jpg\nd.jpg")
+        #expect(groups == [
+            BatchGroup(number: 1, firstLine: 1, lastLine: 3, photos: [Photo(path: "/lists/a.jpg"), Photo(path: "/lists/b.jpg")],
+                       title: try title("Summer at the \"sea\", 2026")),
+            BatchGroup(number: 2, firstLine: 5, lastLine: 6, photos: [Photo(path: "/lists/c.jpg"), Photo(path: "/lists/d.jpg")]),
+        ])
+        // The rest of the line, as --title takes it: a tab inside is a space.
+        #expect(parse("#title\tTabs\tinside\r\na.jpg").first?.title?.text == "Tabs inside")
+    }
+
+    @Test func withALayoutCommentsAndPhotoLinesInEitherOrder() throws {
+        for list in ["#layout rows\n# holiday\n#title Trip\n#focus 0.5 0.2 a.jpg\nb.jpg",
+                     "#title Trip\n#layout rows\n# holiday\n#caption \"Me\" a.jpg\nb.jpg"] {
+            let group = try #require(parse(list).first)
+            #expect(group.title == (try title("Trip")) && group.layout == .rows, "\(list)")
+            #expect(group.problem == nil && group.lineRange == "lines 1-5", "\(list)")
+            #expect(group.photos.map(\.fileName) == ["a.jpg", "b.jpg"])
+        }
+    }
+
+    @Test func outOfPlaceOrSecondTitleLinesAreProblemsNamingTheLine() {
+        #expect(parse("a.jpg\n#title Trip\nb.jpg").first?.problem
+            == "line 2: a #title line goes above its collage's first photo (line 1); to start another collage, leave a blank line above it")
+        #expect(parse("#title Trip\n#layout rows\n#title Trip\na.jpg").first?.problem
+            == "line 3: this collage already has a #title line (line 1)")
+        // A #caption line that does not parse still meant a photo.
+        #expect(parse("#caption \"\" a.jpg\n#title Trip\nb.jpg").first?.problem?.hasPrefix("line 1: write '#caption") == true)
+        #expect(parse("#caption \"Me\" a.jpg\n#title Trip\nb.jpg").first?.problem?.hasPrefix("line 2: a #title line goes above") == true)
+        // A problem leaves the group without the title.
+        #expect(parse("a.jpg\n#title Trip\nb.jpg").first?.title == nil)
+    }
+
+    @Test func aBlankLineAfterItLeavesItWithoutAPhoto() {
+        let groups = parse("#title Trip\n\na.jpg\nb.jpg\n\n#layout rows\n#title Trip")
+        #expect(groups.map(\.number) == [1, 2, 3])
+        #expect(groups[0].problem == "line 1: no photo follows this #title line in its collage: write it right above the collage's first photo, with no blank line between (--title sets every collage's title)")
+        #expect(groups[1].problem == nil && groups[1].title == nil)
+        #expect(groups[2].problem?.hasPrefix("line 6: no photo follows this #layout line") == true, "the earliest line is named")
+        // Unless the earliest line is wrong of itself.
+        #expect(parse("#title\n#layout rows\n").first?.problem?.hasPrefix("line 1: the title is missing") == true)
+        #expect(parse("#layout rows\n#title\n").first?.problem?.hasPrefix("line 1: no photo follows this #layout line") == true)
+    }
+
+    @Test func aMissingEmptyOrTooLongTitleNamesItsLine() {
+        let missing = "the title is missing: write '#title TEXT', e.g. '#title Summer 2026'"
+        #expect(parse("#title\na.jpg").first?.problem == "line 1: \(missing)")
+        #expect(parse("a.jpg\n\n#title   \r\nb.jpg").last?.problem == "line 3: \(missing)")
+        // Only characters that are never drawn: empty once they are dropped.
+        #expect(parse("#title \u{07}\u{1B}\na.jpg").first?.problem
+            == "line 1: the title is empty: give some text, or leave out the #title line")
+        let long = String(repeating: "é", count: 1001)
+        #expect(parse("#title \(long)\na.jpg").first?.problem == "line 1: the title has 1001 characters, over the limit of 1000")
+        #expect(parse("#title \(String(repeating: "é", count: 1000))\na.jpg").first?.problem == nil)
+    }
+
+    @Test func aTitleThatIsNotUTF8IsAProblemNotMojibake() {
+        let groups = lists.parse(Array("#title Caf".utf8) + [0xE9] + Array("\nc".utf8) + [0xE9] + Array(".jpg\n".utf8))
+        #expect(groups.first?.problem == "line 1: the title is not valid UTF-8: save the list as UTF-8")
+        #expect(groups.first?.title == nil)
+        #expect(groups.first?.photos.first?.fileSystemPath == Array("/lists/c".utf8) + [0xE9] + Array(".jpg".utf8),
+                "a file name is bytes: it need not be UTF-8")
+    }
+
+    @Test func wordsThatOnlyStartLikeItAreComments() {
+        for comment in ["#titles are nice", "#titlex", "#title-Trip", "#Title Trip", "# title Trip", "#title\u{A0}Trip"] {
+            #expect(parse("\(comment)\na.jpg\nb.jpg") == [BatchGroup(number: 1, firstLine: 2, lastLine: 3,
+                                                                     photos: [Photo(path: "/lists/a.jpg"), Photo(path: "/lists/b.jpg")])],
+                    "\(comment)")
+        }
+    }
+}
+
+/// `#caption "TEXT" PATH` lines: a photo with its caption.
+@Suite struct BatchListCaptionTests {
+    let lists = BatchListLayoutTests()
+    func parse(_ text: String) -> [BatchGroup] { lists.parse(text) }
+    func problem(_ line: String) -> String? { parse("a.jpg\n\(line)").first?.problem }
+
+    let form = #"write '#caption "TEXT" PATH' or '#caption "TEXT" #focus X Y PATH', \" for a quote and \\ for a backslash in TEXT, e.g. '#caption "Grandma, 1962" grandma.jpg'"#
+    let focusForm = "write '#focus X Y PATH', X and Y fractions from 0 to 1, e.g. '#focus 0.5 0.2 beach.jpg'"
+
+    @Test func aCaptionLineIsItsPhotoWithItsCaptionAndPathsKeepTheirSpaces() {
+        let groups = parse("""
+            #caption "Grandma, 1962"   grandma at 90 (2019).jpg
+            beach.jpg
+            #caption  "  Me  "\tsub/"best" shot.jpg
+            """)
+        #expect(groups.count == 1 && groups[0].problem == nil && groups[0].lineRange == "lines 1-3")
+        #expect(groups[0].photos == [
+            Photo(path: "/lists/grandma at 90 (2019).jpg").captioned("Grandma, 1962"),
+            Photo(path: "/lists/beach.jpg"),
+            Photo(path: "/lists/sub/\"best\" shot.jpg").captioned("Me"),
+        ])
+    }
+
+    @Test func quotesAndBackslashesAreEscaped() {
+        let photos = parse(#"#caption "She said \"cheese\" \\ 50\\50" a.jpg"#).first?.photos
+        #expect(photos == [Photo(path: "/lists/a.jpg").captioned(#"She said "cheese" \ 50\50"#)])
+        #expect(parse(#"#caption "\"" b.jpg"#).first?.photos.first?.caption == "\"")
+        #expect(problem(#"#caption "C:\photos" a.jpg"#) == "line 2: \(form) (a backslash in the caption is written \\\\)")
+        #expect(problem(#"#caption "ends in \" a.jpg"#) == "line 2: \(form) (the caption's closing quote is missing)")
+    }
+
+    @Test func withAFocusAfterTheCaption() throws {
+        let group = try #require(parse("#caption \"Up there\" #focus 0.5 20% my kite.jpg\nb.jpg").first)
+        #expect(group.problem == nil)
+        #expect(group.photos.first == Photo(path: "/lists/my kite.jpg").captioned("Up there").focused(try PhotoFocus(x: 0.5, y: 0.2)))
+        // #focus's PATH is the rest of its line, as it always was: there a
+        // caption is part of the file name.
+        let named = try #require(parse("#focus 0.5 0.5 #caption \"x\" a.jpg\nb.jpg").first?.photos.first)
+        #expect(named.path == "/lists/#caption \"x\" a.jpg" && named.caption == nil && named.focus == .centre)
+        // A focus that does not parse says the focus's form.
+        #expect(problem("#caption \"x\" #focus 2 2 a.jpg")
+            == "line 2: \(focusForm) (a focus is two fractions from 0 to 1 (0 0 is the top left, 0.5 0.5 the middle), not 2.0 2.0)")
+        #expect(problem("#caption \"x\" #focus") == "line 2: \(focusForm) (X and Y are missing)")
+        #expect(problem("#caption \"x\" #focus 0.5 0.5") == "line 2: \(focusForm) (no photo after X and Y)")
+        // After the caption, # starts the focus and nothing else.
+        #expect(problem("#caption \"x\" #1 best.jpg")
+            == "line 2: \(form) (after the caption, only '#focus X Y PATH' starts with #: write a path that does as ./#name)")
+        #expect(parse("#caption \"x\" ./#1 best.jpg").first?.photos.first?.path == "/lists/#1 best.jpg")
+    }
+
+    @Test func everyMalformedCaptionLineIsAProblemNamingItsLineAndTheForm() {
+        let cases: [(String, String)] = [
+            ("#caption", "the caption and the photo are missing"),
+            ("#caption   ", "the caption and the photo are missing"),
+            ("#caption Grandma a.jpg", "the caption goes in double quotes"),
+            ("#caption \"Grandma a.jpg", "the caption's closing quote is missing"),
+            ("#caption \"Grandma\"a.jpg", "leave a space between the caption's closing quote and the photo"),
+            ("#caption \"\" a.jpg", "the caption is empty: give some text, or leave out #caption"),
+            ("#caption \"   \" a.jpg", "the caption is empty: give some text, or leave out #caption"),
+            ("#caption \"\(String(repeating: "ö", count: 201))\" a.jpg", "the caption has 201 characters: the limit is 200"),
+            ("#caption \"Grandma\"", "no photo after the caption"),
+            ("#caption \"Grandma\"   ", "no photo after the caption"),
+        ]
+        for (line, why) in cases {
+            let groups = parse("a.jpg\n\(line)\nb.jpg")
+            #expect(groups.count == 1 && groups[0].problem == "line 2: \(form) (\(why))", "\(line)")
+            #expect(groups[0].lineRange == "lines 1-3" && groups[0].photos.count == 2, "the line meant a photo: \(line)")
+        }
+        #expect(problem("#caption \"\(String(repeating: "ö", count: 200))\" a.jpg") == nil)
+        // The earliest wrong line is named.
+        #expect(parse("#caption \"\" a.jpg\n#focus 2 2 b.jpg").first?.problem?.hasPrefix("line 1: \(form)") == true)
+        #expect(parse("#focus 2 2 b.jpg\n#caption \"\" a.jpg").first?.problem?.hasPrefix("line 1: \(focusForm)") == true)
+    }
+
+    @Test func aCaptionThatIsNotUTF8IsAProblemAPathNeedNotBe() {
+        let caf = Array("Caf".utf8)
+        let good = lists.parse(Array("#caption \"Café\" c".utf8) + [0xE9] + Array(".jpg\r\n".utf8))
+        #expect(good.first?.problem == nil)
+        #expect(good.first?.photos.first?.caption == "Café")
+        #expect(good.first?.photos.first?.fileSystemPath == Array("/lists/c".utf8) + [0xE9] + Array(".jpg".utf8))
+        let bad = lists.parse(Array("a.jpg\n#caption \"".utf8) + caf + [0xE9] + Array("\" c.jpg".utf8))
+        #expect(bad.first?.problem == "line 2: \(form) (the caption is not valid UTF-8: save the list as UTF-8)")
+    }
+
+    @Test func wordsThatOnlyStartLikeItAreComments() {
+        for comment in ["#captions \"x\" a.jpg", "#captioned", "#caption-\"x\" a.jpg", "#Caption \"x\" a.jpg", "#caption\u{A0}\"x\" a.jpg"] {
+            #expect(parse("\(comment)\nb.jpg") == [BatchGroup(number: 1, firstLine: 2, lastLine: 2, photos: [Photo(path: "/lists/b.jpg")])],
+                    "\(comment)")
+        }
+    }
+}

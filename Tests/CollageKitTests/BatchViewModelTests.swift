@@ -127,4 +127,63 @@ import CollageTestSupport
         #expect(results.values.map(\.outcome) == [.skipped("line 2: this collage already has a #layout line (line 1)")])
         #expect(renderer.renderCalls.isEmpty)
     }
+
+    /// Groups as the parser makes them of `list` (its photos in /photos).
+    func parse(_ list: String) -> [BatchGroup] {
+        var parser = BatchListParser(baseDirectory: "/photos")
+        var groups: [BatchGroup] = []
+        for (index, line) in list.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if let group = parser.consume(String(line), lineNumber: index + 1) { groups.append(group) }
+        }
+        return groups + [parser.finish()].compactMap { $0 }
+    }
+
+    @Test func aGroupsTitleReachesTheRendererAndOverridesTheRunsForThatGroupOnly() throws {
+        let list = "a.jpg\nb.jpg\n\n#title Grandma's 90th\nc.jpg\nd.jpg\n\ne.jpg\nf.jpg"
+        for runTitle in [nil, try CollageTitle("The run's title")] {
+            let renderer = FakeRenderer()
+            let render = try CollageRenderOptions(size: RequestedSize(width: 800, height: 600), margin: 7, title: runTitle)
+            let batch = BatchViewModel(options: BatchOptions(outputDirectory: try temporaryDirectory(), render: render, jobs: 1),
+                                       inspector: FakeInspector(), renderer: renderer, writer: FakeWriter())
+            let results = Recorder(batch.results)
+            #expect(batch.run(parse(list)) == BatchSummary(saved: 3))
+            let own = try CollageTitle("Grandma's 90th")
+            #expect(renderer.renderedOptions.map(\.title) == [runTitle, own, runTitle])
+            var expected = render
+            expected.title = own
+            #expect(renderer.renderedOptions[1] == expected, "only the title changes: size, margin and the rest are the run's")
+            #expect(results.values.map(\.title) == [runTitle, own, runTitle])
+        }
+    }
+
+    @Test func aDryRunTellsEachCollagesTitle() throws {
+        let directory = try temporaryDirectory()
+        let options = BatchOptions(outputDirectory: directory, render: try CollageRenderOptions(title: try CollageTitle("Run")),
+                                   jobs: 1, dryRun: true)
+        let batch = BatchViewModel(options: options, inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        let results = Recorder(batch.results)
+        let long = String(repeating: "long ", count: 20)
+        _ = batch.run(parse("#title Say \"cheese\"\n#layout rows\na.jpg\nb.jpg\n\nc.jpg\nd.jpg\n\n#title \(long)\ne.jpg\nf.jpg"))
+        #expect(results.values.map { $0.message() } == [
+            "collage 1 (lines 1-4): 2 photos, rows layout, titled \"Say \\\"cheese\\\"\" -> \(directory.path)/collage-001.jpg",
+            "collage 2 (lines 6-7): 2 photos, grid layout, titled \"Run\" -> \(directory.path)/collage-002.jpg",
+            "collage 3 (lines 9-11): 2 photos, grid layout, titled \"\(long.prefix(40))...\" -> \(directory.path)/collage-003.jpg",
+        ])
+        let untitled = BatchViewModel(options: BatchOptions(outputDirectory: directory, render: try CollageRenderOptions(),
+                                                            jobs: 1, dryRun: true),
+                                      inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        let plain = Recorder(untitled.results)
+        _ = untitled.run(parse("a.jpg\nb.jpg"))
+        #expect(plain.values.map { $0.message() } == ["collage 1 (lines 1-2): 2 photos, grid layout -> \(directory.path)/collage-001.jpg"])
+    }
+
+    @Test func aCaptionReachesTheRenderedPhotos() throws {
+        let renderer = FakeRenderer()
+        let batch = BatchViewModel(options: BatchOptions(outputDirectory: try temporaryDirectory(), render: try CollageRenderOptions(), jobs: 1),
+                                   inspector: FakeInspector(), renderer: renderer, writer: FakeWriter())
+        #expect(batch.run(parse("#caption \"Grandma, 1962\" #focus 0.5 0.2 grandma at 90.jpg\nb.jpg")) == BatchSummary(saved: 1))
+        #expect(renderer.rendered == [[photo("grandma at 90.jpg").captioned("Grandma, 1962").focused(try PhotoFocus(x: 0.5, y: 0.2)),
+                                       photo("b.jpg")]])
+        #expect(renderer.rendered.first?.map(\.caption) == ["Grandma, 1962", nil])
+    }
 }

@@ -1,27 +1,32 @@
 import Foundation
 
 /// One collage of a batch list: its position in the list (numbering the
-/// output file), the lines it was written on, its photos and its layout.
+/// output file), the lines it was written on, its photos, its layout and
+/// its title.
 public struct BatchGroup: Equatable, Sendable {
     public let number: Int
-    /// Its first and last lines that are not comments: photos, `#focus`
-    /// and `#layout` lines.
+    /// Its first and last lines that are not comments: photos, `#focus`,
+    /// `#caption`, `#layout` and `#title` lines.
     public let firstLine: Int
     public let lastLine: Int
     public let photos: [Photo]
     /// The layout its `#layout MODE` line gives; nil for the run's (`--layout`).
     public var layout: LayoutMode?
-    /// Why the group cannot be made as written (a `#focus` or `#layout` line
-    /// that does not parse or is out of place), naming the line; nil when fine.
+    /// The title its `#title TEXT` line gives; nil for the run's (`--title`, or none).
+    public var title: CollageTitle?
+    /// Why the group cannot be made as written (a `#focus`, `#caption`,
+    /// `#layout` or `#title` line that does not parse or is out of place),
+    /// naming the line; nil when fine.
     public var problem: String?
 
     public init(number: Int, firstLine: Int, lastLine: Int, photos: [Photo], layout: LayoutMode? = nil,
-                problem: String? = nil) {
+                title: CollageTitle? = nil, problem: String? = nil) {
         self.number = number
         self.firstLine = firstLine
         self.lastLine = lastLine
         self.photos = photos
         self.layout = layout
+        self.title = title
         self.problem = problem
     }
 
@@ -31,24 +36,42 @@ public struct BatchGroup: Equatable, Sendable {
 /// The batch list format, one line at a time:
 /// - one photo path per line, surrounding whitespace trimmed (CRLF accepted);
 /// - a blank line, or a run of them, ends a collage; the last needs none;
-/// - lines starting with `#` are comments, but for `#focus X Y PATH`: the
-///   photo at PATH with its focus (`collage focus`), X and Y fractions from
-///   0 to 1 (or percentages) of the photo as you see it, PATH the rest of the
-///   line after them. No file name is read as a focus nor a focus from a
-///   name: a line starting with `#` is never a plain path (write `./#name`),
-///   and PATH, after the two numbers, is taken whole, spaces and all;
+/// - lines starting with `#` are comments, except these four:
+/// - `#focus X Y PATH`: the photo at PATH with its focus (`collage focus`),
+///   X and Y fractions from 0 to 1 (or percentages) of the photo as you see
+///   it, PATH the rest of the line after them. No file name is read as a
+///   focus nor a focus from a name: a line starting with `#` is never a plain
+///   path (write `./#name`), and PATH, after the two numbers, is taken whole,
+///   spaces and all;
+/// - `#caption "TEXT" PATH`: the photo at PATH with its caption (`collage
+///   caption`), and `#caption "TEXT" #focus X Y PATH` the same with its
+///   focus. TEXT is in double quotes, `\"` standing for a quote and `\\` for
+///   a backslash; a backslash before anything else is a problem, not a guess
+///   (`"C:\photos"` is refused, naming the line, rather than read one of two
+///   ways). TEXT is checked as `collage caption` checks it (trimmed, not
+///   empty, at most 200 characters). PATH is the rest of the line, taken
+///   whole. Quotes, not a separator, because TEXT and PATH may both hold
+///   spaces and any separator; only an unescaped quote ends TEXT. After it,
+///   a `#` starts the `#focus` form and nothing else (a path is written
+///   `./#name`). The caption comes first because `#focus`'s PATH is the rest
+///   of its line: `#focus X Y #caption ...` is the photo so named;
 /// - `#layout MODE` (grid, auto, rows or columns, any case) sets the layout
-///   of the collage it is a line of, for that collage only (`--layout` sets
-///   the others'). It goes above the collage's first photo, with no blank
-///   line between: a blank line ends a collage, here as everywhere, so a
-///   `#layout` line followed by a blank line cannot be mistaken for a
-///   setting of the whole list and is a problem, as are a `#layout` line
-///   below the collage's first photo, a second one, and an unknown or missing
-///   MODE. Each names its line. `#layouts`, `#layoutx` (no blank after the
-///   word) are comments, as `#focused` is;
+///   of the collage it is a line of, and `#title TEXT` its title (TEXT the
+///   rest of the line, checked as `--title` is), for that collage only
+///   (`--layout` and `--title` set the others'). Such a line goes above the
+///   collage's first photo, with no blank line between: a blank line ends a
+///   collage, here as everywhere, so one followed by a blank line cannot be
+///   mistaken for a setting of the whole list and is a problem, as are one
+///   below the collage's first photo, a second `#layout` or `#title` line,
+///   and an unknown or missing MODE or TEXT;
+/// - `#focused`, `#captions`, `#layouts`, `#titlex` (no blank after the word)
+///   are comments; a `#caption` or `#focus` line that does not parse meant a
+///   photo, and is a problem;
+/// - each problem names its line, with the form to write;
 /// - relative paths are relative to `baseDirectory`;
 /// - a line is a file name as bytes: one that is not valid UTF-8 names its
-///   file exactly (only ASCII whitespace is trimmed from such a line).
+///   file exactly (only ASCII whitespace is trimmed from such a line); a
+///   caption or title that is not valid UTF-8 is a problem.
 ///
 /// It holds only the group being read, so a list of any length streams
 /// through in bounded memory.
@@ -58,16 +81,24 @@ public struct BatchListParser {
     private var firstLine = 0
     private var lastLine = 0
     private var groupsSoFar = 0
-    /// Why the group cannot be made, naming its earliest wrong line (a
-    /// `#focus` line that does not parse, a `#layout` line that does not or
-    /// is out of place).
+    /// Why the group cannot be made, naming its earliest wrong line, and
+    /// that line.
     private var problem: String?
-    /// The group's first line meaning a photo (a `#focus` one that did not
-    /// parse included): `#layout` lines must come before it.
+    private var problemLine: Int?
+    /// The group's first line meaning a photo (a `#focus` or `#caption` one
+    /// that did not parse included): setting lines must come before it.
     private var firstPhotoLine: Int?
-    /// The group's `#layout` line and the layout it gave.
-    private var layoutLine: Int?
+    /// The group's line of each setting, and what they gave.
+    private var settingLines: [Setting: Int] = [:]
     private var layout: LayoutMode?
+    private var title: CollageTitle?
+
+    /// A line that sets something of its whole collage, as the run's option
+    /// of the same name does for the others.
+    private enum Setting: String, CaseIterable {
+        case layout, title
+        var word: [UInt8] { Array("#\(rawValue)".utf8) }
+    }
 
     public init(baseDirectory: String) {
         self.baseDirectory = baseDirectory
@@ -79,7 +110,7 @@ public struct BatchListParser {
         if text.isEmpty { return endGroup() }
         // The first byte, not Character: "#" followed by a combining mark is
         // one Character that is not "#", but the line still starts with "#".
-        if text.utf8.first == UInt8(ascii: "#") { return comment(ArraySlice(text.utf8), lineNumber: lineNumber) }
+        if text.utf8.first == Self.hash { return comment(ArraySlice(text.utf8), lineNumber: lineNumber) }
         return add(Photo(resolving: text, against: baseDirectory), lineNumber: lineNumber)
     }
 
@@ -90,92 +121,175 @@ public struct BatchListParser {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
         guard let first = line.firstIndex(where: { !isSpace($0) }),
               let last = line.lastIndex(where: { !isSpace($0) }) else { return endGroup() }
-        if line[first] == UInt8(ascii: "#") { return comment(line[first...last], lineNumber: lineNumber) }
+        if line[first] == Self.hash { return comment(line[first...last], lineNumber: lineNumber) }
         return add(Photo(resolvingFileSystemPath: Array(line[first...last]), against: baseDirectory),
                    lineNumber: lineNumber)
     }
 
-    /// A line starting with "#": a photo with its focus, a collage's layout, or a comment.
+    /// A line starting with "#": a photo with its focus or caption, a
+    /// collage's layout or title, or a comment.
     private mutating func comment(_ line: ArraySlice<UInt8>, lineNumber: Int) -> BatchGroup? {
-        if let mode = Self.layoutLine(line) {
-            layoutLine(mode, lineNumber: lineNumber)
-            return nil
+        for setting in Setting.allCases {
+            if let value = Self.argument(of: setting.word, in: line) {
+                settingLine(setting, value, lineNumber: lineNumber)
+                return nil
+            }
         }
         do {
-            guard let (focus, path) = try Self.focusLine(line) else { return nil }
-            return add(Photo(resolvingFileSystemPath: Array(path), against: baseDirectory).focused(focus),
+            guard let (focus, caption, path) = try Self.photoLine(line) else { return nil }
+            return add(Photo(resolvingFileSystemPath: Array(path), against: baseDirectory).focused(focus).captioned(caption),
                        lineNumber: lineNumber)
         } catch {
             // The line meant a photo: its collage cannot be made as written.
             mark(lineNumber)
             if firstPhotoLine == nil { firstPhotoLine = lineNumber }
-            report("line \(lineNumber): write '#focus X Y PATH', X and Y fractions from 0 to 1, e.g. '#focus 0.5 0.2 beach.jpg' (\(error))")
+            report(line: lineNumber, "\(error)")
             return nil
         }
     }
 
-    /// A `#layout` line. Only above the collage's first photo: one below it
-    /// would be read as applying to the photos after it, and is most likely
-    /// a missing blank line (the next collage's layout), so applying it to
-    /// the whole collage would silently make the wrong one.
-    private mutating func layoutLine(_ mode: ArraySlice<UInt8>, lineNumber: Int) {
+    /// A `#layout` or `#title` line. Only above the collage's first photo:
+    /// one below it would be read as applying to the photos after it, and
+    /// is most likely a missing blank line (the next collage's), so applying
+    /// it to the whole collage would silently make the wrong one.
+    private mutating func settingLine(_ setting: Setting, _ value: ArraySlice<UInt8>, lineNumber: Int) {
         mark(lineNumber)
+        let word = "#\(setting.rawValue)"
         if let firstPhotoLine {
-            report("line \(lineNumber): a #layout line goes above its collage's first photo (line \(firstPhotoLine)); to start another collage, leave a blank line above it")
-        } else if let layoutLine {
-            report("line \(lineNumber): this collage already has a #layout line (line \(layoutLine))")
+            report(line: lineNumber, "a \(word) line goes above its collage's first photo (line \(firstPhotoLine)); to start another collage, leave a blank line above it")
+        } else if let earlier = settingLines[setting] {
+            report(line: lineNumber, "this collage already has a \(word) line (line \(earlier))")
         } else {
-            layoutLine = lineNumber
-            let modes = LayoutMode.allCases.map(\.rawValue)
-            let example = "write '#layout MODE', MODE \(modes.dropLast().joined(separator: ", ")) or \(modes.last!), e.g. '#layout rows'"
-            if mode.isEmpty {
-                report("line \(lineNumber): the layout is missing: \(example)")
-                return
-            }
+            settingLines[setting] = lineNumber
             do {
-                layout = try LayoutMode(parsing: String(decoding: mode, as: UTF8.self))
+                switch setting {
+                case .layout: layout = try Self.layout(value)
+                case .title: title = try Self.title(value)
+                }
             } catch {
-                let text = String(decoding: mode, as: UTF8.self)
-                let shown = text.count > 40 ? text.prefix(40) + "..." : Substring(text)
-                report("line \(lineNumber): '\(shown)' is not a layout: \(example)")
+                report(line: lineNumber, "\(error)")
             }
         }
     }
 
-    private static let layoutWord = Array("#layout".utf8)
+    /// A `#layout` line's MODE.
+    static func layout(_ mode: ArraySlice<UInt8>) throws -> LayoutMode {
+        let modes = LayoutMode.allCases.map(\.rawValue)
+        let example = "write '#layout MODE', MODE \(modes.dropLast().joined(separator: ", ")) or \(modes.last!), e.g. '#layout rows'"
+        if mode.isEmpty { throw OptionError("the layout is missing: \(example)") }
+        let text = String(decoding: mode, as: UTF8.self)
+        do {
+            return try LayoutMode(parsing: text)
+        } catch {
+            throw OptionError("'\(text.shortened(to: 40))' is not a layout: \(example)")
+        }
+    }
 
-    /// `#layout MODE` (a trimmed line): MODE's bytes, the rest of the line
-    /// after the blanks that follow the word (empty for a bare "#layout");
-    /// nil for any other comment ("#layouts", "#layout-x").
-    static func layoutLine(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        guard line.starts(with: layoutWord) else { return nil }
-        let rest = line.dropFirst(layoutWord.count)
+    /// A `#title` line's TEXT, checked as `--title` is.
+    static func title(_ text: ArraySlice<UInt8>) throws -> CollageTitle {
+        if text.isEmpty { throw OptionError("the title is missing: write '#title TEXT', e.g. '#title Summer 2026'") }
+        guard let text = String(validating: text, as: UTF8.self) else {
+            throw OptionError("the title is not valid UTF-8: save the list as UTF-8")
+        }
+        return try CollageTitle(text, withoutIt: "leave out the #title line")
+    }
+
+    private static let hash = UInt8(ascii: "#")
+    private static let focusWord = Array("#focus".utf8)
+    private static let captionWord = Array("#caption".utf8)
+
+    /// Space and tab: what separates a line's words.
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    /// `WORD ARGUMENT` (a trimmed line): ARGUMENT's bytes, the rest of the
+    /// line after the blanks that follow the word (empty for a bare WORD);
+    /// nil for any other line ("#layouts", "#title-x": a word of its own).
+    static func argument(of word: [UInt8], in line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard line.starts(with: word) else { return nil }
+        let rest = line.dropFirst(word.count)
         if let next = rest.first, !isBlank(next) { return nil }
         return rest.drop(while: isBlank)
     }
 
-    private static let focusWord = Array("#focus".utf8)
+    /// A photo's own line with more than its path (a trimmed line): `#focus
+    /// X Y PATH`, `#caption "TEXT" PATH` or `#caption "TEXT" #focus X Y PATH`,
+    /// with its focus, caption and path's bytes; nil for any other comment;
+    /// throws for one that does not parse, saying what to write.
+    static func photoLine(_ line: ArraySlice<UInt8>) throws
+        -> (focus: PhotoFocus?, caption: String?, path: ArraySlice<UInt8>)? {
+        guard let rest = argument(of: captionWord, in: line) else {
+            // A bare "#focus" is a comment, as it always was.
+            guard let fields = argument(of: focusWord, in: line), !fields.isEmpty else { return nil }
+            let (focus, path) = try focused(fields)
+            return (focus, nil, path)
+        }
+        let form = "write '#caption \"TEXT\" PATH' or '#caption \"TEXT\" #focus X Y PATH', \\\" for a quote and \\\\ for a backslash in TEXT, e.g. '#caption \"Grandma, 1962\" grandma.jpg'"
+        let (caption, after) = try saying(form) { try quotedCaption(rest) }
+        guard after.first == hash else { return (nil, caption, after) }
+        guard let fields = argument(of: focusWord, in: after) else {
+            throw OptionError("\(form) (after the caption, only '#focus X Y PATH' starts with #: write a path that does as ./#name)")
+        }
+        let (focus, path) = try focused(fields)
+        return (focus, caption, path)
+    }
 
-    /// `#focus X Y PATH` (a trimmed line): the focus and the path's bytes;
-    /// nil for any other comment; throws for a `#focus` line that does not parse.
-    static func focusLine(_ line: ArraySlice<UInt8>) throws -> (PhotoFocus, ArraySlice<UInt8>)? {
-        let isBlank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        guard line.starts(with: focusWord) else { return nil }
-        var rest = line.dropFirst(focusWord.count)
-        guard let next = rest.first, isBlank(next) else { return nil }  // "#focused ..." is a comment
+    /// `X Y PATH` (what follows "#focus"): the focus and the path's bytes;
+    /// throws, saying what to write, when they do not parse.
+    static func focused(_ fields: ArraySlice<UInt8>) throws -> (PhotoFocus, ArraySlice<UInt8>) {
+        var rest = fields
         func word() -> String? {
             rest = rest.drop(while: isBlank)
             let word = rest.prefix(while: { !isBlank($0) })
             rest = rest.dropFirst(word.count)
             return word.isEmpty ? nil : String(decoding: word, as: UTF8.self)
         }
-        guard let x = word(), let y = word() else { throw OptionError("X and Y are missing") }
-        let focus = try PhotoFocus(x: try PhotoFocus.fraction(parsing: x, exact: true),
-                                   y: try PhotoFocus.fraction(parsing: y, exact: true))
-        let path = rest.drop(while: isBlank)
-        guard !path.isEmpty else { throw OptionError("no photo after X and Y") }
-        return (focus, path)
+        return try saying("write '#focus X Y PATH', X and Y fractions from 0 to 1, e.g. '#focus 0.5 0.2 beach.jpg'") {
+            guard let x = word(), let y = word() else { throw OptionError("X and Y are missing") }
+            let focus = try PhotoFocus(x: try PhotoFocus.fraction(parsing: x, exact: true),
+                                       y: try PhotoFocus.fraction(parsing: y, exact: true))
+            let path = rest.drop(while: isBlank)
+            guard !path.isEmpty else { throw OptionError("no photo after X and Y") }
+            return (focus, path)
+        }
+    }
+
+    /// `"TEXT" PATH` (what follows "#caption"): TEXT unquoted and checked as
+    /// `collage caption` checks it, and PATH's bytes.
+    static func quotedCaption(_ rest: ArraySlice<UInt8>) throws -> (String, ArraySlice<UInt8>) {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        guard rest.first == quote else {
+            throw OptionError(rest.isEmpty ? "the caption and the photo are missing" : "the caption goes in double quotes")
+        }
+        var text: [UInt8] = []
+        var at = rest.startIndex + 1
+        while true {
+            guard at < rest.endIndex else { throw OptionError("the caption's closing quote is missing") }
+            if rest[at] == quote { break }
+            if rest[at] == backslash {
+                at += 1
+                guard at < rest.endIndex, rest[at] == quote || rest[at] == backslash else {
+                    throw OptionError("a backslash in the caption is written \\\\")
+                }
+            }
+            text.append(rest[at])
+            at += 1
+        }
+        let after = rest[(at + 1)...]
+        if let next = after.first, !isBlank(next) {
+            throw OptionError("leave a space between the caption's closing quote and the photo")
+        }
+        guard let caption = String(validating: text, as: UTF8.self) else {
+            throw OptionError("the caption is not valid UTF-8: save the list as UTF-8")
+        }
+        let checked = try Photo.caption(parsing: caption, withoutIt: "leave out #caption")
+        let path = after.drop(while: isBlank)
+        guard !path.isEmpty else { throw OptionError("no photo after the caption") }
+        return (checked, path)
+    }
+
+    /// `body`'s result; its error, if any, as "FORM (why)": what to write, then what was wrong.
+    private static func saying<T>(_ form: String, _ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw OptionError("\(form) (\(error))") }
     }
 
     private mutating func add(_ photo: Photo, lineNumber: Int) -> BatchGroup? {
@@ -192,8 +306,11 @@ public struct BatchListParser {
     }
 
     /// The group's problem: the one on its earliest line.
-    private mutating func report(_ text: String) {
-        if problem == nil { problem = text }
+    private mutating func report(line: Int, _ text: String) {
+        if problem == nil {
+            problem = "line \(line): \(text)"
+            problemLine = line
+        }
     }
 
     /// The end of the list: returns the last group, if one is open.
@@ -201,25 +318,36 @@ public struct BatchListParser {
 
     private mutating func endGroup() -> BatchGroup? {
         guard firstLine != 0 else { return nil }  // only comments, or nothing
-        if let layoutLine, firstPhotoLine == nil, layout != nil {
-            // Followed by a blank line (or the end): not a layout for the
-            // whole list. Found only now, but its line comes before any other
-            // problem of a collage without photos (a second #layout line):
-            // named first, as the problem reading down would be.
-            problem = "line \(layoutLine): no photo follows this #layout line in its collage: write it right above the collage's first photo, with no blank line between (--layout sets every collage's layout)"
+        // Without photos, every line of the group is a setting line: its
+        // first is followed by a blank line (or the end), so it is not a
+        // setting for the whole list. Found only now, but its line comes
+        // before any other problem of the group (a second #layout line):
+        // named first, as the problem reading down would be, unless it is
+        // a problem of its own (an unknown layout).
+        if firstPhotoLine == nil, problemLine != firstLine,
+           let setting = settingLines.first(where: { $0.value == firstLine })?.key {
+            problem = "line \(firstLine): no photo follows this #\(setting.rawValue) line in its collage: write it right above the collage's first photo, with no blank line between (--\(setting.rawValue) sets every collage's \(setting.rawValue))"
         }
         groupsSoFar += 1
         defer {
             photos = []
             problem = nil
+            problemLine = nil
             firstLine = 0
             firstPhotoLine = nil
-            layoutLine = nil
+            settingLines = [:]
             layout = nil
+            title = nil
         }
         return BatchGroup(number: groupsSoFar, firstLine: firstLine, lastLine: lastLine, photos: photos,
-                          layout: layout, problem: problem)
+                          layout: layout, title: title, problem: problem)
     }
+}
+
+extension String {
+    /// At most `limit` characters, "..." ending one that was cut: a line
+    /// quoted in a message, which may be as long as a line can be.
+    func shortened(to limit: Int) -> String { count > limit ? prefix(limit) + "..." : self }
 }
 
 /// The groups of a batch list read from a file descriptor, lazily: a

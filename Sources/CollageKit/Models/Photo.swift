@@ -256,10 +256,12 @@ extension Photo: Codable {
     public static let maximumCaptionLength = 200
 
     /// A caption as a person typed it: surrounding white space trimmed;
-    /// refused when empty (clear it instead) or over the limit.
-    public static func caption(parsing text: String) throws -> String {
+    /// refused when empty or over the limit. `withoutIt` is the advice for
+    /// an empty one: how to have none where this one was given (`collage
+    /// caption` clears it; a batch list leaves out `#caption`).
+    public static func caption(parsing text: String, withoutIt: String = "--clear") throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw OptionError("the caption is empty: give some text, or --clear") }
+        guard !trimmed.isEmpty else { throw OptionError("the caption is empty: give some text, or \(withoutIt)") }
         guard trimmed.count <= maximumCaptionLength else {
             throw OptionError("the caption has \(trimmed.count) characters: the limit is \(maximumCaptionLength)")
         }

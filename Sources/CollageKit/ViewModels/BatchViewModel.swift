@@ -35,10 +35,11 @@ public struct BatchOptions: Sendable {
     }
 
     /// How `group` is drawn: the run's options, in the layout of its
-    /// `#layout` line if it has one.
+    /// `#layout` line and with the title of its `#title` line if it has them.
     public func render(for group: BatchGroup) -> CollageRenderOptions {
         var render = self.render
         if let layout = group.layout { render.layout = layout }
+        if let title = group.title { render.title = title }
         return render
     }
 
@@ -67,6 +68,8 @@ public struct BatchResult: Equatable, Sendable {
     public let output: String
     /// The layout it is (or would be) drawn in: its `#layout` line's, else the run's.
     public let layout: LayoutMode
+    /// The title it is (or would be) drawn with: its `#title` line's, else the run's, if any.
+    public let title: CollageTitle?
     public let outcome: Outcome
 
     public var succeeded: Bool {
@@ -83,7 +86,10 @@ public struct BatchResult: Equatable, Sendable {
         switch outcome {
         case .saved: return "\(label): saved \(output)"
         case .kept: return "\(label): kept \(output) (it exists)"
-        case .planned: return "\(label): \(CollageRules.title(count: group.photos.count)), \(layout) layout -> \(output)"
+        case .planned:
+            // A long title cut short: the line is to check the plan by.
+            let titled = title.map { ", titled \($0.text.shortened(to: 40).debugDescription)" } ?? ""
+            return "\(label): \(CollageRules.title(count: group.photos.count)), \(layout) layout\(titled) -> \(output)"
         case let .skipped(reason): return "\(label): skipped: \(reason)"
         case let .failed(failure): return "\(label): failed: \(wording(failure))"
         }
@@ -168,7 +174,7 @@ public final class BatchViewModel {
         let output = options.outputPath(for: group)
         let render = options.render(for: group)
         func result(_ outcome: BatchResult.Outcome) -> BatchResult {
-            BatchResult(group: group, output: output, layout: render.layout, outcome: outcome)
+            BatchResult(group: group, output: output, layout: render.layout, title: render.title, outcome: outcome)
         }
         if let problem = group.problem { return result(.skipped(problem)) }
         // Before any file is read, and in a dry run too: `--size 1920x` is

@@ -14,10 +14,13 @@ struct Batch: ParsableCommand {
         discussion: """
             LIST is a text file, or - for standard input: one photo path per line;
             a blank line (or several) ends a collage; lines starting with # are
-            comments, except two:
+            comments, except four:
             - '#focus X Y PATH': the photo PATH, its crop centred on X, Y
               (fractions of the photo, as `collage focus` takes them; PATH is the
               rest of the line; a file whose name starts with # is written ./#name);
+            - '#caption "TEXT" PATH' or '#caption "TEXT" #focus X Y PATH': the
+              photo PATH with its own caption (as `collage caption` gives one), in
+              double quotes, \\" for a quote and \\\\ for a backslash;
             - '#layout MODE': this collage's layout, grid, auto, rows or columns,
               instead of --layout's. Write it above the collage's first photo,
               with no blank line between (a blank line ends a collage: a #layout
@@ -25,7 +28,10 @@ struct Batch: ParsableCommand {
               list). A #layout line below the first photo, a second one, or an
               unknown MODE makes its collage fail, naming the line. #layouts and
               the like are comments. With --size WIDTHx a #layout other than rows
-              fails (with xHEIGHT, other than columns): give WIDTHxHEIGHT to mix.
+              fails (with xHEIGHT, other than columns): give WIDTHxHEIGHT to mix;
+            - '#title TEXT': this collage's title, instead of --title's, TEXT the
+              rest of the line; placed as #layout is, and wrong in the same ways.
+            A #caption line that does not parse makes its collage fail, naming it.
             Relative paths are relative to the list's folder (to the current
             folder for standard input).
 
@@ -35,16 +41,18 @@ struct Batch: ParsableCommand {
             Collage N is written to DIR/collage-NNN.EXT, numbered by its position
             in the list, so re-runs give the same names. Existing files are not
             replaced without --force. The interactive selection is never touched.
-            --dry-run prints each collage's photos, layout and file. Exits 0 only
-            if every collage was saved.
+            --dry-run prints each collage's photos, layout, title and file. Exits
+            0 only if every collage was saved.
 
-            Example list (the second collage in justified rows, whatever --layout says):
+            Example list (the second collage titled, in justified rows whatever
+            --layout says):
               # summer
               beach.jpg
               dunes.jpg
 
+              #title The kids at the beach
               #layout rows
-              kids/ball.png
+              #caption "Ball!" kids/ball.png
               #focus 0.5 0.2 kids/kite flying.jpg
               kids/sandcastle.jpg
               kids/sunset.jpg
