@@ -295,11 +295,13 @@ static ci_status decode_planes(heif_job *job, const struct heif_image_handle *ha
             p->alpha = NULL;  // a mismatched alpha depth: shown opaque rather than wrong
     }
 
-    // The matrix: the coded stream's (the decoder attaches it), else the
-    // file's nclx, else libheif's default.
+    // The matrix and range: the file's nclx, else the coded stream's (the
+    // decoder attaches it: AV1's sequence header; HEVC's VUI from libheif
+    // versions whose libde265 plugin passes it on, 1.15 does not), else
+    // full-range BT.601, libheif's default. The same order as the tiles'.
     struct heif_color_profile_nclx *image_nclx = NULL;
     if (api->heif_image_get_nclx_color_profile(job->image, &image_nclx).code != heif_error_Ok) image_nclx = NULL;
-    set_matrix(p, image_nclx ? image_nclx : job->nclx);
+    set_matrix(p, job->nclx ? job->nclx : image_nclx);
     if (image_nclx) api->heif_nclx_color_profile_free(image_nclx);
     if (p->kind != PLANES_YCBCR) {
         p->y_offset = 0;
@@ -699,6 +701,23 @@ static ci_status decode_tile(const ci_heif_api *api, const ci_hevc_layout *layou
     return CI_OK;
 }
 
+// What a tile's stream says of its colours (its SPS's VUI), for a file
+// without an nclx of its own. A VUI that says nothing means limited range
+// (HEVC's default) and an unspecified matrix (BT.601 here): a phone photo
+// whose stream signals limited range was drawn washed out (blacks at 16,
+// whites at 235) when full range was assumed.
+static struct heif_color_profile_nclx stream_colours(const ci_heif_api *api, const struct de265_image *image) {
+    struct heif_color_profile_nclx nclx;
+    memset(&nclx, 0, sizeof nclx);  // no chromaticities: matrices 12 and 13 fall back to BT.601
+    nclx.version = 1;
+    nclx.color_primaries = (enum heif_color_primaries)api->de265_get_image_colour_primaries(image);
+    nclx.transfer_characteristics =
+        (enum heif_transfer_characteristics)api->de265_get_image_transfer_characteristics(image);
+    nclx.matrix_coefficients = (enum heif_matrix_coefficients)api->de265_get_image_matrix_coefficients(image);
+    nclx.full_range_flag = (uint8_t)(api->de265_get_image_full_range_flag(image) != 0);
+    return nclx;
+}
+
 // The planes of a decoded tile at column, row of the grid.
 static ci_status tile_planes(const ci_heif_api *api, const ci_hevc_layout *layout, const tile_decode *tile, uint32_t column,
                              uint32_t row, const struct heif_color_profile_nclx *nclx, planes *p,
@@ -723,7 +742,8 @@ static ci_status tile_planes(const ci_heif_api *api, const ci_hevc_layout *layou
             api->de265_get_image_height(image, c) < (int)need_h)
             return ci_fail(err, CI_ERR_CORRUPT, "%s: a tile is smaller than the grid says", name);
     }
-    set_matrix(p, nclx);
+    struct heif_color_profile_nclx stream = stream_colours(api, image);
+    set_matrix(p, nclx ? nclx : &stream);
     if (p->kind == PLANES_MONO) {
         p->y_offset = 0;
         p->y_scale = 255.0f / (float)((1 << p->bits) - 1);

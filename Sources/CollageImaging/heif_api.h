@@ -56,7 +56,11 @@
     X(de265_get_image_plane)    \
     X(de265_get_image_width)    \
     X(de265_get_image_height)   \
-    X(de265_set_parameter_bool)
+    X(de265_set_parameter_bool)     \
+    X(de265_get_image_full_range_flag) \
+    X(de265_get_image_colour_primaries) \
+    X(de265_get_image_transfer_characteristics) \
+    X(de265_get_image_matrix_coefficients)
 
 typedef struct {
     void *heif, *de265;  // dlopen handles, one reference each
