@@ -166,10 +166,12 @@ private func checkTiling(_ plan: LayoutPlan, gap: Int, margin: Int, tiles: Bool,
         let runs = 5
         for _ in 0..<runs { _ = try plan(photos, 1920, 1080, .auto) }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 / Double(runs)
-        // 5 ms in the release build (make bench reports it); a debug build
-        // with sanitizers is many times slower, so this only catches a
-        // search that has lost its bound.
-        #expect(milliseconds < 250, "\(milliseconds) ms")
+        // 3 ms in the release build (make bench reports it; speed is
+        // measured there, not here). A debug build with sanitizers on a
+        // loaded machine took 259 ms, so this only catches a search that has
+        // lost its bound: trying every order of the six photos as well
+        // (720 times the trees) would take tens of seconds.
+        #expect(milliseconds < 2000, "\(milliseconds) ms")
     }
 
     // MARK: gaps, margins, odd canvases
