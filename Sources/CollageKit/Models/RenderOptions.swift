@@ -325,7 +325,7 @@ public enum ImageFormat: String, Equatable, Sendable, CaseIterable {
 }
 
 /// Where a photo is cropped when its shape differs from its cell's.
-public enum CropMode: String, Equatable, Sendable, CaseIterable {
+public enum CropMode: String, Equatable, Sendable, OptionChoice {
     /// The focus the person set, else the faces, else the camera's subject, else the centre.
     case smart
     /// Centred: the original app's aspect-fill.
@@ -333,14 +333,8 @@ public enum CropMode: String, Equatable, Sendable, CaseIterable {
     /// The most salient part (edges, saturated colour, skin).
     case attention
 
-    public init(parsing text: String) throws {
-        switch text.lowercased() {
-        case "smart": self = .smart
-        case "centre", "center": self = .centre
-        case "attention": self = .attention
-        default: throw OptionError("crop '\(text)' is not smart, centre or attention")
-        }
-    }
+    public static let optionName = "crop"
+    public static let aliases: [String: CropMode] = ["center": .centre]
 }
 
 /// Whether a photo fills its cell (cropped) or shows whole inside it.

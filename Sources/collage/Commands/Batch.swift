@@ -66,7 +66,7 @@ struct Batch: ParsableCommand {
             completion: .directory)
     var output: String = "."
 
-    @Option(help: ArgumentHelp("File format of the collages.", valueName: "jpg|png|webp"))
+    @Option(help: "File format of the collages.")
     var format: BatchFormat = .jpg
 
     @OptionGroup var render: RenderOptionGroup

@@ -43,9 +43,7 @@ struct Pick: ParsableCommand {
     @Argument(help: ArgumentHelp("The folder to start in.", valueName: "dir"), completion: .directory)
     var directory: String?
 
-    @Option(help: ArgumentHelp("How to draw pictures: auto, symbols, sixel, kitty or iterm2.", valueName: "mode"),
-            completion: .list(GraphicsMode.names),
-            transform: { try GraphicsMode(parsing: $0) })
+    @Option(help: ArgumentHelp("How to draw pictures: auto chooses for this terminal.", valueName: "mode"))
     var graphics: GraphicsMode = .auto
 
     @OptionGroup var render: RenderOptionGroup

@@ -20,9 +20,7 @@ struct Preview: ParsableCommand {
             inside tmux or screen. With NO_COLOR set, symbols carry no colours.
             """)
 
-    @Option(help: ArgumentHelp("How to draw: auto, symbols, sixel, kitty or iterm2.", valueName: "mode"),
-            completion: .list(GraphicsMode.names),
-            transform: { try GraphicsMode(parsing: $0) })
+    @Option(help: ArgumentHelp("How to draw: auto chooses for this terminal (symbols when not writing to one).", valueName: "mode"))
     var graphics: GraphicsMode = .auto
 
     @Option(help: ArgumentHelp("Width in columns (default: the terminal's, or 80).", valueName: "cols"))
