@@ -21,6 +21,14 @@ import Testing
             #expect(output.stderr == expected, "\(arguments)")
             #expect(output.stdout.isEmpty)
         }
+        // A layout with no room for the photos: the options', in the layout model's words; 64 from every command.
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
+        for command in ["save", "preview"] {
+            let cramped = try cli.run(command, "--size", "100x50", "--gap", "100")
+            #expect(cramped.status == 64, "\(command)")
+            #expect(cramped.stderr.hasSuffix("a 100x50 canvas with a gap of 100 px has no room for 2 photos in the grid layout\n"), "\(cramped.stderr)")
+        }
+        try cli.run("clear")
         // A failure that is not a usage error: 1.
         let empty = try cli.run("save")
         #expect(empty.status == 1 && empty.stderr == "collage: nothing to save: the collage is empty\n")

@@ -9,7 +9,7 @@ public struct CollageFailure: Error, Equatable, Sendable, CustomStringConvertibl
         case storage
         /// A photo could not be opened or decoded (the engine's reason).
         case photo(ImageEngineError.Kind)
-        /// A value given for the collage cannot work (format, gap).
+        /// A value given for the collage cannot work (format, a gap that leaves no room).
         case options
         /// The output's name is taken by an existing file.
         case outputExists
@@ -47,7 +47,7 @@ public struct CollageFailure: Error, Equatable, Sendable, CustomStringConvertibl
             self.init(.write, path: path, message: "\(error)")
         case is SelectionStoreError:
             self.init(.storage, message: "\(error)")
-        case is OptionError:
+        case is OptionError, is LayoutError:
             self.init(.options, message: "\(error)")
         default:
             self.init(.write, message: "\(error)")

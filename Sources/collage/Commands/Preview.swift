@@ -70,8 +70,10 @@ struct Preview: ParsableCommand {
             if height == nil, let terminal { rows = max(1, min(rows, terminal.rows - 1)) }
             picture = try previews.collagePicture(state.photos, options: options, columns: columns, rows: rows, plan: plan)
         } catch {
-            Console.error("\(error)")
-            throw ExitCode.failure
+            // A layout with no room for the photos is the options' fault, as in `save`: 64.
+            let failure = CollageFailure(error)
+            Console.error(failure.message)
+            throw ExitCode(failure.kind == .options ? CommandLineEntry.usageError : 1)
         }
         let output = picture.kind == .symbols ? picture.lines.joined(separator: "\n") : picture.lines.joined()
         FileHandle.standardOutput.write(Data((output + "\n").utf8))
