@@ -9,7 +9,11 @@ import Testing
     @Test func everyErrorIsOneLineWithOnePrefixAndUsageErrorsExit64() throws {
         let cli = try CLI()
         let cases: [([String], String)] = [
-            (["save", "--gap", "-1"], "collage: --gap must not be negative\n"),
+            // The model's words (CollageRenderOptions.init, the one validator).
+            (["save", "--gap", "-1"], "collage: --gap -1 is negative: use 0 or more pixels\n"),
+            (["preview", "--margin", "-2"], "collage: --margin -2 is negative: use 0 or more pixels\n"),
+            (["batch", "-", "--quality", "101"], "collage: --quality 101 is out of range: use 1 to 100\n"),
+            (["save", "--size", "1920x"], "collage: --layout grid cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT\n"),
             (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg, .png or .webp\n"),
             (["nope"], "collage: Unexpected argument 'nope'\n"),
             (["help", "nope"], "collage: no command 'nope' (see 'collage --help')\n"),

@@ -379,10 +379,10 @@ public struct CollageRenderOptions: Equatable, Sendable {
                 fit: FitMode = .cover, title: CollageTitle? = nil, caption: CaptionSource = .none,
                 font: CollageFont? = nil, textColour: RGBColor? = nil) throws {
         guard (1...100).contains(quality) else {
-            throw OptionError("quality \(quality) is out of range: use 1 to 100")
+            throw OptionError("--quality \(quality) is out of range: use 1 to 100")
         }
-        guard gap >= 0 else { throw OptionError("gap \(gap) is negative") }
-        guard margin >= 0 else { throw OptionError("margin \(margin) is negative") }
+        guard gap >= 0 else { throw OptionError("--gap \(gap) is negative: use 0 or more pixels") }
+        guard margin >= 0 else { throw OptionError("--margin \(margin) is negative: use 0 or more pixels") }
         self.size = size
         self.layout = layout
         self.background = background

@@ -58,15 +58,15 @@ struct LayoutOptionGroup: ParsableArguments {
         if let font {
             do { _ = try ImageEngine.font(parsing: font) } catch { throw ValidationError("--font '\(font)': \(error)") }
         }
-        if gap < 0 { throw ValidationError("--gap must not be negative") }
-        if margin < 0 { throw ValidationError("--margin must not be negative") }
-        // A side left to the photos: only the justified layouts work one out.
-        if size.height == nil && layout != .rows {
-            throw ValidationError("--size \(size) leaves the height to the photos, which only --layout rows does: give WIDTHxHEIGHT, or add --layout rows")
-        }
-        if size.width == nil && layout != .columns {
-            throw ValidationError("--size \(size) leaves the width to the photos, which only --layout columns does: give WIDTHxHEIGHT, or add --layout columns")
-        }
+        try check(quality: CollageRenderOptions.defaultQuality)
+        // A side left to the photos: the layout model says which layouts work one out.
+        if let refusal = CollageRules.layoutRefusal(layout, size: size) { throw ValidationError(refusal.message) }
+    }
+
+    /// Refuses, in the model's words, values the model refuses (gap, margin,
+    /// quality): `CollageRenderOptions.init` is their one validator.
+    func check(quality: Int) throws {
+        do { _ = try options(quality: quality) } catch { throw ValidationError("\(error)") }
     }
 
     func renderOptions(quality: Int = CollageRenderOptions.defaultQuality) throws -> CollageRenderOptions {
@@ -79,9 +79,13 @@ struct LayoutOptionGroup: ParsableArguments {
                 Console.warning("no installed font has \(missing == 1 ? "1 character" : "\(missing) characters") of the title, drawn as boxes: fonts-noto-core covers most scripts, fonts-noto-cjk Chinese, Japanese and Korean, fonts-noto-color-emoji emoji")
             }
         }
-        return try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
-                                        quality: quality, crop: placement.crop, fit: placement.fit, title: title,
-                                        caption: caption, font: font, textColour: textColour)
+        return try options(quality: quality, title: title, font: font)
+    }
+
+    private func options(quality: Int, title: CollageTitle? = nil, font: CollageFont? = nil) throws -> CollageRenderOptions {
+        try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
+                                 quality: quality, crop: placement.crop, fit: placement.fit, title: title,
+                                 caption: caption, font: font, textColour: textColour)
     }
 }
 
@@ -95,7 +99,7 @@ struct RenderOptionGroup: ParsableArguments {
     var quality: Int?
 
     func validate() throws {
-        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, not \(quality)") }
+        if let quality { try layout.check(quality: quality) }
     }
 
     func renderOptions() throws -> CollageRenderOptions {
