@@ -19,6 +19,9 @@ public struct CollageFailure: Error, Equatable, Sendable, CustomStringConvertibl
         case folder
         /// The collage was saved, but the selection could not be cleared.
         case clearAfterSave
+        /// An error no service names: a fault of collage's own, not the
+        /// person's or the disk's; the message is the error's own words.
+        case unexpected
     }
 
     public let kind: Kind
@@ -50,7 +53,8 @@ public struct CollageFailure: Error, Equatable, Sendable, CustomStringConvertibl
         case is OptionError, is LayoutError:
             self.init(.options, message: "\(error)")
         default:
-            self.init(.write, message: "\(error)")
+            // Not called a write failure (or anything else) that it may not be.
+            self.init(.unexpected, message: "\(error)")
         }
     }
 
