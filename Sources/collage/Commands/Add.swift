@@ -29,7 +29,7 @@ struct Add: ParsableCommand {
     }
 
     func run() throws {
-        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels)
+        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels.pixels)
         let source = CommandLinePhotoSource()
         var outcome: CollageEvent?
         let listening = viewModel.events.sink { outcome = $0 }

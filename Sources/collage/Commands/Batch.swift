@@ -122,7 +122,7 @@ struct Batch: ParsableCommand {
                                    render: try render.renderOptions(),
                                    jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, overwrite: force,
                                    skipExisting: skipExisting, dryRun: dryRun,
-                                   maxDecodedPixels: limits.maxPixels)
+                                   maxDecodedPixels: limits.maxPixels.pixels)
         let viewModel = BatchViewModel(options: options)
         let progress = BatchProgressView(total: listSource.countGroups(), dryRun: dryRun)
         let subscription = viewModel.results.sink { progress.show($0) }

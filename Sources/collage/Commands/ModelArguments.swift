@@ -52,6 +52,8 @@ extension GraphicsMode: ModelArgument {}
 
 extension RequestedSize: ModelArgument {}
 
+extension PixelLimit: ModelArgument {}
+
 extension RGBColor: ModelArgument {
     /// A colour's CSS name where it has one ("white"), else #rrggbb.
     public var defaultValueDescription: String {

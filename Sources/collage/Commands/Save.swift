@@ -70,7 +70,7 @@ struct Save: ParsableCommand {
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && isFolder.boolValue
         }
-        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels)
+        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels.pixels)
         // Refused saves (odd count, missing photo) say so before any folder is made.
         if let refusal = viewModel.saveRefusal {
             Console.error(refusal.description)
