@@ -9,7 +9,11 @@ import Testing
     @Test func everyErrorIsOneLineWithOnePrefixAndUsageErrorsExit64() throws {
         let cli = try CLI()
         let cases: [([String], String)] = [
-            (["save", "--gap", "-1"], "collage: --gap must not be negative\n"),
+            // The model's words (CollageRenderOptions.init, the one validator).
+            (["save", "--gap", "-1"], "collage: --gap -1 is negative: use 0 or more pixels\n"),
+            (["preview", "--margin", "-2"], "collage: --margin -2 is negative: use 0 or more pixels\n"),
+            (["batch", "-", "--quality", "101"], "collage: --quality 101 is out of range: use 1 to 100\n"),
+            (["save", "--size", "1920x"], "collage: --layout grid cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT\n"),
             (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg, .png or .webp\n"),
             (["nope"], "collage: Unexpected argument 'nope'\n"),
             (["help", "nope"], "collage: no command 'nope' (see 'collage --help')\n"),
@@ -21,6 +25,14 @@ import Testing
             #expect(output.stderr == expected, "\(arguments)")
             #expect(output.stdout.isEmpty)
         }
+        // A layout with no room for the photos: the options', in the layout model's words; 64 from every command.
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
+        for command in ["save", "preview"] {
+            let cramped = try cli.run(command, "--size", "100x50", "--gap", "100")
+            #expect(cramped.status == 64, "\(command)")
+            #expect(cramped.stderr.hasSuffix("a 100x50 canvas with a gap of 100 px has no room for 2 photos in the grid layout\n"), "\(cramped.stderr)")
+        }
+        try cli.run("clear")
         // A failure that is not a usage error: 1.
         let empty = try cli.run("save")
         #expect(empty.status == 1 && empty.stderr == "collage: nothing to save: the collage is empty\n")
@@ -103,6 +115,87 @@ import Testing
         #expect(batch.components(separatedBy: "(default:").count - 1 == batch.components(separatedBy: "\n").filter { $0.contains("(default:") }.count,
                 "one default per option")
         #expect(batch.contains("(default: the number of cores)") && !batch.contains("cores).\n                          (default: "))
+    }
+
+    /// The help of every command that draws lists each value of the options
+    /// whose type is a model's, what it does, and the default, from the model
+    /// (issue #21): nothing written twice by hand.
+    @Test func helpListsTheModelsValuesAndDefaults() throws {
+        let cli = try CLI()
+        let choices: [(option: String, values: [String], default: String)] = [
+            ("--layout <layout>", LayoutMode.allCases.map(\.rawValue), "grid"),
+            ("--crop <crop>", CropMode.allCases.map(\.rawValue), "smart"),
+            ("--fit <fit>", FitMode.allCases.map(\.rawValue), "cover"),
+            ("--caption <caption>", CaptionSource.allCases.map(\.rawValue), "none"),
+        ]
+        for command in [[], ["save"], ["batch"], ["preview"], ["pick"]] {
+            let help = try cli.run(command + ["--help"])
+            #expect(help.status == 0)
+            let lines = help.stdout.split(separator: "\n").map(String.init)
+            for choice in choices {
+                // The option's line ends with its default; each value has a line of its own below it.
+                guard let at = lines.firstIndex(where: { $0.hasPrefix("  \(choice.option) ") }) else {
+                    Issue.record("\(command): no \(choice.option)")
+                    continue
+                }
+                let block = lines[at...].prefix { $0 == lines[at] || !$0.hasPrefix("  -") }
+                #expect(block.joined(separator: " ").contains("(default: \(choice.default))"), "\(command) \(choice.option)")
+                let listed = block.compactMap { line -> String? in
+                    let words = line.split(separator: " ")
+                    return line.hasPrefix("        ") && words.count > 1 && words[1] == "-" ? String(words[0]) : nil
+                }
+                #expect(listed == choice.values, "\(command) \(choice.option)")
+            }
+            let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(flat.contains("--size <WxH> Canvas size in pixels.") && flat.contains("(default: 1920x1080)"))
+            #expect(flat.contains("(default: white)"), "\(command) --background")
+            if command == ["preview"] || command == ["pick"] {
+                #expect(flat.contains("(values: auto, symbols, sixel, kitty, iterm2; default: auto)"), "\(command) --graphics")
+            }
+        }
+    }
+
+    /// A value a model refuses is named, with the model's reason (the values
+    /// it could be), on one line; exit 64.
+    @Test func aBadValueIsRefusedInTheModelsWords() throws {
+        let cli = try CLI()
+        let cases: [([String], String)] = [
+            (["save", "--crop", "middle"], "The value 'middle' is invalid for '--crop <crop>': crop 'middle' is not smart, centre or attention"),
+            (["batch", "-", "--fit", "fill"], "The value 'fill' is invalid for '--fit <fit>': fit 'fill' is not cover or contain"),
+            (["preview", "--layout", "mosaic"], "The value 'mosaic' is invalid for '--layout <layout>': layout 'mosaic' is not grid, auto, rows or columns"),
+            (["pick", "--caption", "title"], "The value 'title' is invalid for '--caption <caption>': caption 'title' is not none, name or date"),
+            (["--background", "nope"], "The value 'nope' is invalid for '--background <color>': colour 'nope' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
+            (["save", "--text-colour", "#12345"], "The value '#12345' is invalid for '--text-colour <color>': colour '#12345' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
+            (["save", "--size", "1920"], "The value '1920' is invalid for '--size <WxH>': size '1920' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx or xHEIGHT"),
+            (["preview", "--graphics", "ascii"], "The value 'ascii' is invalid for '--graphics <mode>': graphics 'ascii' is not auto, symbols, sixel, kitty or iterm2"),
+            (["batch", "-", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'jpg', 'png' or 'webp'."),
+        ]
+        for (arguments, expected) in cases {
+            let output = try cli.run(arguments)
+            #expect(output.status == 64, "\(arguments)")
+            #expect(output.stderr == "collage: \(expected)\n", "\(arguments)")
+        }
+        // Any case, and centre's other spelling: the value is taken (the save then finds nothing to save).
+        let taken = try cli.run("save", "--crop", "Center", "--layout", "AUTO", "--background", "Teal")
+        #expect(taken.status == 1 && taken.stderr == "collage: nothing to save: the collage is empty\n", "\(taken.stderr)")
+    }
+
+    /// Shells complete the values of the options typed by models, in every
+    /// shell's script, from the same lists.
+    @Test func completionsOfferTheModelsValues() throws {
+        let cli = try CLI()
+        let bash = try cli.run("--generate-completion-script", "bash").stdout
+        let zsh = try cli.run("--generate-completion-script", "zsh").stdout
+        let fish = try cli.run("--generate-completion-script", "fish").stdout
+        let lists: [(String, [String])] = [
+            ("crop", CropMode.allCases.map(\.rawValue)), ("fit", FitMode.allCases.map(\.rawValue)),
+            ("layout", LayoutMode.allCases.map(\.rawValue)), ("caption", CaptionSource.allCases.map(\.rawValue)),
+        ]
+        for (option, values) in lists {
+            #expect(bash.contains("-W " + values.map { "'\($0)'" }.joined(separator: "$'\\n'")), "bash --\(option)")
+            #expect(zsh.contains("___\(option)=(" + values.map { "'\($0)'" }.joined(separator: " ") + ")"), "zsh --\(option)")
+            #expect(fish.contains("-l '\(option)'") && fish.contains("-rfka '\(values.joined(separator: " "))'"), "fish --\(option)")
+        }
     }
 
     @Test func qualityForAPNGIsPointedOut() throws {

@@ -59,6 +59,13 @@ import Testing
             _collage collage s --graphics; printf '%s\\n' "${COMPREPLY[@]}" | sort
             """, in: photos)
         #expect(graphics.out == "sixel\nsymbols\n", "\(graphics.out)")
+        // And the options typed by models: --fit (which offered nothing before issue #21).
+        let fit = try sh("""
+            source '\(destination.path)/usr/share/bash-completion/completions/collage'
+            COMP_WORDS=(collage save --fit c); COMP_CWORD=3; COMP_LINE='collage save --fit c'; COMP_POINT=${#COMP_LINE}
+            _collage collage c --fit; printf '%s\\n' "${COMPREPLY[@]}" | sort
+            """, in: photos)
+        #expect(fit.out == "contain\ncover\n", "\(fit.out)")
 
         #expect(try sh("\(make) uninstall").status == 0)
         #expect(try sh("cd '\(destination.path)' && find . -mindepth 2").out.isEmpty, "nothing left behind")

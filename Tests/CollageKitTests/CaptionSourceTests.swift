@@ -52,6 +52,10 @@ import Testing
         #expect(try CaptionSource(parsing: "DATE") == .date)
         #expect(throws: OptionError("caption 'title' is not none, name or date")) { try CaptionSource(parsing: "title") }
         #expect(throws: OptionError("layout 'grids' is not grid, auto, rows or columns")) { try LayoutMode(parsing: "grids") }
+        // --crop is a choice of words like the others, with one other spelling, never listed.
+        #expect(try CropMode(parsing: "Center") == .centre && CropMode(parsing: "ATTENTION") == .attention)
+        #expect(throws: OptionError("crop 'middle' is not smart, centre or attention")) { try CropMode(parsing: "middle") }
+        #expect(CropMode.allCases.map(\.rawValue) == ["smart", "centre", "attention"])
     }
 
     @Test func oneLineOfTextIsWhatIsDrawn() {

@@ -199,7 +199,7 @@ private func checkTiling(_ plan: LayoutPlan, gap: Int, margin: Int, tiles: Bool,
         // One pixel: room for one photo, and a clear refusal for more.
         #expect(try plan(Array(photos.prefix(1)), 1, 1, .auto).cells == [CellRect(x: 0, y: 0, width: 1, height: 1)])
         #expect(try plan(Array(photos.prefix(1)), 1, 1, .grid).cells == [CellRect(x: 0, y: 0, width: 1, height: 1)])
-        #expect(throws: OptionError.self) { try plan(Array(photos.prefix(2)), 1, 1, .auto) }
+        #expect(throws: LayoutError.self) { try plan(Array(photos.prefix(2)), 1, 1, .auto) }
         // A line of pixels: six cells side by side.
         let line = try plan(photos, 16384, 1, .auto)
         #expect(line.cells.allSatisfy { $0.height == 1 && $0.y == 0 })
@@ -208,7 +208,9 @@ private func checkTiling(_ plan: LayoutPlan, gap: Int, margin: Int, tiles: Bool,
         // Prime sides.
         checkTiling(try plan(photos, 1009, 997, .auto, gap: 3), gap: 3, margin: 0, tiles: true)
         // A margin that leaves nothing is refused, naming it.
-        #expect(throws: OptionError.self) { try plan(photos, 100, 100, .auto, margin: 50) }
+        #expect(throws: LayoutError(.noRoom, "a 100x100 canvas with a margin of 50 px has no room for 6 photos in the auto layout")) {
+            try plan(photos, 100, 100, .auto, margin: 50)
+        }
     }
 
     // MARK: rows and columns
@@ -267,10 +269,13 @@ private func checkTiling(_ plan: LayoutPlan, gap: Int, margin: Int, tiles: Bool,
 
     @Test func aSideLeftOpenOnlyForTheJustifiedLayouts() throws {
         let photos = shapes([landscape, landscape])
-        #expect(throws: OptionError.self) { try plan(photos, 1920, nil, .auto) }
-        #expect(throws: OptionError.self) { try plan(photos, 1920, nil, .grid) }
-        #expect(throws: OptionError.self) { try plan(photos, nil, 1080, .rows) }
-        #expect(throws: OptionError.self) { try plan(photos, 1920, nil, .columns) }
+        for (width, height, layout) in [(1920, nil, LayoutMode.auto), (1920, nil, .grid), (nil, 1080, .rows), (1920, nil, .columns)] {
+            let error = #expect(throws: LayoutError.self, "\(layout)") { try plan(photos, width, height, layout) }
+            #expect(error?.kind == .sideLeftOpen, "\(layout)")
+        }
+        #expect(throws: LayoutError(.sideLeftOpen, "--layout grid cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT")) {
+            try plan(photos, 1920, nil, .grid)
+        }
     }
 
     @Test func sizesParse() throws {
@@ -296,6 +301,33 @@ private func checkTiling(_ plan: LayoutPlan, gap: Int, margin: Int, tiles: Bool,
         #expect(small.canvas == (try CanvasSize(width: 192, height: 108)))
         #expect(small.cells.count == 3)
         #expect(small.cells.allSatisfy { $0.x + $0.width <= 192 && $0.y + $0.height <= 108 })
+    }
+
+    /// The rule of room (a canvas, less its gaps, margins and title, must
+    /// hold the photos) is the layout model's, and so is its error: what
+    /// plans and draws (ImageEngine) passes it on, and it is a failure of the
+    /// options (issue #21).
+    @Test func aGapThatLeavesNoRoomIsTheLayoutModelsRefusal() throws {
+        let two = shapes([landscape, landscape])
+        // 100 px less a 98 px gap leaves a pixel a cell: room. All of it a gap: none.
+        #expect(try plan(two, 100, 50, .grid, gap: 98).cells.map(\.width) == [1, 1])
+        let refusal = LayoutError(.noRoom, "a 100x50 canvas with a gap of 100 px has no room for 2 photos in the grid layout")
+        #expect(throws: refusal) { try plan(two, 100, 50, .grid, gap: 100) }
+        #expect(throws: LayoutError.self) { try plan(two, 100, 50, .auto, gap: 100) }
+        #expect(throws: LayoutError.self) { try plan(two, 100, 50, .rows, gap: 100) }
+        // The engine plans the grid without reading the photos (these do not exist): the refusal is the plan's.
+        let options = try CollageRenderOptions(size: RequestedSize(width: 100, height: 50), gap: 100)
+        #expect(throws: refusal) { try ImageEngine().render([Photo(path: "/nowhere/a.jpg"), Photo(path: "/nowhere/b.jpg")], options: options) }
+        let failure = CollageFailure(refusal)
+        #expect(failure.kind == .options && failure.message == refusal.message)
+    }
+
+    @Test func aCanvasTheTitleMakesTooTallIsRefusedAsALayoutError() throws {
+        // One square photo across 16380 px: 16380 px tall, and the title's band on top passes 16384.
+        let request = LayoutRequest(size: try RequestedSize(width: 16380, height: nil), layout: .rows,
+                                    title: TitleRequest(text: "T", fontPixels: 40, textHeight: 50))
+        let error = #expect(throws: LayoutError.self) { try CollageLayout.plan(shapes([square]), request) }
+        #expect(error?.kind == .canvasTooLarge && error?.message.contains("each side must be 1 to 16384 pixels") == true, "\(String(describing: error))")
     }
 
     @Test func layoutsCycle() throws {

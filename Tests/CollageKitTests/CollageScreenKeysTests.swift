@@ -84,7 +84,7 @@ import CollageTestSupport
         #expect(LayoutMode.allCases.filter { CollageRules.layoutRefusal($0, size: wide) == nil } == [.rows])
         #expect(LayoutMode.allCases.filter { CollageRules.layoutRefusal($0, size: high) == nil } == [.columns])
         #expect(CollageRules.layoutRefusal(.columns, size: wide)?.description
-            == "--layout columns needs the height: give --size xHEIGHT or WIDTHxHEIGHT")
+            == "--layout columns cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT")
     }
 
     // MARK: c: asked first

@@ -168,6 +168,23 @@ import OpenCombine
         #expect(try store.load() == photos)
     }
 
+    /// An error no service names is not passed off as a failed write (or any
+    /// other kind it may not be): it is unexpected, in its own words (issue #21).
+    @Test func anErrorNoServiceNamesIsUnexpected() throws {
+        struct Odd: Error, CustomStringConvertible { var description: String { "something odd" } }
+        let store = InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")])
+        let writer = FakeWriter()
+        writer.failure = Odd()
+        let viewModel = try makeViewModel(store: store, writer: writer)
+        let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.jpg"), options: try CollageRenderOptions(), overwrite: false)
+            .waitForCompletion()
+        guard case let .failure(error) = result else { Issue.record("saved"); return }
+        let failure = try #require((error as? CollageActionError)?.failure)
+        #expect(failure.kind == .unexpected && failure.message == "cannot save /out/c.jpg: something odd")
+        #expect(CollageFailure(FileWriteError.io(path: "/out/c.jpg", reason: "No space left on device")).kind == .write)
+        #expect(try store.load().count == 2)
+    }
+
     @Test func aVanishedPhotoFailsTheSaveNamingItAndKeepsTheSelection() throws {
         let photos = [photo("a.jpg"), photo("gone.jpg")]
         let store = InMemorySelectionStore(photos)

@@ -12,6 +12,56 @@ import Testing
         }
     }
 
+    /// A preview's result, waited for (the service works on its own queue).
+    func result(_ ask: (@escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket) -> Result<TerminalPicture, Error>? {
+        let done = DispatchSemaphore(value: 0)
+        let answer = Locked<Result<TerminalPicture, Error>?>(nil)
+        _ = ask { result in
+            answer.withLock { $0 = result }
+            done.signal()
+        }
+        return done.wait(timeout: .now() + 10) == .success ? answer.current : nil
+    }
+
+    @Test func aPhotoIsDecodedForThePicturesPixelsOnceThenComesFromTheCache() throws {
+        let engine = FakeDrawer()
+        let previews = PreviewService(renderer: SizingRenderer(), engine: engine, deliver: immediately)
+        let first = result { previews.photoPreview(photo("a.jpg"), columns: 10, rows: 5, completion: $0) }
+        #expect(try first?.get().lines == ["80x80"])
+        let again = result { previews.photoPreview(photo("a.jpg"), columns: 10, rows: 5, completion: $0) }
+        #expect(try again?.get().lines == ["80x80"])
+        let wider = result { previews.photoPreview(photo("a.jpg"), columns: 20, rows: 5, completion: $0) }
+        #expect(try wider?.get().lines == ["160x80"])
+        #expect(engine.decodedBoxes == ["a.jpg 80x80", "a.jpg 160x80"], "the second picture came from the cache")
+        let gone = result { previews.photoPreview(photo("gone.jpg"), columns: 10, rows: 5, completion: $0) }
+        #expect(throws: ImageEngineError.self) { try gone?.get() }
+    }
+
+    /// Centred crops are drawn at the pixels the picture shows; smart ones at
+    /// the saved canvas's size, where faces can be seen, then scaled down.
+    @Test func collagePicturesDrawTheSavedPlanAtTheSizeTheCropNeeds() throws {
+        let engine = FakeDrawer()
+        let previews = PreviewService(renderer: SizingRenderer(), engine: engine, deliver: immediately)
+        let photos = [photo("a.jpg"), photo("b.jpg")]
+        let centre = try CollageRenderOptions(gap: 20, crop: .centre)
+        let picture = try previews.collagePicture(photos, options: centre, columns: 40, rows: 12)
+        #expect(picture.lines == ["320x180"])
+        let saved = try engine.plan(photos, options: centre)
+        #expect(engine.drawnPlans.last == saved.scaled(by: 320.0 / 1920))
+        // Smart, on a canvas four times the default's area: drawn at the default's area.
+        let smart = try CollageRenderOptions(size: RequestedSize(width: 3840, height: 2160))
+        _ = try previews.collagePicture(photos, options: smart, columns: 40, rows: 12)
+        #expect(engine.drawnPlans.last?.canvas == (try CanvasSize(width: 1920, height: 1080)))
+        // Where the last picture centred each crop, for exactly its photos and options.
+        let centres = try [PhotoFocus(x: 0.75, y: 0.5), PhotoFocus(x: 0.75, y: 0.5)]
+        #expect(previews.cropCentres(of: photos, options: smart) == centres)
+        #expect(previews.cropCentres(of: photos, options: centre) == nil)
+        // A layout with no room is the plan's refusal, passed on.
+        let cramped = try CollageRenderOptions(size: RequestedSize(width: 100, height: 50), gap: 100)
+        let refused = result { previews.collagePreview(photos, options: cramped, columns: 40, rows: 12, completion: $0) }
+        #expect(throws: LayoutError.self) { try refused?.get() }
+    }
+
     @Test func collageRowsKeepTheCollagesProportions() throws {
         let previews = PreviewService(renderer: SizingRenderer())
         // 40 columns = 320 px; 16:9 is 180 px high = 11.25 rows of 16 px.

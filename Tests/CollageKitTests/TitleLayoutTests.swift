@@ -59,8 +59,8 @@ import Testing
     }
 
     @Test func aCanvasTooShortForTheBandIsRefused() throws {
-        #expect(throws: OptionError.self) { try CollageLayout.plan(Self.photos, try Self.request(400, 14, .grid)) }
-        #expect(throws: OptionError.self) { try CollageLayout.plan(Self.photos, try Self.request(400, 40, .auto, margin: 13)) }
+        #expect(throws: LayoutError.self) { try CollageLayout.plan(Self.photos, try Self.request(400, 14, .grid)) }
+        #expect(throws: LayoutError.self) { try CollageLayout.plan(Self.photos, try Self.request(400, 40, .auto, margin: 13)) }
     }
 
     @Test func scaledPlansScaleTheBand() throws {

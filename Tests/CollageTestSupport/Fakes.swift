@@ -143,6 +143,46 @@ public final class FakePreviews: PreviewProviding {
     }
 }
 
+/// What `PreviewService` draws with, without files or pixels: plans as the
+/// engine does (the real layout, photos of FakeInspector's shape), draws a
+/// canvas of the background, decodes a box of the size asked; records what
+/// it was asked. Photos whose name contains "gone" fail, as FakeRenderer's do.
+public final class FakeDrawer: PreviewDrawing {
+    /// The plans drawn, in order.
+    public var drawnPlans: [LayoutPlan] { drawn.current }
+    /// The boxes photos were decoded to fit, in order.
+    public var decodedBoxes: [String] { decoded.current }
+
+    private let drawn = Locked<[LayoutPlan]>([])
+    private let decoded = Locked<[String]>([])
+
+    public init() {}
+
+    public func plan(_ photos: [Photo], options: CollageRenderOptions) throws -> LayoutPlan {
+        let shape = PhotoShape(width: FakeInspector.info.displayWidth, height: FakeInspector.info.displayHeight)
+        return try CollageLayout.plan(photos.map { _ in shape }, LayoutRequest(options))
+    }
+
+    public func draw(_ photos: [Photo], plan: LayoutPlan, options: CollageRenderOptions) throws -> RenderedCollage {
+        try Self.fail(photos)
+        drawn.withLock { $0.append(plan) }
+        return RenderedCollage(image: RGBImage(width: plan.canvas.width, height: plan.canvas.height, filledWith: options.background),
+                               plan: plan, shown: photos.map { _ in PhotoRegion(x: 0.5, y: 0, width: 0.5, height: 1) })
+    }
+
+    public func decode(_ photo: Photo, fitting width: Int, height: Int, background: RGBColor) throws -> RGBImage {
+        try Self.fail([photo])
+        decoded.withLock { $0.append("\(photo.fileName) \(width)x\(height)") }
+        return RGBImage(width: width, height: height, filledWith: background)
+    }
+
+    private static func fail(_ photos: [Photo]) throws {
+        if let gone = photos.first(where: { $0.path.contains("gone") }) {
+            throw ImageEngineError(kind: .open, message: "\(gone.path): No such file or directory")
+        }
+    }
+}
+
 /// Delivers results on the calling thread, at once (the app delivers them to
 /// the main queue).
 public let immediately: Deliver = { $0() }

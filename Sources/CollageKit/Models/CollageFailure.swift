@@ -9,7 +9,7 @@ public struct CollageFailure: Error, Equatable, Sendable, CustomStringConvertibl
         case storage
         /// A photo could not be opened or decoded (the engine's reason).
         case photo(ImageEngineError.Kind)
-        /// A value given for the collage cannot work (format, gap).
+        /// A value given for the collage cannot work (format, a gap that leaves no room).
         case options
         /// The output's name is taken by an existing file.
         case outputExists
@@ -19,6 +19,9 @@ public struct CollageFailure: Error, Equatable, Sendable, CustomStringConvertibl
         case folder
         /// The collage was saved, but the selection could not be cleared.
         case clearAfterSave
+        /// An error no service names: a fault of collage's own, not the
+        /// person's or the disk's; the message is the error's own words.
+        case unexpected
     }
 
     public let kind: Kind
@@ -47,10 +50,11 @@ public struct CollageFailure: Error, Equatable, Sendable, CustomStringConvertibl
             self.init(.write, path: path, message: "\(error)")
         case is SelectionStoreError:
             self.init(.storage, message: "\(error)")
-        case is OptionError:
+        case is OptionError, is LayoutError:
             self.init(.options, message: "\(error)")
         default:
-            self.init(.write, message: "\(error)")
+            // Not called a write failure (or anything else) that it may not be.
+            self.init(.unexpected, message: "\(error)")
         }
     }
 

@@ -66,14 +66,12 @@ public enum CollageRules {
     /// need both). The layout model's own check, asked through its plan for
     /// no photos, so the two can never disagree. (A canvas too small for
     /// these photos is only known from the photos: the picture says so.)
-    public static func layoutRefusal(_ layout: LayoutMode, size: RequestedSize) -> OptionError? {
+    public static func layoutRefusal(_ layout: LayoutMode, size: RequestedSize) -> LayoutError? {
         do {
             _ = try CollageLayout.plan([], LayoutRequest(size: size, layout: layout))
             return nil
-        } catch let error as OptionError {
-            return error
         } catch {
-            return OptionError("\(error)")
+            return error
         }
     }
 

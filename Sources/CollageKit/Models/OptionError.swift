@@ -5,15 +5,21 @@ public struct OptionError: Error, Equatable, CustomStringConvertible {
 }
 
 /// An option whose value is one of a few words (`--layout`, `--fit`,
-/// `--caption`): parsed in any case, refused with the words it could be.
+/// `--crop`, `--caption`): parsed in any case, refused with the words it
+/// could be. The command line lists the same words in its help and
+/// completions (`allCases`, in this order).
 public protocol OptionChoice: RawRepresentable, CaseIterable where RawValue == String {
     /// What the value is called in messages: "layout", "fit".
     static var optionName: String { get }
+    /// Other spellings accepted, lower case ("center" for centre); not listed.
+    static var aliases: [String: Self] { get }
 }
 
 extension OptionChoice {
+    public static var aliases: [String: Self] { [:] }
+
     public init(parsing text: String) throws {
-        guard let value = Self(rawValue: text.lowercased()) else {
+        guard let value = Self(rawValue: text.lowercased()) ?? Self.aliases[text.lowercased()] else {
             let words = Self.allCases.map(\.rawValue)
             let list = words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
             throw OptionError("\(Self.optionName) '\(text)' is not \(list)")

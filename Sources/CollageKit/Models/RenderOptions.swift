@@ -325,7 +325,7 @@ public enum ImageFormat: String, Equatable, Sendable, CaseIterable {
 }
 
 /// Where a photo is cropped when its shape differs from its cell's.
-public enum CropMode: String, Equatable, Sendable, CaseIterable {
+public enum CropMode: String, Equatable, Sendable, OptionChoice {
     /// The focus the person set, else the faces, else the camera's subject, else the centre.
     case smart
     /// Centred: the original app's aspect-fill.
@@ -333,14 +333,8 @@ public enum CropMode: String, Equatable, Sendable, CaseIterable {
     /// The most salient part (edges, saturated colour, skin).
     case attention
 
-    public init(parsing text: String) throws {
-        switch text.lowercased() {
-        case "smart": self = .smart
-        case "centre", "center": self = .centre
-        case "attention": self = .attention
-        default: throw OptionError("crop '\(text)' is not smart, centre or attention")
-        }
-    }
+    public static let optionName = "crop"
+    public static let aliases: [String: CropMode] = ["center": .centre]
 }
 
 /// Whether a photo fills its cell (cropped) or shows whole inside it.
@@ -385,10 +379,10 @@ public struct CollageRenderOptions: Equatable, Sendable {
                 fit: FitMode = .cover, title: CollageTitle? = nil, caption: CaptionSource = .none,
                 font: CollageFont? = nil, textColour: RGBColor? = nil) throws {
         guard (1...100).contains(quality) else {
-            throw OptionError("quality \(quality) is out of range: use 1 to 100")
+            throw OptionError("--quality \(quality) is out of range: use 1 to 100")
         }
-        guard gap >= 0 else { throw OptionError("gap \(gap) is negative") }
-        guard margin >= 0 else { throw OptionError("margin \(margin) is negative") }
+        guard gap >= 0 else { throw OptionError("--gap \(gap) is negative: use 0 or more pixels") }
+        guard margin >= 0 else { throw OptionError("--margin \(margin) is negative: use 0 or more pixels") }
         self.size = size
         self.layout = layout
         self.background = background

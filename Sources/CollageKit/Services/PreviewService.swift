@@ -31,6 +31,17 @@ extension PreviewProviding {
     public func cropCentres(of photos: [Photo], options: CollageRenderOptions) -> [PhotoFocus]? { nil }
 }
 
+/// What previews are drawn with: the collage's one plan and its draw (so a
+/// picture shows what `save` writes), and one photo decoded to fit a box.
+/// `ImageEngine` in the app; a fake in the tests.
+public protocol PreviewDrawing: Sendable {
+    func plan(_ photos: [Photo], options: CollageRenderOptions) throws -> LayoutPlan
+    func draw(_ photos: [Photo], plan: LayoutPlan, options: CollageRenderOptions) throws -> RenderedCollage
+    func decode(_ photo: Photo, fitting width: Int, height: Int, background: RGBColor) throws -> RGBImage
+}
+
+extension ImageEngine: PreviewDrawing {}
+
 /// Makes previews off the interface thread, from shrink-on-load decodes,
 /// and keeps the most recent ones, so moving back over a photo is instant.
 ///
@@ -38,7 +49,7 @@ extension PreviewProviding {
 /// requests that are cancelled before they start, so only the photo the
 /// highlight rests on is decoded.
 public final class PreviewService: PreviewProviding {
-    private let engine: ImageEngine
+    private let engine: any PreviewDrawing
     private let renderer: PictureRendering
     private let deliver: Deliver
     private let queue = DispatchQueue(label: "collage.previews", qos: .userInitiated)
@@ -47,7 +58,7 @@ public final class PreviewService: PreviewProviding {
     /// The crop centres of the last collage picture, its photos and options.
     private let lastCentres = Locked<(photos: [Photo], options: CollageRenderOptions, centres: [PhotoFocus])?>(nil)
 
-    public init(renderer: PictureRendering, engine: ImageEngine = ImageEngine(),
+    public init(renderer: PictureRendering, engine: any PreviewDrawing = ImageEngine(),
                 deliver: @escaping Deliver = deliverOnMain, cacheLimit: Int = 64) {
         self.renderer = renderer
         self.engine = engine
@@ -61,7 +72,7 @@ public final class PreviewService: PreviewProviding {
         let key = "photo\u{0}\(photo.fileSystemPath)\u{0}\(columns)x\(rows)"
         return schedule(key: key, completion: completion) { [engine, renderer] in
             let box = renderer.pixelSize(columns: columns, rows: rows)
-            let image = try engine.decode(photo, fitting: box.width, height: box.height)
+            let image = try engine.decode(photo, fitting: box.width, height: box.height, background: .white)
             return renderer.render(image, columns: columns, rows: rows)
         }
     }

@@ -3,20 +3,12 @@ import CollageKit
 import Glibc
 
 /// The `--graphics` option: how pictures are drawn.
-public enum GraphicsMode: String, CaseIterable, Equatable, Sendable {
+public enum GraphicsMode: String, Equatable, Sendable, OptionChoice {
     /// Detected from the environment (see `GraphicsDetection`).
     case auto
     case symbols, sixel, kitty, iterm2
 
-    /// Every mode's name, as typed (and completed by shells).
-    public static var names: [String] { allCases.map(\.rawValue) }
-
-    public init(parsing text: String) throws {
-        guard let mode = GraphicsMode(rawValue: text.lowercased()) else {
-            throw OptionError("graphics '\(text)' is not one of \(Self.names.joined(separator: ", "))")
-        }
-        self = mode
-    }
+    public static let optionName = "graphics"
 }
 
 /// Chooses how pictures are drawn in this terminal.

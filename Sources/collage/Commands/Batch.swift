@@ -66,7 +66,7 @@ struct Batch: ParsableCommand {
             completion: .directory)
     var output: String = "."
 
-    @Option(help: ArgumentHelp("File format of the collages.", valueName: "jpg|png|webp"))
+    @Option(help: "File format of the collages.")
     var format: BatchFormat = .jpg
 
     @OptionGroup var render: RenderOptionGroup
@@ -122,7 +122,7 @@ struct Batch: ParsableCommand {
                                    render: try render.renderOptions(),
                                    jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, overwrite: force,
                                    skipExisting: skipExisting, dryRun: dryRun,
-                                   maxDecodedPixels: limits.maxPixels)
+                                   maxDecodedPixels: limits.maxPixels.pixels)
         let viewModel = BatchViewModel(options: options)
         let progress = BatchProgressView(total: listSource.countGroups(), dryRun: dryRun)
         let subscription = viewModel.results.sink { progress.show($0) }

@@ -17,12 +17,9 @@ struct CollageCommand: ParsableCommand {
             save needs a non-zero even number (2, 4 or 6). The title reads
             Collage, 1 photo or N photos. A refused action changes nothing.
 
-            LAYOUTS (--layout): grid, the default, is the original app's: 1-2
-            photos sit side by side, 3-6 fill a grid of 2 rows, each photo
-            covering its cell. auto shapes the cells for the photos and the
-            canvas, keeping as much of each photo as it can. rows and columns
-            are justified like a gallery: every photo whole. --gap spaces the
-            cells, --margin the edge. `save --dry-run --json` prints the plan.
+            LAYOUTS: --layout divides the canvas (its values are listed below);
+            --gap spaces the cells, --margin the edge. `save --dry-run --json`
+            prints the plan.
 
             BATCH LISTS (collage batch): one photo path per line; a blank line
             ends a collage; lines starting with # are comments; relative paths

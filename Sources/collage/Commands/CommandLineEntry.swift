@@ -37,9 +37,11 @@ enum CommandLineEntry {
             }
             let message = CollageCommand.message(for: error)
             let usage = status == .validationFailure || error is OptionError
-            // One line: ArgumentParser's message, without its "Error: " and the usage block.
-            let line = message.split(separator: "\n").first.map(String.init) ?? "\(error)"
-            Console.error(line.hasPrefix("Error: ") ? String(line.dropFirst(7)) : line)
+            // One line: ArgumentParser's message, without its "Error: " and the usage block,
+            // and for a value a model refused, the model's reason (ModelArguments.swift).
+            var line = message.split(separator: "\n").first.map(String.init) ?? "\(error)"
+            if line.hasPrefix("Error: ") { line = String(line.dropFirst(7)) }
+            Console.error(ArgumentRefusal.last.current?.explaining(line) ?? line)
             exit(usage ? usageError : 1)
         }
     }

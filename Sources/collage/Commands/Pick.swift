@@ -43,9 +43,7 @@ struct Pick: ParsableCommand {
     @Argument(help: ArgumentHelp("The folder to start in.", valueName: "dir"), completion: .directory)
     var directory: String?
 
-    @Option(help: ArgumentHelp("How to draw pictures: auto, symbols, sixel, kitty or iterm2.", valueName: "mode"),
-            completion: .list(GraphicsMode.names),
-            transform: { try GraphicsMode(parsing: $0) })
+    @Option(help: ArgumentHelp("How to draw pictures: auto chooses for this terminal.", valueName: "mode"))
     var graphics: GraphicsMode = .auto
 
     @OptionGroup var render: RenderOptionGroup
@@ -61,33 +59,4 @@ struct Pick: ParsableCommand {
         }
         try runTerminalUI(photosAt: folder, graphics: graphics, options: try render.renderOptions())
     }
-}
-
-/// Runs the two screens of the original app in this terminal until the
-/// person quits. Refuses, with a hint, when there is no terminal.
-func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, options: CollageRenderOptions) throws {
-    guard SystemTerminal.isInteractive else {
-        Console.error("the picker needs a terminal: without one, use `collage add FILE...` or `collage batch LIST`")
-        throw ExitCode.failure
-    }
-    let environment = ProcessInfo.processInfo.environment
-    let terminal = SystemTerminal()
-    let noColor = ANSIScreenWriter.noColorRequested(in: environment)
-    let renderer = ChafaPictureRenderer(kind: GraphicsDetection.pictureKind(for: graphics, environment: environment),
-                                        noColor: noColor, terminal: terminal.size)
-    let coordinator = AppCoordinator(collage: try makeCollageViewModel(), previews: PreviewService(renderer: renderer),
-                                     renderOptions: options)
-    coordinator.startLiveUpdates()
-    var writer = ANSIScreenWriter(noColor: noColor)
-    let app = TerminalApp(terminal: terminal, coordinator: coordinator,
-                          frame: { writer.frame($0) }, invalidate: { writer.invalidate() },
-                          closing: { writer.closingSequence() },
-                          traceResources: environment["COLLAGE_TRACE_RESOURCES"] == "1")
-    do {
-        try app.start(photosAt: directory) { exit(0) }
-    } catch {
-        Console.error("\(error)")
-        throw ExitCode.failure
-    }
-    dispatchMain()
 }

@@ -20,9 +20,7 @@ struct Preview: ParsableCommand {
             inside tmux or screen. With NO_COLOR set, symbols carry no colours.
             """)
 
-    @Option(help: ArgumentHelp("How to draw: auto, symbols, sixel, kitty or iterm2.", valueName: "mode"),
-            completion: .list(GraphicsMode.names),
-            transform: { try GraphicsMode(parsing: $0) })
+    @Option(help: ArgumentHelp("How to draw: auto chooses for this terminal (symbols when not writing to one).", valueName: "mode"))
     var graphics: GraphicsMode = .auto
 
     @Option(help: ArgumentHelp("Width in columns (default: the terminal's, or 80).", valueName: "cols"))
@@ -72,8 +70,10 @@ struct Preview: ParsableCommand {
             if height == nil, let terminal { rows = max(1, min(rows, terminal.rows - 1)) }
             picture = try previews.collagePicture(state.photos, options: options, columns: columns, rows: rows, plan: plan)
         } catch {
-            Console.error("\(error)")
-            throw ExitCode.failure
+            // A layout with no room for the photos is the options' fault, as in `save`: 64.
+            let failure = CollageFailure(error)
+            Console.error(failure.message)
+            throw ExitCode(failure.kind == .options ? CommandLineEntry.usageError : 1)
         }
         let output = picture.kind == .symbols ? picture.lines.joined(separator: "\n") : picture.lines.joined()
         FileHandle.standardOutput.write(Data((output + "\n").utf8))

@@ -4,24 +4,18 @@ import CollageKit
 /// How the canvas is laid out and drawn: the options every command that
 /// draws a collage shares (`save`, `batch`, `preview`, `pick` and `collage`).
 struct LayoutOptionGroup: ParsableArguments {
-    // Defaults of parsed values are written in the help: ArgumentParser shows
-    // only those of types it parses itself.
+    // The values of the options typed by models, and their defaults, are
+    // listed by ArgumentParser from the models (ModelArguments.swift).
     @Option(help: ArgumentHelp(
-        "Canvas size in pixels (default: \(CanvasSize.default.width)x\(CanvasSize.default.height)). With --layout rows, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
-        valueName: "WxH"),
-            transform: { try RequestedSize(parsing: $0) })
+        "Canvas size in pixels. With --layout rows, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
+        valueName: "WxH"))
     var size: RequestedSize = .default
 
-    @Option(help: ArgumentHelp(
-        "How the canvas is divided: grid (the original app's: 1-2 photos side by side, 3-6 in two rows of equal cells), auto (cells shaped for these photos on this canvas, to keep as much of each photo as can be, photos reordered where that fits better, no cell over 4x another), rows (justified rows: every photo whole, each row one height and the full width) or columns (the same, turned). Default: grid.",
-        valueName: "grid|auto|rows|columns"),
-            completion: .list(LayoutMode.allCases.map(\.rawValue)),
-            transform: { try LayoutMode(parsing: $0) })
+    @Option(help: "How the canvas is divided.")
     var layout: LayoutMode = .grid
 
-    @Option(help: ArgumentHelp("Colour of empty cells, gaps, margins and transparency: #RRGGBB, #RGB or any CSS colour name, e.g. teal (default: white).",
-                               valueName: "color"),
-            transform: { try RGBColor(parsing: $0) })
+    @Option(help: ArgumentHelp("Colour of empty cells, gaps, margins and transparency: #RRGGBB, #RGB or any CSS colour name, e.g. teal.",
+                               valueName: "color"))
     var background: RGBColor = .white
 
     // Unconditional: "-1" is the value (refused below with the reason), not an option.
@@ -38,11 +32,7 @@ struct LayoutOptionGroup: ParsableArguments {
         valueName: "text"))
     var title: String?
 
-    @Option(help: ArgumentHelp(
-        "A caption at the bottom of each photo, on a translucent band: name (the file name without its extension), date (the date taken, from EXIF, in this locale's medium format; nothing for a photo without one) or none. A photo's own caption (collage caption) is drawn whatever this says. Default: none.",
-        valueName: "name|date|none"),
-            completion: .list(CaptionSource.allCases.map(\.rawValue)),
-            transform: { try CaptionSource(parsing: $0) })
+    @Option(help: "A caption on a translucent band at the bottom of each photo that has none of its own (`collage caption`).")
     var caption: CaptionSource = .none
 
     @Option(help: ArgumentHelp(
@@ -52,8 +42,7 @@ struct LayoutOptionGroup: ParsableArguments {
 
     @Option(name: [.customLong("text-colour"), .customLong("text-color")], help: ArgumentHelp(
         "Colour of the title and captions: #RRGGBB, #RGB or any CSS colour name (default: black or white, whichever contrasts more with --background, for the title; white for captions, on a dark band; a band is white under dark text).",
-        valueName: "color"),
-            transform: { try RGBColor(parsing: $0) })
+        valueName: "color"))
     var textColour: RGBColor?
 
     func validate() throws {
@@ -69,15 +58,15 @@ struct LayoutOptionGroup: ParsableArguments {
         if let font {
             do { _ = try ImageEngine.font(parsing: font) } catch { throw ValidationError("--font '\(font)': \(error)") }
         }
-        if gap < 0 { throw ValidationError("--gap must not be negative") }
-        if margin < 0 { throw ValidationError("--margin must not be negative") }
-        // A side left to the photos: only the justified layouts work one out.
-        if size.height == nil && layout != .rows {
-            throw ValidationError("--size \(size) leaves the height to the photos, which only --layout rows does: give WIDTHxHEIGHT, or add --layout rows")
-        }
-        if size.width == nil && layout != .columns {
-            throw ValidationError("--size \(size) leaves the width to the photos, which only --layout columns does: give WIDTHxHEIGHT, or add --layout columns")
-        }
+        try check(quality: CollageRenderOptions.defaultQuality)
+        // A side left to the photos: the layout model says which layouts work one out.
+        if let refusal = CollageRules.layoutRefusal(layout, size: size) { throw ValidationError(refusal.message) }
+    }
+
+    /// Refuses, in the model's words, values the model refuses (gap, margin,
+    /// quality): `CollageRenderOptions.init` is their one validator.
+    func check(quality: Int) throws {
+        do { _ = try options(quality: quality) } catch { throw ValidationError("\(error)") }
     }
 
     func renderOptions(quality: Int = CollageRenderOptions.defaultQuality) throws -> CollageRenderOptions {
@@ -90,9 +79,13 @@ struct LayoutOptionGroup: ParsableArguments {
                 Console.warning("no installed font has \(missing == 1 ? "1 character" : "\(missing) characters") of the title, drawn as boxes: fonts-noto-core covers most scripts, fonts-noto-cjk Chinese, Japanese and Korean, fonts-noto-color-emoji emoji")
             }
         }
-        return try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
-                                        quality: quality, crop: placement.crop, fit: placement.fit, title: title,
-                                        caption: caption, font: font, textColour: textColour)
+        return try options(quality: quality, title: title, font: font)
+    }
+
+    private func options(quality: Int, title: CollageTitle? = nil, font: CollageFont? = nil) throws -> CollageRenderOptions {
+        try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
+                                 quality: quality, crop: placement.crop, fit: placement.fit, title: title,
+                                 caption: caption, font: font, textColour: textColour)
     }
 }
 
@@ -106,7 +99,7 @@ struct RenderOptionGroup: ParsableArguments {
     var quality: Int?
 
     func validate() throws {
-        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1 to 100, not \(quality)") }
+        if let quality { try layout.check(quality: quality) }
     }
 
     func renderOptions() throws -> CollageRenderOptions {

@@ -12,16 +12,7 @@ struct Save: ParsableCommand {
             replaced without --force. If saving fails, the selection is kept;
             with --keep it is kept after a save too, to try another size or layout.
 
-            Layouts (--layout):
-              grid     the original app's: 1-2 photos side by side, 3-6 in two
-                       rows of equal cells, each photo covering its cell
-              auto     cells shaped for these photos on this canvas: keeps as
-                       much of every photo as it can (photos may be reordered;
-                       no cell more than 4x another)
-              rows     justified rows: every photo whole, each row one height
-                       and the full width; --size 1920x lets the height follow
-              columns  the same turned; --size x1080 lets the width follow
-            --gap puts background-coloured space between neighbouring cells,
+            --layout divides the canvas (its values are listed below); --gap puts background-coloured space between neighbouring cells,
             --margin around the edge. In the grid, with n columns each cell is
             round((width - 2 * margin - (n - 1) * gap) / n) wide, and likewise
             for rows.
@@ -79,7 +70,7 @@ struct Save: ParsableCommand {
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && isFolder.boolValue
         }
-        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels)
+        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels.pixels)
         // Refused saves (odd count, missing photo) say so before any folder is made.
         if let refusal = viewModel.saveRefusal {
             Console.error(refusal.description)

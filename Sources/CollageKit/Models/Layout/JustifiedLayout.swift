@@ -14,13 +14,13 @@ import Foundation
 /// share of the canvas covered; rows too tall are scaled down to fit, and
 /// the rest of the canvas is background.
 enum JustifiedLayout {
-    static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> (canvas: CanvasSize, cells: [CellRect]) {
+    static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError) -> (canvas: CanvasSize, cells: [CellRect]) {
         guard request.layout == .columns else { return try rows(photos, request) }
         // Columns are rows of the turned photos on the turned canvas.
         var turned = request
-        turned.size = try RequestedSize(width: request.size.height, height: request.size.width)
+        turned.size = try LayoutError.size(width: request.size.height, height: request.size.width)
         let plan = try rows(photos.map { PhotoShape(width: $0.height, height: $0.width) }, turned)
-        return (try CanvasSize(width: plan.canvas.height, height: plan.canvas.width),
+        return (try LayoutError.canvas(width: plan.canvas.height, height: plan.canvas.width),
                 plan.cells.map { CellRect(x: $0.y, y: $0.x, width: $0.height, height: $0.width) })
     }
 
@@ -31,23 +31,20 @@ enum JustifiedLayout {
         let widths: [Double]
     }
 
-    static func rows(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> (canvas: CanvasSize, cells: [CellRect]) {
+    static func rows(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError) -> (canvas: CanvasSize, cells: [CellRect]) {
         let turned = request.layout == .columns
-        guard let width = request.size.width else {
-            throw OptionError(turned
-                ? "--layout columns needs the height: give --size xHEIGHT or WIDTHxHEIGHT"
-                : "--layout rows needs the width: give --size WIDTHx or WIDTHxHEIGHT")
-        }
+        // CollageLayout.body refuses a side left open that this layout cannot work out.
+        guard let width = request.size.width else { preconditionFailure("rows need the width: refused by CollageLayout.body") }
         let margin = request.margin, gap = request.gap
         let innerWidth = width - 2 * margin
         let innerHeight = request.size.height.map { $0 - 2 * margin }
         let size = request.size.height.map { "\(turned ? $0 : width)x\(turned ? width : $0)" }
             ?? (turned ? "x\(width)" : "\(width)x")
         if photos.isEmpty {
-            return (try CanvasSize(width: width, height: request.size.height ?? width * 9 / 16), [])
+            return (try LayoutError.canvas(width: width, height: request.size.height ?? width * 9 / 16), [])
         }
         guard innerWidth > 0, innerHeight.map({ $0 > 0 }) ?? true else {
-            throw CollageLayout.tooSmall(photos.count, request, size)
+            throw LayoutError.noRoom(photos.count, request, size)
         }
 
         var best: (block: Block, score: Double, rows: Int)?
@@ -86,12 +83,12 @@ enum JustifiedLayout {
             }
             if better { best = (block, score, cut.rows.count) }
         }
-        guard let block = best?.block else { throw CollageLayout.tooSmall(photos.count, request, size) }
+        guard let block = best?.block else { throw LayoutError.noRoom(photos.count, request, size) }
         // The block in the middle of the canvas, inside the margins.
         let canvasHeight = request.size.height ?? block.height + 2 * margin
         let left = margin + (innerWidth - block.width) / 2
         let top = margin + ((canvasHeight - 2 * margin) - block.height) / 2
-        return (try CanvasSize(width: width, height: canvasHeight),
+        return (try LayoutError.canvas(width: width, height: canvasHeight),
                 block.cells.map { CellRect(x: $0.x + left, y: $0.y + top, width: $0.width, height: $0.height) })
     }
 

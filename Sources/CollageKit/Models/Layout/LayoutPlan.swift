@@ -145,11 +145,11 @@ public struct LayoutRequest: Equatable, Sendable {
 
 /// Makes the plan of a collage: the one entry to every layout.
 public enum CollageLayout {
-    /// The plan for photos of these shapes (upright). Throws an `OptionError`
+    /// The plan for photos of these shapes (upright). Throws a `LayoutError`
     /// when the request cannot be met: a side left open that this layout
-    /// cannot work out, or a canvas too small for the cells once the gaps and
-    /// margins are taken.
-    public static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> LayoutPlan {
+    /// cannot work out, or a canvas too small for the cells once the gaps,
+    /// margins and title are taken (the rule of room is here, and only here).
+    public static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError) -> LayoutPlan {
         guard let title = request.title else { return try body(photos, request) }
         // The title's band across the top, inside the margins, and the gap
         // below it (the band is the cells' neighbour); every layout lays out
@@ -159,12 +159,12 @@ public enum CollageLayout {
         rest.title = nil
         if let height = request.size.height {
             guard height - 2 * request.margin - below > 0 else {
-                throw OptionError("a \(request.size) canvas\(request.margin > 0 ? " with a margin of \(request.margin) px" : "") has no room for the title's band of \(band) px and photos below it")
+                throw LayoutError(.noRoom, "a \(request.size) canvas\(request.margin > 0 ? " with a margin of \(request.margin) px" : "") has no room for the title's band of \(band) px and photos below it")
             }
-            rest.size = try RequestedSize(width: request.size.width, height: height - below)
+            rest.size = try LayoutError.size(width: request.size.width, height: height - below)
         }
         let plan = try body(photos, rest)
-        let canvas = try CanvasSize(width: plan.canvas.width, height: plan.canvas.height + below)
+        let canvas = try LayoutError.canvas(width: plan.canvas.width, height: plan.canvas.height + below)
         let margin = request.margin
         let rect = CellRect(x: margin, y: margin, width: max(1, canvas.width - 2 * margin), height: band)
         return LayoutPlan(canvas: canvas, layout: plan.layout,
@@ -173,38 +173,29 @@ public enum CollageLayout {
     }
 
     /// The plan of the photos alone, on the whole canvas.
-    static func body(_ photos: [PhotoShape], _ request: LayoutRequest) throws -> LayoutPlan {
+    static func body(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError) -> LayoutPlan {
         let count = photos.count
         let margin = request.margin, gap = request.gap
+        if let refusal = LayoutError.sideLeftOpen(request.size, request.layout) { throw refusal }
         switch request.layout {
         case .rows, .columns:
             let cells = try JustifiedLayout.plan(photos, request)
             return LayoutPlan(canvas: cells.canvas, layout: request.layout, cells: cells.cells, fit: .contain)
         case .grid, .auto:
-            guard let canvas = request.size.canvas else {
-                throw OptionError("--size \(request.size) leaves a side to the photos, which only --layout rows (WIDTHx) and columns (xHEIGHT) can do: give WIDTHxHEIGHT for \(request.layout)")
-            }
+            guard let canvas = request.size.canvas else { preconditionFailure("both sides: refused above") }
             let inner = (width: canvas.width - 2 * margin, height: canvas.height - 2 * margin)
             guard count > 0 else { return LayoutPlan(canvas: canvas, layout: request.layout, cells: [], fit: request.fit) }
-            guard inner.width > 0, inner.height > 0 else { throw tooSmall(count, request, canvas) }
+            guard inner.width > 0, inner.height > 0 else { throw LayoutError.noRoom(count, request, canvas) }
             var cells: [CellRect]
             if request.layout == .grid {
                 cells = GridLayout(count: count).cells(canvasWidth: inner.width, canvasHeight: inner.height, gap: gap)
             } else {
                 cells = SlicingLayout.best(for: photos, width: inner.width, height: inner.height, gap: gap)?.cells ?? []
             }
-            guard cells.count == count else { throw tooSmall(count, request, canvas) }
+            guard cells.count == count else { throw LayoutError.noRoom(count, request, canvas) }
             cells = cells.map { CellRect(x: $0.x + margin, y: $0.y + margin, width: $0.width, height: $0.height) }
             return LayoutPlan(canvas: canvas, layout: request.layout, cells: cells, fit: request.fit)
         }
-    }
-
-    static func tooSmall(_ count: Int, _ request: LayoutRequest, _ size: CustomStringConvertible) -> OptionError {
-        var spacing: [String] = []
-        if request.gap > 0 { spacing.append("a gap of \(request.gap) px") }
-        if request.margin > 0 { spacing.append("a margin of \(request.margin) px") }
-        let with = spacing.isEmpty ? "" : " with " + spacing.joined(separator: " and ")
-        return OptionError("a \(size) canvas\(with) has no room for \(count) photo\(count == 1 ? "" : "s") in the \(request.layout) layout")
     }
 }
 

@@ -1,0 +1,47 @@
+import ArgumentParser
+import CollageKit
+
+struct Caption: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "caption",  // not derived from the type name: that costs start-up time (docs/performance.md)
+        abstract: "Give a photo a caption of your own, or clear it.",
+        discussion: """
+            The caption is kept with the photo (`collage status` shows it) and is
+            drawn at the bottom of the photo's cell. It is UTF-8 text of at most
+            \(Photo.maximumCaptionLength) characters; surrounding spaces are trimmed.
+
+            EXAMPLES:
+              collage caption 2 "Grandma, 1962"
+              collage caption 2 --clear
+            """)
+
+    @Argument(help: ArgumentHelp("The number of the photo, as `collage status` shows it.", valueName: "index"))
+    var index: Int
+
+    @Argument(help: ArgumentHelp("The caption.", valueName: "text"))
+    var text: String?
+
+    @Flag(help: "Forget the photo's caption.")
+    var clear = false
+
+    func validate() throws {
+        if clear && text != nil { throw ValidationError("give a caption, or --clear, not both") }
+        if !clear && text == nil { throw ValidationError("give the caption as TEXT (e.g. \"Grandma, 1962\"), or --clear") }
+        // Bytes that are not UTF-8 would be stored as U+FFFD: say so instead.
+        if let text, RawArguments.isLossy(text) {
+            throw ValidationError("the caption is not valid UTF-8: set the terminal to UTF-8, or type it again")
+        }
+    }
+
+    func run() throws {
+        var caption: String?
+        if let text {
+            do {
+                caption = try Photo.caption(parsing: text)
+            } catch let error as OptionError {
+                throw ValidationError(error.description)
+            }
+        }
+        try report(try makeCollageViewModel().setCaption(caption, at: index - 1))
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+import CollageKit
+
+struct Clear: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clear",  // not derived from the type name: that costs start-up time (docs/performance.md)
+        abstract: "Remove every photo from the collage (refused when it is empty).")
+
+    func run() throws {
+        try report(try makeCollageViewModel().clear())
+    }
+}
