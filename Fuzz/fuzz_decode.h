@@ -111,7 +111,7 @@ static ci_status reference_draw(const uint8_t *data, size_t size, const ci_photo
         status = ci_decode_memory(data, size, FUZZ_NAME, &options, &photo, err);
     }
     if (status != CI_OK) return status;
-    status = ci_resample_cover(&photo, canvas, cell, NULL, FUZZ_NAME, err);
+    status = ci_resample_cover(&photo, 1, canvas, cell, NULL, FUZZ_NAME, err);
     ci_image_free(&photo);
     return status;
 }

@@ -28,21 +28,6 @@
 #include <string.h>
 
 // ---------------------------------------------------------------------------
-// Orientation of fractions (orient.c's mapping on a 1 x 1 image)
-
-void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b) {
-    ci_point_stored(orientation, 1, 1, focus->x, focus->y, a, b);
-}
-
-ci_box ci_box_upright(ci_box stored, int orientation) {
-    double x0, y0, x1, y1;
-    ci_point_upright(orientation, 1, 1, stored.x, stored.y, &x0, &y0);
-    ci_point_upright(orientation, 1, 1, stored.x + stored.width, stored.y + stored.height, &x1, &y1);
-    ci_box box = {fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0), fabs(y1 - y0)};
-    return box;
-}
-
-// ---------------------------------------------------------------------------
 // The rule, without pixels
 
 // The window's size in fractions of a photo pw x ph covering a cw x ch cell.
@@ -518,14 +503,5 @@ ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas
     ci_focus storage;
     const ci_focus *focus = place(request, dw, dh, cell, &hints, attention, &storage);
 
-    ci_cover_plan plan;
-    status = ci_cover_plan_init(&plan, frame->width, frame->height, frame->channels, orientation, canvas,
-                                cell, focus, name, err);
-    if (status == CI_OK && !plan.empty) {
-        status = ci_cover_plan_start(&plan, 0, frame->width, 0, name, err);
-        for (uint32_t y = plan.first_row; status == CI_OK && y <= plan.last_row; y++)
-            ci_cover_plan_push(&plan, frame->pixels + (size_t)y * frame->stride);
-    }
-    ci_cover_plan_free(&plan);
-    return status;
+    return ci_resample_cover(frame, orientation, canvas, cell, focus, name, err);
 }

@@ -100,10 +100,6 @@ typedef struct {
     double x, y;
 } ci_focus;
 
-// `focus` (upright) as fractions of the stored photo's axes, for EXIF
-// `orientation` (the plan works in stored coordinates).
-void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b);
-
 // What a draw is asked for besides the photo and the cell.
 typedef struct {
     ci_color background;        // under transparent pixels
@@ -262,8 +258,6 @@ int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32
 // "Exif\0\0" that JPEG's APP1 puts first. Its orientation; and its date
 // taken where `date_taken` is not NULL.
 int ci_exif_read_tiff(const uint8_t *data, size_t size, char *date_taken);
-// A box in fractions of the stored image, upright for EXIF `orientation`.
-ci_box ci_box_upright(ci_box stored, int orientation);
 
 // --- Orientation (orient.c) ---
 // Where point (a, b) of a stored image sw x sh lands upright for EXIF
@@ -275,6 +269,11 @@ void ci_point_stored(int orientation, double sw, double sh, double x, double y, 
 // Replaces image's pixels by the upright version for EXIF `orientation`.
 // Frees the old buffer on success; leaves `image` untouched on failure.
 ci_status ci_apply_orientation(ci_image *image, int orientation, const char *name, ci_error *err);
+// `focus` (upright) as fractions of the stored photo's axes, for EXIF
+// `orientation` (the resampler works in stored coordinates).
+void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b);
+// A box in fractions of the stored image, upright for EXIF `orientation`.
+ci_box ci_box_upright(ci_box stored, int orientation);
 
 // --- PNG (png.c) ---
 // Decodes any colour type and bit depth (16-bit rounded to 8, tRNS to alpha,
@@ -284,10 +283,12 @@ ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
                         const ci_decode_options *options, ci_image *out, ci_error *err);
 
 // --- Resampling (resample.c) ---
-// Scales the RGB `source` to cover `cell` (factor max(cellW/w, cellH/h)),
-// centred, cropped, with an anti-aliased separable filter, and writes the part
-// of the cell inside `canvas`. Identity (copy) when source size == cell size.
-ci_status ci_resample_cover(const ci_image *source, ci_image *canvas, ci_rect cell,
+// Scales `source` (3 bytes a pixel, or 4 with the fourth ignored), stored
+// as EXIF `orientation` says, to cover the upright `cell` (factor
+// max(cellW/w, cellH/h)), centred on `focus` (NULL: the middle), cropped,
+// with an anti-aliased separable filter, and writes the part of the cell
+// inside `canvas` upright. Identity (copy) when source size == cell size.
+ci_status ci_resample_cover(const ci_image *source, int orientation, ci_image *canvas, ci_rect cell,
                             const ci_focus *focus, const char *name, ci_error *err);
 
 // The taps of one axis (see resample.c).

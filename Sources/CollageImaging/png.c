@@ -495,7 +495,7 @@ static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect ce
         ci_focus focus_storage;
         const ci_focus *focus = ci_placement_without_pixels(request, photo.width, photo.height, cell,
                                                             &focus_storage);
-        status = ci_resample_cover(&photo, canvas, cell, focus, name, err);
+        status = ci_resample_cover(&photo, 1, canvas, cell, focus, name, err);
     }
     ci_image_free(&photo);
     // Colours at cell size.
