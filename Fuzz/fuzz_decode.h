@@ -125,7 +125,7 @@ static void fuzz_decode_one(const uint8_t *data, size_t size, ci_format expected
     // 1. Probe.
     ci_photo_info info;
     ci_source source = ci_source_memory(data, size, FUZZ_NAME);
-    ci_status probed = ci_codec_for(expected)->probe(&source, &info, &err);
+    ci_status probed = ci_loader_for(expected)->probe(&source, &info, &err);
     check_error(probed, &err, FUZZ_NAME);
     if (probed == CI_OK) {
         CHECK(info.format == expected);

@@ -15,7 +15,7 @@
 //  - attention: the window position holding the most "interest" (edges,
 //    saturated colour, skin), in the spirit of libvips' attention crop.
 //
-// Faces and attention look at the photo's pixels: the codec then decodes
+// Faces and attention look at the photo's pixels: the driver (draw.c) then decodes
 // the whole frame at its shrink-on-load scale (never the full-size photo)
 // and hands it to ci_draw_frame, which searches a copy reduced further.
 // They are only looked for when the window has room to move.

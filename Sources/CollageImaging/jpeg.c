@@ -494,174 +494,206 @@ ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
 }
 
 // ---------------------------------------------------------------------------
-// Draw: decode straight into a cell of the canvas
+// The loader: rows straight from libjpeg at a DCT scale, one at a time
 //
-// The decoder's rows go one at a time into the streaming resampler
-// (ci_cover_plan), which keeps a ring of the few rows its filter reads and
-// writes the cell's rows as they complete: the photo is never held whole.
+// The driver (draw.c) streams them into the resampler, which keeps only a
+// ring of the few rows its filter reads: the photo is never held whole.
 // libjpeg only transforms what the cell shows: jpeg_crop_scanline limits the
-// IDCT and colour conversion to the columns the filter reads (plus a margin,
-// so the crop's edge never changes a pixel the filter uses), and
-// jpeg_skip_scanlines the rows above and below them. Skipped rows are still
-// entropy-decoded, and the last row is read, so a truncated file is refused
-// wherever the cut lies, as a full decode would.
+// IDCT and colour conversion to the columns the filter reads, and
+// jpeg_skip_scanlines the rows above and below them.
 
 typedef struct {
     struct jpeg_decompress_struct cinfo;
     jpeg_failure failure;
     fd_source source;
-    ci_cover_plan plan;
-    ci_image frame;  // smart and attention: the whole photo at the draw's scale
+    const char *name;
+    const ci_limits *limits;
     JOCTET *icc;     // the embedded profile, if any
+    int is_cmyk;
+    JSAMPARRAY cmyk_row;  // libjpeg-owned, freed with the decompressor
     ci_cmyk_converter *cmyk;
-} draw_job;
+    JDIMENSION width;     // of the rows decoded (after jpeg_crop_scanline)
+} jpeg_draw;
 
 // The crop margin, in output pixels: more than fancy upsampling reaches
 // (one chroma sample, two pixels at 2x2 subsampling) at any scale.
 #define CROP_MARGIN 16
 
-// One decoded row into `slot` (4 bytes a pixel, `width` of them), through
-// the CMYK conversion where the file is CMYK. Returns 0 when the decoder
-// stopped.
-static int read_row(draw_job *job, JSAMPARRAY cmyk_row, uint8_t *slot, JDIMENSION width) {
-    j_decompress_ptr cinfo = &job->cinfo;
-    if (cmyk_row) {
-        if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) return 0;
-        if (job->cmyk)
-            ci_colour_cmyk_row(job->cmyk, cmyk_row[0], slot, width);
+// One decoded row into `slot` (4 bytes a pixel), through the CMYK
+// conversion where the file is CMYK. Returns 0 when the decoder stopped.
+static int read_row(jpeg_draw *draw, uint8_t *slot) {
+    j_decompress_ptr cinfo = &draw->cinfo;
+    if (draw->cmyk_row) {
+        if (jpeg_read_scanlines(cinfo, draw->cmyk_row, 1) != 1) return 0;
+        if (draw->cmyk)
+            ci_colour_cmyk_row(draw->cmyk, draw->cmyk_row[0], slot, draw->width);
         else
-            cmyk_row_to_rgb(cmyk_row[0], slot, width, 4, cinfo->saw_Adobe_marker);
+            cmyk_row_to_rgb(draw->cmyk_row[0], slot, draw->width, 4, cinfo->saw_Adobe_marker);
         return 1;
     }
     JSAMPROW rows[1] = {slot};
     return jpeg_read_scanlines(cinfo, rows, 1) == 1;
 }
 
-static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
-                            const ci_draw_request *request, ci_error *err) {
-    const char *name = source->name;
-    const ci_limits *limits = request->limits;
-    j_decompress_ptr cinfo = &job->cinfo;
-    cinfo->err = failure_init(&job->failure);
-    if (setjmp(job->failure.jump)) return fd_failure(&job->failure, &job->source, name, err);
+// Every step below drives libjpeg, whose errors longjmp back to the setjmp
+// at the step's start; what a step changes lives in the loader's state.
+
+static ci_status jpeg_open(void *state, ci_source *source, const ci_draw_request *request,
+                           ci_header *header, ci_error *err) {
+    jpeg_draw *draw = state;
+    draw->name = source->name;
+    draw->limits = request->limits;
+    j_decompress_ptr cinfo = &draw->cinfo;
+    cinfo->err = failure_init(&draw->failure);
+    if (setjmp(draw->failure.jump)) return fd_failure(&draw->failure, &draw->source, draw->name, err);
 
     jpeg_create_decompress(cinfo);
-    cinfo->mem->max_memory_to_use = decode_memory_cap(limits);
-    limit_scans(cinfo, &job->failure);
+    cinfo->mem->max_memory_to_use = decode_memory_cap(request->limits);
+    limit_scans(cinfo, &draw->failure);
     if (source->fd < 0)
         jpeg_mem_src(cinfo, source->buffer, (unsigned long)source->filled);
     else
-        fd_source_attach(cinfo, &job->source, source->fd, source->buffer, source->capacity,
+        fd_source_attach(cinfo, &draw->source, source->fd, source->buffer, source->capacity,
                          source->filled);
-    ci_draw_request placed = *request;
-    int orientation = read_header_exif(cinfo, &placed.has_subject, &placed.subject, NULL);
-    ci_colour_tag tag;
-    read_icc(cinfo, &job->icc, &tag);
-    if (!colour_space_supported(cinfo->jpeg_color_space)) return unsupported_colour(cinfo, name, err);
-    const int is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    header->orientation = read_header_exif(cinfo, &header->has_subject, &header->subject, NULL);
+    read_icc(cinfo, &draw->icc, &header->tag);
+    if (!colour_space_supported(cinfo->jpeg_color_space))
+        return unsupported_colour(cinfo, draw->name, err);
+    draw->is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     // RGBX: 4 bytes per pixel, which the resampler handles as one vector.
-    cinfo->out_color_space = is_cmyk ? JCS_CMYK : JCS_EXT_RGBX;
+    cinfo->out_color_space = draw->is_cmyk ? JCS_CMYK : JCS_EXT_RGBX;
+    header->width = cinfo->image_width;
+    header->height = cinfo->image_height;
+    ci_oriented_size(header->orientation, header->width, header->height, &header->display_width,
+                     &header->display_height);
+    header->scales = CI_SCALES_EIGHTHS;
+    return CI_OK;
+}
 
-    // The cell entirely off the canvas: the header has been checked (so a
-    // broken file is still reported), but there is nothing to decode for.
-    if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
-    uint32_t dw, dh;
-    ci_oriented_size(orientation, cinfo->image_width, cinfo->image_height, &dw, &dh);
-    cell = ci_fit_cell(&placed, canvas, cell, dw, dh);
-    const int whole_frame = ci_placement_needs_pixels(&placed, dw, dh, cell);
+static ci_status jpeg_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
+                            uint32_t *height, const ci_image **whole, ci_error *err) {
+    jpeg_draw *draw = state;
+    j_decompress_ptr cinfo = &draw->cinfo;
+    if (setjmp(draw->failure.jump)) return fd_failure(&draw->failure, &draw->source, draw->name, err);
+    set_scale(cinfo, scale->eighths);
+    *width = cinfo->output_width;
+    *height = cinfo->output_height;
+    return ci_check_pixels(cinfo->output_width, cinfo->output_height, draw->limits, draw->name, err);
+}
 
-    set_scale(cinfo, ci_draw_scale(cinfo->image_width, cinfo->image_height, orientation, cell.width,
-                                   cell.height, limits));
-    ci_status status = ci_check_pixels(cinfo->output_width, cinfo->output_height, limits, name, err);
-    if (status != CI_OK) return status;
-    ci_focus focus_storage;
-    if (!whole_frame) {
-        const ci_focus *focus = ci_placement_without_pixels(&placed, dw, dh, cell, &focus_storage);
-        status = ci_cover_plan_init(&job->plan, cinfo->output_width, cinfo->output_height, 4,
-                                    orientation, canvas, cell, focus, name, err);
-        // Not empty: the cell is on the canvas (checked above).
-        if (status != CI_OK) return status;
-    }
-
+static ci_status jpeg_begin(void *state, ci_header *header, uint32_t *first_column, uint32_t *columns,
+                            ci_error *err) {
+    jpeg_draw *draw = state;
+    j_decompress_ptr cinfo = &draw->cinfo;
+    if (setjmp(draw->failure.jump)) return fd_failure(&draw->failure, &draw->source, draw->name, err);
     jpeg_start_decompress(cinfo);
+    // Only the columns the cell reads are transformed (plus a margin, so the
+    // crop's edge never changes a pixel the filter uses).
     JDIMENSION full = cinfo->output_width;
-    JDIMENSION first = 0, width = full;
-    if (!whole_frame) {
-        first = job->plan.first_column > CROP_MARGIN ? job->plan.first_column - CROP_MARGIN : 0;
-        width = job->plan.first_column + job->plan.columns + CROP_MARGIN - first;
-        if (first + width > full) width = full - first;
-        if (width < full)
-            jpeg_crop_scanline(cinfo, &first, &width);  // may move `first` left, to a block edge
-        status = ci_cover_plan_start(&job->plan, first, width, 1, name, err);
-        if (status != CI_OK) return status;
+    JDIMENSION first = *first_column > CROP_MARGIN ? *first_column - CROP_MARGIN : 0;
+    JDIMENSION width = *first_column + *columns + CROP_MARGIN - first;
+    if (first + width > full) width = full - first;
+    if (width < full)
+        jpeg_crop_scanline(cinfo, &first, &width);  // may move `first` left, to a block edge
+    *first_column = first;
+    *columns = width;
+    draw->width = width;
+    // CMYK goes through one libjpeg-owned row, and through its profile when
+    // it has one: converted on the way in, nothing is left for the cell.
+    if (draw->is_cmyk) {
+        draw->cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, width * 4, 1);
+        draw->cmyk = ci_colour_cmyk_open(&header->tag, cinfo->saw_Adobe_marker, 4);
+        memset(&header->tag, 0, sizeof header->tag);
     }
+    return CI_OK;
+}
 
-    // CMYK goes through one libjpeg-owned row (freed with the decompressor),
-    // and through its profile when it has one.
-    JSAMPARRAY cmyk_row = NULL;
-    if (is_cmyk) {
-        cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, width * 4, 1);
-        job->cmyk = ci_colour_cmyk_open(&tag, cinfo->saw_Adobe_marker, 4);
-        memset(&tag, 0, sizeof tag);  // converted on the way in: nothing left for the cell
-    }
-
-    if (whole_frame) {
-        // Smart or attention: the whole frame at this scale, looked at, then drawn.
-        status = ci_image_alloc(&job->frame, full, cinfo->output_height, 4, limits, name, err);
-        if (status != CI_OK) return status;
-        while (cinfo->output_scanline < cinfo->output_height) {
-            JDIMENSION y = cinfo->output_scanline;
-            if (!read_row(job, cmyk_row, job->frame.pixels + (size_t)y * job->frame.stride, width)) break;
-        }
-        if (cinfo->output_scanline < cinfo->output_height)
-            return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", name);
-        jpeg_finish_decompress(cinfo);
-        status = ci_draw_frame(&job->frame, orientation, canvas, cell, &placed, name, err);
-        if (status != CI_OK) return status;
-        return ci_colour_convert_cell(&tag, canvas, cell, name, err);
-    }
-
-    if (job->plan.first_row > 0) jpeg_skip_scanlines(cinfo, job->plan.first_row);
+// Skipped rows are still entropy-decoded, and the last row is read, so a
+// truncated file is refused wherever the cut lies, as a full decode would.
+static ci_status jpeg_rows(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
+                           uint32_t columns, const ci_row_sink *sink, ci_error *err) {
+    jpeg_draw *draw = state;
+    j_decompress_ptr cinfo = &draw->cinfo;
+    if (setjmp(draw->failure.jump)) return fd_failure(&draw->failure, &draw->source, draw->name, err);
+    if (first_row > 0) jpeg_skip_scanlines(cinfo, first_row);
     while (cinfo->output_scanline < cinfo->output_height) {
         JDIMENSION y = cinfo->output_scanline;
-        if (y > job->plan.last_row && cinfo->output_height - y > 1) {
+        if (y > last_row && cinfo->output_height - y > 1) {
             // Below the cell: entropy-decode up to the last row only.
             jpeg_skip_scanlines(cinfo, cinfo->output_height - y - 1);
             continue;
         }
-        uint8_t *slot = ci_cover_plan_slot(&job->plan);
-        if (!read_row(job, cmyk_row, slot, width)) break;
-        if (y <= job->plan.last_row) ci_cover_plan_push(&job->plan, slot);
+        uint8_t *slot = sink->slot(sink->target);
+        if (!read_row(draw, slot)) break;
+        if (y <= last_row) sink->push(sink->target, slot);
     }
     if (cinfo->output_scanline < cinfo->output_height)
-        return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", name);
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", draw->name);
     jpeg_finish_decompress(cinfo);
-    return ci_colour_convert_cell(&tag, canvas, cell, name, err);
+    return CI_OK;
 }
 
-// The codec's draw. From memory the bytes are read through jpeg_mem_src.
-static ci_status jpeg_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
-                                  const ci_draw_request *request, ci_error *err) {
-    // (A JPEG has no alpha: request->background is not needed.)
-    draw_job job;
-    // Zeroed so that jpeg_destroy and ci_cover_plan_free are safe after any
-    // failure, and so that fd_failure sees no read error where nothing was read.
-    memset(&job, 0, sizeof job);
-    ci_status status = draw_inner(&job, source, canvas, cell, request, err);
-    jpeg_destroy_decompress(&job.cinfo);
-    ci_cover_plan_free(&job.plan);
-    ci_image_free(&job.frame);
-    free(job.icc);
-    ci_colour_cmyk_close(job.cmyk);
-    return status;
+static void jpeg_close(void *state) {
+    jpeg_draw *draw = state;
+    jpeg_destroy_decompress(&draw->cinfo);
+    free(draw->icc);
+    ci_colour_cmyk_close(draw->cmyk);
 }
 
-const ci_codec ci_jpeg_codec = {
+// ---------------------------------------------------------------------------
+// Is the file whole?
+
+static ci_status jpeg_walk(ci_walker *w, const char *name, ci_error *err) {
+    uint8_t byte;
+    if (!ci_walk_skip(w, 2)) return ci_cut_short(name, "no end-of-image marker", err);  // SOI
+    int in_scan = 0;
+    for (;;) {
+        if (in_scan) {
+            if (!ci_walk_find_ff(w)) return ci_cut_short(name, "no end-of-image marker", err);
+        } else {
+            if (!ci_walk_byte(w, &byte)) return ci_cut_short(name, "no end-of-image marker", err);
+            if (byte != 0xFF) continue;  // tolerate junk between segments, as libjpeg does
+        }
+        // The marker code, after any fill bytes (0xFF).
+        do {
+            if (!ci_walk_byte(w, &byte)) return ci_cut_short(name, "no end-of-image marker", err);
+        } while (byte == 0xFF);
+        if (byte == 0x00 || (byte >= 0xD0 && byte <= 0xD7)) continue;  // stuffing, restart: still in the scan
+        if (byte == 0xD9) return CI_OK;                               // EOI
+        if (byte == 0x01) continue;                                   // TEM: no length
+        uint8_t high, low;
+        if (!ci_walk_byte(w, &high) || !ci_walk_byte(w, &low)) return ci_cut_short(name, "no end-of-image marker", err);
+        unsigned length = (unsigned)high << 8 | low;
+        if (length < 2) return ci_fail(err, CI_ERR_CORRUPT, "%s: a marker segment has a bad length", name);
+        if (!ci_walk_skip(w, length - 2)) return ci_cut_short(name, "no end-of-image marker", err);
+        in_scan = byte == 0xDA;  // SOS: entropy-coded data follows its header
+    }
+}
+
+static ci_status jpeg_complete(int fd, const char *name, ci_error *err) {
+    return ci_walk_file(fd, jpeg_walk, name, err);
+}
+
+static int jpeg_sniff(const uint8_t *data, size_t size) {
+    return size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF;
+}
+
+const ci_loader ci_jpeg_loader = {
     .format = CI_FORMAT_JPEG,
     .name = "JPEG",
+    .extensions = "jpg jpeg jpe",
+    .smallest_scale = 1,
+    .sniff = jpeg_sniff,
+    .complete = jpeg_complete,
     .probe = jpeg_probe_source,
-    .draw = jpeg_draw_source,
+    .state_size = sizeof(jpeg_draw),
+    .open = jpeg_open,
+    .start = jpeg_start,
+    .begin = jpeg_begin,
+    .rows = jpeg_rows,
+    .close = jpeg_close,
     .decode = ci_jpeg_decode,
+    .save = ci_encode_jpeg_threads,
 };
 
 // ---------------------------------------------------------------------------

@@ -446,38 +446,49 @@ ci_status ci_encode_png(const ci_image *image, uint8_t **out, size_t *out_size, 
 }
 
 // ---------------------------------------------------------------------------
-// Draw: the whole file in memory -> decode (alpha over the background) ->
-// resample to cover the cell (resample.c). PNGs have no shrink-on-load and
-// no orientation.
+// The loader: the whole file in memory, decoded whole (alpha over the
+// background) and handed to the driver as one image. PNGs have no
+// shrink-on-load and no orientation.
 
-static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
-                                 const ci_draw_request *request, ci_error *err) {
-    const char *name = source->name;
+typedef struct {
+    ci_source *source;
+    const ci_draw_request *request;
+    ci_image photo;
+    uint8_t *icc;
+    size_t icc_size;
+} png_draw;
+
+static ci_status png_open(void *state, ci_source *source, const ci_draw_request *request,
+                          ci_header *header, ci_error *err) {
+    png_draw *draw = state;
+    draw->source = source;
+    draw->request = request;
     ci_status status = ci_source_read_all(source, err);
     if (status != CI_OK) return status;
     ci_photo_info info;
     memset(&info, 0, sizeof info);
-    status = png_probe_memory(source->buffer, source->filled, name, &info, err);
+    status = png_probe_memory(source->buffer, source->filled, source->name, &info, err);
     if (status != CI_OK) return status;
     if (info.display_width == 0 || info.display_height == 0)
-        return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", name);
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", source->name);
+    header->width = header->display_width = info.width;
+    header->height = header->display_height = info.height;
+    header->orientation = 1;
+    header->scales = CI_SCALES_FULL;
+    return CI_OK;
+}
 
-    // A cell entirely off the canvas: the file has been checked (so a broken
-    // file is still reported), but there is nothing to decode for.
-    if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
-    cell = ci_fit_cell(request, canvas, cell, info.display_width, info.display_height);
-
+static ci_status png_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
+                           uint32_t *height, const ci_image **whole, ci_error *err) {
+    png_draw *draw = state;
+    ci_source *source = draw->source;
     ci_decode_options options;
     memset(&options, 0, sizeof options);
     options.keep_alpha = 0;
-    options.background = request->background;
-    if (request->limits) options.limits = *request->limits;
-
-    ci_image photo;
-    memset(&photo, 0, sizeof photo);
-    uint8_t *icc;
-    size_t icc_size;
-    status = png_decode_tagged(source->buffer, source->filled, name, &options, &photo, &icc, &icc_size, err);
+    options.background = draw->request->background;
+    if (draw->request->limits) options.limits = *draw->request->limits;
+    ci_status status = png_decode_tagged(source->buffer, source->filled, source->name, &options, &draw->photo,
+                                         &draw->icc, &draw->icc_size, err);
     if (source->fd >= 0) {
         // The file's bytes go before resampling: it lowers the peak when
         // cells are drawn in parallel.
@@ -485,30 +496,68 @@ static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect ce
         source->buffer = NULL;
         source->capacity = source->filled = 0;
     }
-    if (status != CI_OK) {
-        ci_image_free(&photo);
-        return status;
-    }
-    if (ci_placement_needs_pixels(request, photo.width, photo.height, cell)) {
-        status = ci_draw_frame(&photo, 1, canvas, cell, request, name, err);
-    } else {
-        ci_focus focus_storage;
-        const ci_focus *focus = ci_placement_without_pixels(request, photo.width, photo.height, cell,
-                                                            &focus_storage);
-        status = ci_resample_cover(&photo, 1, canvas, cell, focus, name, err);
-    }
-    ci_image_free(&photo);
-    // Colours at cell size.
-    ci_colour_tag tag = tag_for(icc, icc_size);
-    if (status == CI_OK) status = ci_colour_convert_cell(&tag, canvas, cell, name, err);
-    free(icc);
-    return status;
+    if (status != CI_OK) return status;
+    header->tag = tag_for(draw->icc, draw->icc_size);
+    *width = draw->photo.width;
+    *height = draw->photo.height;
+    *whole = &draw->photo;
+    return CI_OK;
 }
 
-const ci_codec ci_png_codec = {
+static void png_close(void *state) {
+    png_draw *draw = state;
+    ci_image_free(&draw->photo);
+    free(draw->icc);
+}
+
+// ---------------------------------------------------------------------------
+// Is the file whole?
+
+static uint32_t be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static ci_status png_walk(ci_walker *w, const char *name, ci_error *err) {
+    if (!ci_walk_skip(w, 8)) return ci_cut_short(name, "no IEND chunk", err);  // signature
+    for (;;) {
+        uint8_t header[8];
+        for (int i = 0; i < 8; i++)
+            if (!ci_walk_byte(w, &header[i])) return ci_cut_short(name, "no IEND chunk", err);
+        // IEND, with its CRC (libpng checks it).
+        if (memcmp(header + 4, "IEND", 4) == 0) return ci_walk_skip(w, 4) ? CI_OK : ci_cut_short(name, "no IEND chunk", err);
+        uint32_t length = be32(header);
+        if (length > 0x7FFFFFFFu) return ci_fail(err, CI_ERR_CORRUPT, "%s: a chunk has a bad length", name);
+        if (!ci_walk_skip(w, (uint64_t)length + 4)) return ci_cut_short(name, "no IEND chunk", err);  // data and CRC
+    }
+}
+
+static ci_status png_complete(int fd, const char *name, ci_error *err) {
+    return ci_walk_file(fd, png_walk, name, err);
+}
+
+// Lossless: no quality; one thread.
+static ci_status png_save(const ci_image *image, int quality, int threads, uint8_t **out, size_t *out_size,
+                          ci_error *err) {
+    return ci_encode_png(image, out, out_size, err);
+}
+
+static int png_sniff(const uint8_t *data, size_t size) {
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    return size >= 8 && memcmp(data, signature, 8) == 0;
+}
+
+const ci_loader ci_png_loader = {
     .format = CI_FORMAT_PNG,
     .name = "PNG",
+    .extensions = "png",
+    .smallest_scale = 8,
+    .sniff = png_sniff,
+    .complete = png_complete,
     .probe = png_probe_source,
-    .draw = png_draw_source,
+    .state_size = sizeof(png_draw),
+    .open = png_open,
+    .start = png_start,
+    .close = png_close,
     .decode = ci_png_decode,
+    .save = png_save,
 };

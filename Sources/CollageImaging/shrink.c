@@ -94,3 +94,26 @@ unsigned ci_draw_scale(uint32_t width, uint32_t height, int orientation, uint32_
         n = ci_shrink_scale(width, height, cover_w, cover_h);
     return n;
 }
+
+void ci_any_scale(uint32_t display_width, uint32_t display_height, int orientation, uint32_t cell_width,
+                  uint32_t cell_height, const ci_limits *limits, uint32_t *width, uint32_t *height) {
+    // The filter target (4/3 headroom), or the covering size where that
+    // alone would break the pixel limit: ci_draw_scale's rule without steps.
+    uint32_t dw = display_width, dh = display_height;
+    ci_shrink_target target = ci_shrink_target_for_box(dw, dh, cell_width, cell_height, 0);
+    uint32_t want_w = target.filter_width < dw ? target.filter_width : dw;
+    uint32_t want_h = target.filter_height < dh ? target.filter_height : dh;
+    if ((uint64_t)want_w * want_h > ci_max_pixels(limits)) {
+        want_w = target.width;
+        want_h = target.height;
+    }
+    // Keep the photo's aspect exactly on one axis: the other follows it.
+    if ((uint64_t)want_w * dh >= (uint64_t)want_h * dw)
+        want_h = (uint32_t)(((uint64_t)want_w * dh + dw - 1) / dw);
+    else
+        want_w = (uint32_t)(((uint64_t)want_h * dw + dh - 1) / dh);
+    if (want_w > dw) want_w = dw;
+    if (want_h > dh) want_h = dh;
+    // The decoder scales the stored image.
+    ci_oriented_size(orientation, want_w, want_h, width, height);
+}
