@@ -1,11 +1,7 @@
-// common.c — errors, safe file reading, allocation limits and the format
-// dispatch shared by the decoders.
+// common.c — errors, safe file reading and allocation limits, shared by
+// the loaders and the driver.
 #include "internal.h"
 
-#include <stdio.h>  // before jpeglib.h, which uses FILE
-#include <jpeglib.h>
-#include <png.h>
-#include <libheif/heif_version.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -246,18 +242,4 @@ ci_status ci_source_read_all(ci_source *source, ci_error *err) {
                                     source->file_size, source->name, err);
     if (source->buffer && status == CI_OK) source->capacity = source->file_size;
     return status;
-}
-
-ci_status ci_fail_not_image(const char *name, ci_error *err) {
-    return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a JPEG, PNG, HEIF or WebP file", name);
-}
-
-#define CI_STRINGIFY_(x) #x
-#define CI_STRINGIFY(x) CI_STRINGIFY_(x)
-
-const char *ci_library_versions(void) {
-    // From the headers built against (libjpeg-turbo's version is a bare
-    // token, hence the stringification).
-    return "libjpeg-turbo " CI_STRINGIFY(LIBJPEG_TURBO_VERSION) ", libpng " PNG_LIBPNG_VER_STRING
-           ", libexif, libheif " LIBHEIF_VERSION " with libde265 (loaded on first use), lcms2, libwebp, Pango and Cairo (loaded on first text)";
 }

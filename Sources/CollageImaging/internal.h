@@ -184,7 +184,7 @@ typedef enum {
     CI_SCALES_FULL = 0,     // full size only
     CI_SCALES_EIGHTHS = 1,  // n/8, n = 1..8 (a JPEG's reduced IDCTs)
     CI_SCALES_HALVINGS = 2, // 1, 1/2, 1/4, 1/8 (box averages of decoded planes)
-    CI_SCALES_ANY = 3       // any size (libwebp's scaled decode)
+    CI_SCALES_ANY = 3       // any size (a decoder that scales as it decodes)
 } ci_scales;
 
 // What a loader says of a photo before decoding a pixel.
@@ -233,7 +233,7 @@ typedef struct ci_loader {
     const char *extensions;  // the names its files go by, lower case, space-separated, the usual first
     // The smallest scale (in eighths) a photo is decoded at, which the pixel
     // limit is checked against: 1 for a JPEG's 1/8 IDCT; 8 where the whole
-    // photo is decoded first (PNG, WebP's lossless, HEIF's planes).
+    // photo is decoded first (a PNG, a lossless stream, HEIF's planes).
     unsigned smallest_scale;
     // Whether the first bytes (at most CI_SNIFF_BYTES) are this format's.
     int (*sniff)(const uint8_t *data, size_t size);
@@ -281,20 +281,15 @@ typedef struct ci_loader {
 // The loader of a format, or NULL for CI_FORMAT_UNKNOWN.
 const ci_loader *ci_loader_for(ci_format format);
 
-// The loaders, in sniffing order (table.c), and each one's entry.
-extern const ci_loader ci_jpeg_loader;   // jpeg.c
-extern const ci_loader ci_png_loader;    // png.c
-extern const ci_loader ci_heif_loader;   // heif.c
-extern const ci_loader ci_webp_loader;   // webp.c
 
-// --- JPEG (jpeg.c) ---
+// --- JPEG (formats/jpeg_load.c) ---
 // Decodes to RGB (3 channels), or RGBA with alpha 255 when options->keep_alpha.
 // Applies shrink-on-load for options->min_width/min_height (in oriented
 // coordinates) and, with options->apply_orientation, the EXIF orientation.
 ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
                          const ci_decode_options *options, ci_image *out, ci_error *err);
 
-// --- HEIF, HEIC, AVIF (heif.c, heif_box.c) ---
+// --- HEIF, HEIC, AVIF (formats/heif_load.c, heif_box.c) ---
 
 // Where a HEIF's primary image comes from in its coded (stored) pixels: its
 // transformations (clap, irot, imir, in the order the file lists them) as
@@ -349,7 +344,7 @@ int ci_exif_orientation(const uint8_t *app1, size_t size);
 // ci_photo_info holds it ("" when absent or not a date).
 int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32_t stored_height,
                  int *has_subject, ci_box *subject, char *date_taken);
-// An EXIF block as a container holds it (WebP's EXIF chunk, HEIF's Exif
+// An EXIF block as a container holds it (a RIFF EXIF chunk, HEIF's Exif
 // item after its offset): the TIFF structure, with or without the
 // "Exif\0\0" that JPEG's APP1 puts first. Its orientation; and its date
 // taken where `date_taken` is not NULL.
@@ -371,7 +366,7 @@ void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, doubl
 // A box in fractions of the stored image, upright for EXIF `orientation`.
 ci_box ci_box_upright(ci_box stored, int orientation);
 
-// --- PNG (png.c) ---
+// --- PNG (formats/png_load.c) ---
 // Decodes any colour type and bit depth (16-bit rounded to 8, tRNS to alpha,
 // interlacing handled, gamma not applied) to RGBA when options->keep_alpha,
 // else to RGB composited over options->background.

@@ -1,19 +1,20 @@
-// webp.c — WebP through libwebp: lossy, lossless, alpha; the same entry
-// points as jpeg.c and png.c, and the WebP encoder.
+// webp_load.c — WebP through libwebp: the loader (lossy, lossless, alpha);
+// webp_save.c is the saver.
 //
 // libwebp decodes straight at a reduced size (its scaled decoding: the
 // rescaler runs on each row as it is decoded, so for lossy files the full
-// size is never held), chosen by shrink.c's rule as for JPEG's DCT scaling:
-// the filter target, 4/3 of the size that covers the cell, so the Lanczos
-// pass that follows only ever shrinks by 3/4 or less. The rows then go
-// through the streaming resampler, which also turns the photo upright.
+// size is never held), chosen by shrink.c's rule for any size
+// (ci_any_scale): the filter target, 4/3 of the size that covers the cell,
+// so the Lanczos pass that follows only ever shrinks by 3/4 or less. The
+// driver (draw.c) streams the rows through the resampler, which also turns
+// the photo upright.
 //
 // EXIF orientation is applied, as browsers do for WebP (Chromium's WebP
 // decoder reads the EXIF chunk's orientation since 2020, and Firefox
 // applies image-orientation: from-image to every format). ICCP profiles go
 // to sRGB at cell size (colour.c). Animated WebPs are refused by name:
 // a collage shows stills.
-#include "internal.h"
+#include "../internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -21,7 +22,6 @@
 
 #include <webp/decode.h>
 #include <webp/demux.h>
-#include <webp/encode.h>
 
 static const char *reason(VP8StatusCode status) {
     switch (status) {
@@ -141,7 +141,7 @@ static ci_status decode_scaled(const uint8_t *data, size_t size, const webp_head
     return CI_OK;
 }
 
-// Over `background`, rounded as png.c does.
+// Over `background`, rounded as png_load.c does.
 static inline uint8_t over(unsigned c, unsigned a, unsigned bg) {
     return (uint8_t)((c * a + bg * (255u - a) + 127u) / 255u);
 }
@@ -298,47 +298,11 @@ static ci_status webp_complete(int fd, const char *name, ci_error *err) {
 
 
 // ---------------------------------------------------------------------------
-// Encode
-
-ci_status ci_encode_webp(const ci_image *image, int quality, uint8_t **out, size_t *out_size,
-                         ci_error *err) {
-    if (out) *out = NULL;
-    if (out_size) *out_size = 0;
-    if (!image || !image->pixels || image->channels != 3 || !out || !out_size)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_webp: an RGB image is needed");
-    if (image->width > WEBP_MAX_DIMENSION || image->height > WEBP_MAX_DIMENSION)
-        return ci_fail(err, CI_ERR_ENCODE, "WebP images are at most %dx%d pixels; this one is %ux%u",
-                       WEBP_MAX_DIMENSION, WEBP_MAX_DIMENSION, image->width, image->height);
-    if (image->stride > INT_MAX) return ci_fail(err, CI_ERR_ENCODE, "the image is too large for WebP");
-    if (quality < 1) quality = 1;
-    if (quality > 100) quality = 100;
-    uint8_t *encoded = NULL;
-    size_t size = WebPEncodeRGB(image->pixels, (int)image->width, (int)image->height, (int)image->stride,
-                                (float)quality, &encoded);
-    if (size == 0 || !encoded) {
-        WebPFree(encoded);
-        return ci_fail(err, CI_ERR_ENCODE, "the WebP encoder failed");
-    }
-    // Into a buffer of our own, which ci_buffer_free (free) releases.
-    *out = malloc(size);
-    if (!*out) {
-        WebPFree(encoded);
-        return ci_fail(err, CI_ERR_NO_MEMORY, "out of memory for a %zu-byte WebP", size);
-    }
-    memcpy(*out, encoded, size);
-    WebPFree(encoded);
-    *out_size = size;
-    return CI_OK;
-}
-
-// libwebp encodes on one thread: `threads` is not used.
-static ci_status webp_save(const ci_image *image, int quality, int threads, uint8_t **out, size_t *out_size,
-                           ci_error *err) {
-    return ci_encode_webp(image, quality, out, out_size, err);
-}
-
-// ---------------------------------------------------------------------------
 // The table's entry
+
+// The saver (webp_save.c).
+ci_status ci_webp_save(const ci_image *image, int quality, int threads, uint8_t **out, size_t *out_size,
+                       ci_error *err);
 
 static int webp_sniff(const uint8_t *data, size_t size) {
     return size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0;
@@ -358,5 +322,5 @@ const ci_loader ci_webp_loader = {
     .rows = webp_rows,
     .close = webp_close,
     .decode = webp_decode,
-    .save = webp_save,
+    .save = ci_webp_save,
 };

@@ -1,5 +1,5 @@
-// heif.c — HEIC, HEIF and AVIF through libheif (HEVC via libde265, AV1 via
-// dav1d or aom), the same entry points as jpeg.c and png.c.
+// heif_load.c — HEIC, HEIF and AVIF through libheif (HEVC via libde265,
+// AV1 via dav1d or aom): the loader.
 //
 // What a phone photo costs is decoding its 12 megapixels of HEVC; everything
 // after that is done at the size the cell needs, not at full size:
@@ -16,7 +16,7 @@
 //  - the embedded thumbnail is decoded instead where it covers the cell.
 // Colours go to sRGB at cell size (colour.c): the ICC profile (`colr` prof)
 // or the nclx primaries and transfer.
-#include "internal.h"
+#include "../internal.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 // is never read. A few milliseconds for a 12-megapixel photo in the page
 // cache. Written by hand because libjpeg and libpng offer no such check
 // short of decoding every pixel; each walk is in its loader's file.
-#include "internal.h"
+#include "../internal.h"
 
 #include <stddef.h>
 #include <stdlib.h>
