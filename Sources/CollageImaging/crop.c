@@ -202,12 +202,14 @@ ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t
 // looking at a photo; it reads each pixel of the frame once.
 static ci_status reduce_upright(const ci_image *frame, int orientation, uint32_t width, uint32_t height,
                                 ci_image *out, const char *name, ci_error *err) {
-    uint32_t sw = orientation >= 5 ? height : width, sh = orientation >= 5 ? width : height;
+    uint32_t sw, sh;
+    ci_oriented_size(orientation, width, height, &sw, &sh);  // upright to stored: the same swap
     if (sw > frame->width) sw = frame->width;
     if (sh > frame->height) sh = frame->height;
     if (sw == 0) sw = 1;
     if (sh == 0) sh = 1;
-    uint32_t ow = orientation >= 5 ? sh : sw, oh = orientation >= 5 ? sw : sh;
+    uint32_t ow, oh;
+    ci_oriented_size(orientation, sw, sh, &ow, &oh);
     ci_status status = ci_image_alloc(out, ow, oh, 3, NULL, name, err);
     if (status != CI_OK) return status;
     uint32_t *sums = calloc((size_t)sw * 3, sizeof *sums);

@@ -72,21 +72,13 @@ unsigned ci_shrink_scale(uint32_t width, uint32_t height, uint32_t need_width, u
 
 unsigned ci_draw_scale(uint32_t width, uint32_t height, int orientation, uint32_t cell_width,
                        uint32_t cell_height, const ci_limits *limits) {
-    uint32_t display_w = width, display_h = height;
-    if (orientation >= 5 && orientation <= 8) {
-        display_w = height;
-        display_h = width;
-    }
+    uint32_t display_w, display_h;
+    ci_oriented_size(orientation, width, height, &display_w, &display_h);
     ci_shrink_target target = ci_shrink_target_for_box(display_w, display_h, cell_width, cell_height, 0);
-    // The target is upright; the decoder scales the stored image.
-    uint32_t filter_w = target.filter_width, filter_h = target.filter_height;
-    uint32_t cover_w = target.width, cover_h = target.height;
-    if (orientation >= 5 && orientation <= 8) {
-        filter_w = target.filter_height;
-        filter_h = target.filter_width;
-        cover_w = target.height;
-        cover_h = target.width;
-    }
+    // The target is upright; the decoder scales the stored image (the same swap back).
+    uint32_t filter_w, filter_h, cover_w, cover_h;
+    ci_oriented_size(orientation, target.filter_width, target.filter_height, &filter_w, &filter_h);
+    ci_oriented_size(orientation, target.width, target.height, &cover_w, &cover_h);
     unsigned n = ci_shrink_scale(width, height, filter_w, filter_h);
     // The headroom is for quality only: where it alone would break the pixel
     // limit, the scale that just covers the cell still does the job.
