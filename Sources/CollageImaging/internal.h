@@ -230,6 +230,7 @@ ci_row_sink ci_image_sink(ci_image_rows *rows);
 typedef struct ci_loader {
     ci_format format;
     const char *name;        // "JPEG", for messages and --help
+    const char *title;       // the names people know it by, for help texts: "HEIC/HEIF/AVIF"
     const char *extensions;  // the names its files go by, lower case, space-separated, the usual first
     // The smallest scale (in eighths) a photo is decoded at, which the pixel
     // limit is checked against: 1 for a JPEG's 1/8 IDCT; 8 where the whole
@@ -273,7 +274,9 @@ typedef struct ci_loader {
     ci_status (*decode)(const uint8_t *data, size_t size, const char *name,
                         const ci_decode_options *options, ci_image *out, ci_error *err);
 
-    // The saver (NULL: the format is only read): ci_encode's contract.
+    // The saver (NULL: the format is only read): ci_encode's contract;
+    // `quality` means something to it (a lossy encoder).
+    int has_quality;
     ci_status (*save)(const ci_image *image, int quality, int threads, uint8_t **out, size_t *out_size,
                       ci_error *err);
 } ci_loader;

@@ -957,6 +957,7 @@ static int heif_sniff(const uint8_t *data, size_t size) {
 const ci_loader ci_heif_loader = {
     .format = CI_FORMAT_HEIF,
     .name = "HEIF",
+    .title = "HEIC/HEIF/AVIF",
     .extensions = "heic heif hif avif",
     .smallest_scale = 8,
     .sniff = heif_sniff,

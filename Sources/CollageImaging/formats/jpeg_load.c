@@ -676,7 +676,8 @@ static int jpeg_sniff(const uint8_t *data, size_t size) {
 const ci_loader ci_jpeg_loader = {
     .format = CI_FORMAT_JPEG,
     .name = "JPEG",
-    .extensions = "jpg jpeg jpe",
+    .title = "JPEG",
+    .extensions = "jpg jpeg",
     .smallest_scale = 1,
     .sniff = jpeg_sniff,
     .complete = jpeg_complete,
@@ -688,5 +689,6 @@ const ci_loader ci_jpeg_loader = {
     .rows = jpeg_rows,
     .close = jpeg_close,
     .decode = ci_jpeg_decode,
+    .has_quality = 1,
     .save = ci_encode_jpeg_threads,
 };

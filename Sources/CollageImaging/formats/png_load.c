@@ -442,6 +442,7 @@ static int png_sniff(const uint8_t *data, size_t size) {
 const ci_loader ci_png_loader = {
     .format = CI_FORMAT_PNG,
     .name = "PNG",
+    .title = "PNG",
     .extensions = "png",
     .smallest_scale = 8,
     .sniff = png_sniff,

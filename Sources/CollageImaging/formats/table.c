@@ -39,8 +39,10 @@ size_t ci_formats(size_t index, ci_format_info *info) {
         const ci_loader *loader = loaders[index];
         info->format = loader->format;
         info->name = loader->name;
+        info->title = loader->title;
         info->extensions = loader->extensions;
         info->can_save = loader->save != NULL;
+        info->has_quality = loader->save != NULL && loader->has_quality;
         info->smallest_scale = loader->smallest_scale;
     }
     return LOADER_COUNT;

@@ -311,6 +311,7 @@ static int webp_sniff(const uint8_t *data, size_t size) {
 const ci_loader ci_webp_loader = {
     .format = CI_FORMAT_WEBP,
     .name = "WebP",
+    .title = "WebP",
     .extensions = "webp",
     .smallest_scale = 8,
     .sniff = webp_sniff,
@@ -322,5 +323,6 @@ const ci_loader ci_webp_loader = {
     .rows = webp_rows,
     .close = webp_close,
     .decode = webp_decode,
+    .has_quality = 1,
     .save = ci_webp_save,
 };

@@ -281,9 +281,11 @@ void ci_buffer_free(uint8_t *buffer);
 // (help texts, shell completions, the picker) and predict its sizes.
 typedef struct {
     ci_format format;
-    const char *name;          // "JPEG", "HEIF": as messages and help texts name it
+    const char *name;          // "JPEG", "HEIF": as messages name it
+    const char *title;         // "JPEG", "HEIC/HEIF/AVIF": the names people know it by, for help texts
     const char *extensions;    // lower case, space-separated, the usual first: "jpg jpeg jpe"
     int can_save;              // ci_encode writes it
+    int has_quality;           // and its quality means something (a lossy encoder)
     unsigned smallest_scale;   // the smallest scale, in eighths (1-8), a photo is decoded at,
                                // which the pixel limit is checked against (8: full size only)
 } ci_format_info;

@@ -5,11 +5,15 @@ import Foundation
 /// A format the engine reads (and maybe writes), as its table describes it.
 public struct EngineFormat: Equatable, Sendable {
     let format: ci_format
-    /// As messages and help texts name it: "JPEG", "HEIF".
+    /// As messages name it: "JPEG", "HEIF".
     public let name: String
+    /// The names people know it by, for help texts: "HEIC/HEIF/AVIF".
+    public let title: String
     /// The extensions its files go by, lower case, the usual first.
     public let extensions: [String]
     public let canSave: Bool
+    /// Its saver has a quality (a lossy encoder).
+    public let hasQuality: Bool
     /// The smallest scale, in eighths, a photo is decoded at (8: full size only).
     public let smallestScale: Int
 
@@ -18,9 +22,9 @@ public struct EngineFormat: Equatable, Sendable {
         var info = ci_format_info()
         _ = ci_formats(index, &info)
         return EngineFormat(
-            format: info.format, name: String(cString: info.name),
+            format: info.format, name: String(cString: info.name), title: String(cString: info.title),
             extensions: String(cString: info.extensions).split(separator: " ").map(String.init),
-            canSave: info.can_save != 0, smallestScale: Int(info.smallest_scale))
+            canSave: info.can_save != 0, hasQuality: info.has_quality != 0, smallestScale: Int(info.smallest_scale))
     }
 
     /// The format of an engine's code, nil for one it does not know.
@@ -34,6 +38,31 @@ public struct EngineFormat: Equatable, Sendable {
 
 /// The formats photos are read in, judged by their bytes.
 public typealias PhotoFormat = EngineFormat
+
+/// The formats as help texts list them, from the engine's table.
+extension EngineFormat {
+    /// Every format read, by title: "A, B or C".
+    public static var readTitles: String { listed(all.map(\.title), "or") }
+    /// Every format written, by title.
+    public static var savedTitles: String { listed(all.filter(\.canSave).map(\.title), "or") }
+    /// The extensions of the formats written: ".a, .b or .c".
+    public static var savedExtensions: String {
+        listed(all.filter(\.canSave).flatMap(\.extensions).map { "." + $0 }, "or")
+    }
+    /// The formats written with a quality: "A and B".
+    public static var qualityTitles: String { listed(all.filter(\.hasQuality).map(\.title), "and") }
+    /// The formats written without one.
+    public static var losslessTitles: String {
+        listed(all.filter { $0.canSave && !$0.hasQuality }.map(\.title), "and")
+    }
+
+    /// "a, b or c".
+    private static func listed(_ items: [String], _ conjunction: String) -> String {
+        guard let last = items.last else { return "" }
+        guard items.count > 1 else { return last }
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+}
 
 /// What a photo file is, read from its header.
 public struct PhotoInfo: Equatable, Sendable {
