@@ -198,6 +198,11 @@ typedef struct {
     ci_box subject;                          // the camera's (upright)
 } ci_header;
 
+// ci_shrink_scale for a stored width x height whose upright need is
+// need_width x need_height (EXIF `orientation`).
+unsigned ci_shrink_scale_upright(uint32_t width, uint32_t height, int orientation, uint32_t need_width,
+                                 uint32_t need_height);
+
 // shrink.c's rule for a decoder that scales to any size: the stored size
 // to decode a photo shown display_width x display_height at for a cell
 // (ci_draw_scale's targets, the photo's aspect kept).

@@ -70,6 +70,13 @@ unsigned ci_shrink_scale(uint32_t width, uint32_t height, uint32_t need_width, u
     return 8;
 }
 
+unsigned ci_shrink_scale_upright(uint32_t width, uint32_t height, int orientation, uint32_t need_width,
+                                 uint32_t need_height) {
+    uint32_t need_w, need_h;
+    ci_oriented_size(orientation, need_width, need_height, &need_w, &need_h);  // upright to stored
+    return ci_shrink_scale(width, height, need_w, need_h);
+}
+
 unsigned ci_draw_scale(uint32_t width, uint32_t height, int orientation, uint32_t cell_width,
                        uint32_t cell_height, const ci_limits *limits) {
     uint32_t display_w, display_h;

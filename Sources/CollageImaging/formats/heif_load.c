@@ -889,13 +889,9 @@ static ci_status decode_inner(heif_job *job, const uint8_t *data, size_t size, c
     choose(job, data, size, options->min_width, options->min_height, &read);
     const ci_heif_geometry *g = &read.g;
     // min_width x min_height is upright; the reduction works on stored pixels.
-    uint32_t need_w = options->min_width, need_h = options->min_height;
-    if (g->orientation >= 5) {
-        need_w = options->min_height;
-        need_h = options->min_width;
-    }
-    reduction r = {g->crop_x, g->crop_y, g->crop_width, g->crop_height,
-                   reduction_factor(ci_shrink_scale(g->crop_width, g->crop_height, need_w, need_h)),
+    unsigned n = ci_shrink_scale_upright(g->crop_width, g->crop_height, g->orientation, options->min_width,
+                                         options->min_height);
+    reduction r = {g->crop_x, g->crop_y, g->crop_width, g->crop_height, reduction_factor(n),
                    options->keep_alpha ? 4 : 3, options->keep_alpha != 0, options->background};
     status = load(job, data, size, r.factor, &options->limits, &read, name, err);
     if (status != CI_OK) return status;

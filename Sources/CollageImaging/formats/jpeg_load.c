@@ -414,14 +414,9 @@ static ci_status decode_inner(decode_job *job, const uint8_t *data, size_t size,
         // straight into our rows, grey included.
         cinfo->out_color_space = channels == 4 ? JCS_EXT_RGBA : JCS_EXT_RGB;
 
-    // min_width/min_height are in oriented coordinates; the DCT scales the
-    // stored image, whose axes are swapped for orientations 5-8.
-    uint32_t need_w = options->min_width, need_h = options->min_height;
-    if (orientation >= 5) {
-        need_w = options->min_height;
-        need_h = options->min_width;
-    }
-    set_scale(cinfo, ci_shrink_scale(cinfo->image_width, cinfo->image_height, need_w, need_h));
+    // min_width/min_height are upright; the DCT scales the stored image.
+    set_scale(cinfo, ci_shrink_scale_upright(cinfo->image_width, cinfo->image_height, orientation,
+                                             options->min_width, options->min_height));
 
     // Check the limit (and allocate) before libjpeg allocates its own buffers.
     ci_status status = ci_image_alloc(&job->image, cinfo->output_width, cinfo->output_height,
