@@ -1,7 +1,7 @@
 // fuzz_decode.h — the body shared by the JPEG, PNG and HEIF harnesses.
 //
 // Every input goes through what `collage` does with a photo file:
-//  1. the probe (the format's codec, from memory);
+//  1. the probe (the format's loader, from memory);
 //  2. a full-size decode through ci_decode_memory, RGB over a background,
 //     oriented;
 //  3. a shrink-on-load decode to a small target, RGBA, not oriented;
@@ -111,7 +111,7 @@ static ci_status reference_draw(const uint8_t *data, size_t size, const ci_photo
         status = ci_decode_memory(data, size, FUZZ_NAME, &options, &photo, err);
     }
     if (status != CI_OK) return status;
-    status = ci_resample_cover(&photo, canvas, cell, NULL, FUZZ_NAME, err);
+    status = ci_resample_cover(&photo, 1, canvas, cell, NULL, FUZZ_NAME, err);
     ci_image_free(&photo);
     return status;
 }
@@ -125,7 +125,8 @@ static void fuzz_decode_one(const uint8_t *data, size_t size, ci_format expected
     // 1. Probe.
     ci_photo_info info;
     ci_source source = ci_source_memory(data, size, FUZZ_NAME);
-    ci_status probed = ci_codec_for(expected)->probe(&source, &info, &err);
+    const ci_loader *loader = ci_loader_for(expected);
+    ci_status probed = loader->probe(&source, &info, &err);
     check_error(probed, &err, FUZZ_NAME);
     if (probed == CI_OK) {
         CHECK(info.format == expected);
@@ -139,13 +140,17 @@ static void fuzz_decode_one(const uint8_t *data, size_t size, ci_format expected
     }
 
     // 1b. The file probe says the same, once it has also walked the file to
-    // its end (a file cut short is refused when it is added; the codec's
+    // its end (a file cut short is refused when it is added; the loader's
     // probe reads the header only). Seeds longer than -max_len arrive cut.
     ci_photo_info file_info;
     ci_status file_probed = ci_probe_file(memfd_path, &file_info, &err);
     check_error(file_probed, &err, memfd_path);
     ci_error complete_err;
-    ci_status complete = probed == CI_OK ? ci_check_complete(memfd, expected, FUZZ_NAME, &complete_err) : probed;
+    ci_status complete = probed;
+    if (probed == CI_OK && loader->complete) {
+        CHECK(lseek(memfd, 0, SEEK_SET) == 0);
+        complete = loader->complete(memfd, FUZZ_NAME, &complete_err);
+    }
     CHECK((file_probed == CI_OK) == (complete == CI_OK));
     if (file_probed == CI_OK) CHECK(memcmp(&file_info, &info, sizeof info) == 0);
 

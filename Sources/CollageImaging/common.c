@@ -1,11 +1,7 @@
-// common.c — errors, safe file reading, allocation limits and the format
-// dispatch shared by the decoders.
+// common.c — errors, safe file reading and allocation limits, shared by
+// the loaders and the driver.
 #include "internal.h"
 
-#include <stdio.h>  // before jpeglib.h, which uses FILE
-#include <jpeglib.h>
-#include <png.h>
-#include <libheif/heif_version.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -108,41 +104,6 @@ ci_status ci_read_file(const char *path, uint8_t **data, size_t *size, ci_error 
     *data = buffer;
     *size = filled;
     return CI_OK;
-}
-
-// The ISO BMFF brands of still images libheif decodes: HEIF (mif1, msf1 for
-// sequences, whose primary image is still shown), HEVC-coded (heic, heix,
-// heim, heis, hevc, hevx) and AV1-coded (avif, avis). An MP4 video's brands
-// (isom, mp41...) are not among them.
-static int heif_brand(const uint8_t *brand) {
-    static const char brands[][4] = {{'m', 'i', 'f', '1'}, {'m', 's', 'f', '1'}, {'h', 'e', 'i', 'c'},
-                                     {'h', 'e', 'i', 'x'}, {'h', 'e', 'i', 'm'}, {'h', 'e', 'i', 's'},
-                                     {'h', 'e', 'v', 'c'}, {'h', 'e', 'v', 'x'}, {'a', 'v', 'i', 'f'},
-                                     {'a', 'v', 'i', 's'}};
-    for (size_t i = 0; i < sizeof brands / sizeof brands[0]; i++)
-        if (memcmp(brand, brands[i], 4) == 0) return 1;
-    return 0;
-}
-
-// An `ftyp` box first whose major brand, or a compatible brand within the
-// bytes given, is a HEIF one.
-static int is_heif(const uint8_t *data, size_t size) {
-    if (size < 12 || memcmp(data + 4, "ftyp", 4) != 0) return 0;
-    if (heif_brand(data + 8)) return 1;
-    uint32_t box = (uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 | (uint32_t)data[2] << 8 | data[3];
-    size_t end = box < size ? box : size;
-    for (size_t at = 16; at + 4 <= end; at += 4)  // after the major brand and its version
-        if (heif_brand(data + at)) return 1;
-    return 0;
-}
-
-ci_format ci_sniff_format(const uint8_t *data, size_t size) {
-    static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-    if (size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) return CI_FORMAT_JPEG;
-    if (size >= 8 && memcmp(data, png_signature, 8) == 0) return CI_FORMAT_PNG;
-    if (is_heif(data, size)) return CI_FORMAT_HEIF;
-    if (size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) return CI_FORMAT_WEBP;
-    return CI_FORMAT_UNKNOWN;
 }
 
 uint64_t ci_max_pixels(const ci_limits *limits) {
@@ -281,18 +242,4 @@ ci_status ci_source_read_all(ci_source *source, ci_error *err) {
                                     source->file_size, source->name, err);
     if (source->buffer && status == CI_OK) source->capacity = source->file_size;
     return status;
-}
-
-ci_status ci_fail_not_image(const char *name, ci_error *err) {
-    return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a JPEG, PNG, HEIF or WebP file", name);
-}
-
-#define CI_STRINGIFY_(x) #x
-#define CI_STRINGIFY(x) CI_STRINGIFY_(x)
-
-const char *ci_library_versions(void) {
-    // From the headers built against (libjpeg-turbo's version is a bare
-    // token, hence the stringification).
-    return "libjpeg-turbo " CI_STRINGIFY(LIBJPEG_TURBO_VERSION) ", libpng " PNG_LIBPNG_VER_STRING
-           ", libexif, libheif " LIBHEIF_VERSION " with libde265 (loaded on first use), lcms2, libwebp, Pango and Cairo (loaded on first text)";
 }

@@ -15,7 +15,7 @@
 //  - attention: the window position holding the most "interest" (edges,
 //    saturated colour, skin), in the spirit of libvips' attention crop.
 //
-// Faces and attention look at the photo's pixels: the codec then decodes
+// Faces and attention look at the photo's pixels: the driver (draw.c) then decodes
 // the whole frame at its shrink-on-load scale (never the full-size photo)
 // and hands it to ci_draw_frame, which searches a copy reduced further.
 // They are only looked for when the window has room to move.
@@ -26,21 +26,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-// ---------------------------------------------------------------------------
-// Orientation of fractions (orient.c's mapping on a 1 x 1 image)
-
-void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b) {
-    ci_point_stored(orientation, 1, 1, focus->x, focus->y, a, b);
-}
-
-ci_box ci_box_upright(ci_box stored, int orientation) {
-    double x0, y0, x1, y1;
-    ci_point_upright(orientation, 1, 1, stored.x, stored.y, &x0, &y0);
-    ci_point_upright(orientation, 1, 1, stored.x + stored.width, stored.y + stored.height, &x1, &y1);
-    ci_box box = {fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0), fabs(y1 - y0)};
-    return box;
-}
 
 // ---------------------------------------------------------------------------
 // The rule, without pixels
@@ -217,12 +202,14 @@ ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t
 // looking at a photo; it reads each pixel of the frame once.
 static ci_status reduce_upright(const ci_image *frame, int orientation, uint32_t width, uint32_t height,
                                 ci_image *out, const char *name, ci_error *err) {
-    uint32_t sw = orientation >= 5 ? height : width, sh = orientation >= 5 ? width : height;
+    uint32_t sw, sh;
+    ci_oriented_size(orientation, width, height, &sw, &sh);  // upright to stored: the same swap
     if (sw > frame->width) sw = frame->width;
     if (sh > frame->height) sh = frame->height;
     if (sw == 0) sw = 1;
     if (sh == 0) sh = 1;
-    uint32_t ow = orientation >= 5 ? sh : sw, oh = orientation >= 5 ? sw : sh;
+    uint32_t ow, oh;
+    ci_oriented_size(orientation, sw, sh, &ow, &oh);
     ci_status status = ci_image_alloc(out, ow, oh, 3, NULL, name, err);
     if (status != CI_OK) return status;
     uint32_t *sums = calloc((size_t)sw * 3, sizeof *sums);
@@ -518,14 +505,5 @@ ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas
     ci_focus storage;
     const ci_focus *focus = place(request, dw, dh, cell, &hints, attention, &storage);
 
-    ci_cover_plan plan;
-    status = ci_cover_plan_init(&plan, frame->width, frame->height, frame->channels, orientation, canvas,
-                                cell, focus, name, err);
-    if (status == CI_OK && !plan.empty) {
-        status = ci_cover_plan_start(&plan, 0, frame->width, 0, name, err);
-        for (uint32_t y = plan.first_row; status == CI_OK && y <= plan.last_row; y++)
-            ci_cover_plan_push(&plan, frame->pixels + (size_t)y * frame->stride);
-    }
-    ci_cover_plan_free(&plan);
-    return status;
+    return ci_resample_cover(frame, orientation, canvas, cell, focus, name, err);
 }

@@ -1,19 +1,15 @@
-// draw.c — the engine's entry points for a photo file, dispatched by content
-// to one file per format (jpeg.c, png.c, heif.c, webp.c), each with the same entry points
-// (ci_codec: probe, draw into a cell, decode).
+// draw.c — the engine's entry points for a photo file, and the one path from
+// any format's loader to its cell.
 //
-// How each format draws into a cell:
-//  - JPEG: decoded straight into the cell, streaming: shrink-on-load to the
-//    smallest DCT scale that still covers the cell, only the visible part
-//    transformed, each row resampled as it arrives, oriented on the way out;
-//    the photo is never held whole.
-//  - PNG: the file in memory -> decode (alpha over the background) ->
-//    resample to cover the cell (resample.c).
-//  - HEIF: only the HEVC tiles the cell shows; WebP: libwebp's scaled decode.
-// Each converts its colours to sRGB at cell size (colour.c), and asks crop.c
-// where the crop goes (smart and attention: after decoding the whole frame
-// at the draw's scale) and, for --fit contain, which part of the cell the
-// photo takes.
+// A draw: sniff the format (table.c) -> the loader's header -> fit and
+// placement (crop.c) -> the shrink-on-load scale (shrink.c's rule for the
+// scales the loader has) -> the loader's rows at that scale, streamed
+// through the resampler (resample.c), which turns them upright on the way
+// into the cell -> colours to sRGB at cell size (colour.c). Smart and
+// attention crops look at the whole frame at the draw's scale first. A
+// loader that decodes whole (PNG) hands its image instead of rows. The
+// photo is never held at full size by the driver; a streaming loader (JPEG,
+// HEIF's tiles) never holds it whole at all.
 //
 // Every buffer is local to the call: calls on disjoint cells of one canvas
 // may run concurrently.
@@ -23,19 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-const ci_codec *ci_codec_for(ci_format format) {
-    switch (format) {
-    case CI_FORMAT_JPEG: return &ci_jpeg_codec;
-    case CI_FORMAT_PNG: return &ci_png_codec;
-    case CI_FORMAT_HEIF: return &ci_heif_codec;
-    case CI_FORMAT_WEBP: return &ci_webp_codec;
-    default: return NULL;
-    }
-}
-
 // Opens `path` and reads its first bytes into a new source (close it with
-// source_close), and finds its codec.
-static ci_status source_open(const char *path, ci_source *source, const ci_codec **codec,
+// source_close), and finds its loader.
+static ci_status source_open(const char *path, ci_source *source, const ci_loader **loader,
                              ci_error *err) {
     memset(source, 0, sizeof *source);
     source->name = path;
@@ -43,8 +29,8 @@ static ci_status source_open(const char *path, ci_source *source, const ci_codec
     ci_status status = ci_open_prefix(path, &source->fd, &source->file_size, &source->buffer,
                                       &source->capacity, &source->filled, err);
     if (status != CI_OK) return status;
-    *codec = ci_codec_for(ci_sniff_format(source->buffer, source->filled));
-    return *codec ? CI_OK : ci_fail_not_image(path, err);
+    *loader = ci_loader_for(ci_sniff_format(source->buffer, source->filled));
+    return *loader ? CI_OK : ci_fail_not_image(path, err);
 }
 
 static void source_close(ci_source *source) {
@@ -57,14 +43,19 @@ static void source_close(ci_source *source) {
 ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
     if (!path || !info) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_probe_file: missing argument");
     memset(info, 0, sizeof *info);
-    // The header only, not the whole file (each codec reads what it needs).
+    // The header only, not the whole file (each loader reads what it needs).
     ci_source source;
-    const ci_codec *codec = NULL;
-    ci_status status = source_open(path, &source, &codec, err);
-    if (status == CI_OK) status = codec->probe(&source, info, err);
+    const ci_loader *loader = NULL;
+    ci_status status = source_open(path, &source, &loader, err);
+    if (status == CI_OK) status = loader->probe(&source, info, err);
     // A file cut short probes fine (its header is whole) and would fail only
     // at save: tell now, while it is cheap.
-    if (status == CI_OK) status = ci_check_complete(source.fd, info->format, path, err);
+    if (status == CI_OK && loader->complete) {
+        if (lseek(source.fd, 0, SEEK_SET) != 0)
+            status = ci_fail(err, CI_ERR_OPEN, "%s: cannot read it again", path);
+        else
+            status = loader->complete(source.fd, path, err);
+    }
     source_close(&source);
     if (status != CI_OK) memset(info, 0, sizeof *info);
     return status;
@@ -76,9 +67,9 @@ ci_status ci_decode_memory(const uint8_t *data, size_t size, const char *name,
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_memory: missing argument");
     if (!name) name = "(memory)";
     memset(out, 0, sizeof *out);
-    const ci_codec *codec = ci_codec_for(ci_sniff_format(data, size));
-    if (!codec) return ci_fail_not_image(name, err);
-    return codec->decode(data, size, name, options, out, err);
+    const ci_loader *loader = ci_loader_for(ci_sniff_format(data, size));
+    if (!loader) return ci_fail_not_image(name, err);
+    return loader->decode(data, size, name, options, out, err);
 }
 
 ci_status ci_decode_file(const char *path, const ci_decode_options *options,
@@ -90,6 +81,130 @@ ci_status ci_decode_file(const char *path, const ci_decode_options *options,
     if (status != CI_OK) return status;
     status = ci_decode_memory(data, size, path, options, out, err);
     free(data);
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// The driver
+
+static uint8_t *image_slot(void *target) {
+    ci_image_rows *rows = target;
+    return rows->image->pixels + (size_t)rows->next * rows->image->stride;
+}
+
+static void image_push(void *target, const uint8_t *row) {
+    (void)row;
+    ((ci_image_rows *)target)->next++;
+}
+
+ci_row_sink ci_image_sink(ci_image_rows *rows) {
+    ci_row_sink sink = {image_slot, image_push, rows};
+    return sink;
+}
+
+static uint8_t *plan_slot(void *target) { return ci_cover_plan_slot(target); }
+static void plan_push(void *target, const uint8_t *row) { ci_cover_plan_push(target, row); }
+
+// The scale to decode at for `cell`, by shrink.c's rule for the scales the
+// loader has.
+static ci_scale choose_scale(const ci_header *header, ci_rect cell, const ci_limits *limits) {
+    ci_scale scale = {8, header->width, header->height};
+    if (header->scales == CI_SCALES_EIGHTHS || header->scales == CI_SCALES_HALVINGS) {
+        scale.eighths = ci_draw_scale(header->width, header->height, header->orientation, cell.width,
+                                      cell.height, limits);
+        if (header->scales == CI_SCALES_HALVINGS) {
+            // The smallest halving no smaller than the n/8 chosen.
+            unsigned n = 1;
+            while (n < scale.eighths) n <<= 1;
+            scale.eighths = n;
+        }
+        scale.width = ci_scaled_size(header->width, scale.eighths);
+        scale.height = ci_scaled_size(header->height, scale.eighths);
+    } else if (header->scales == CI_SCALES_ANY) {
+        ci_any_scale(header->display_width, header->display_height, header->orientation, cell.width,
+                     cell.height, limits, &scale.width, &scale.height);
+    }
+    return scale;
+}
+
+typedef struct {
+    ci_header header;
+    void *state;
+    ci_cover_plan plan;
+    ci_image frame;   // smart and attention: the whole photo at the draw's scale
+} draw_job;
+
+static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *source, ci_image *canvas,
+                            ci_rect cell, const ci_draw_request *given, ci_error *err) {
+    const char *name = source->name;
+    ci_header *header = &job->header;
+    header->orientation = 1;
+    job->state = calloc(1, loader->state_size);
+    if (!job->state) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    ci_status status = loader->open(job->state, source, given, header, err);
+    // A cell entirely off the canvas: the header has been checked (so a
+    // broken file is still reported), but there is nothing to decode for.
+    if (status != CI_OK || ci_cell_off_canvas(canvas, cell)) return status;
+    ci_draw_request request = *given;
+    request.has_subject = header->has_subject;
+    request.subject = header->subject;
+    const uint32_t dw = header->display_width, dh = header->display_height;
+
+    cell = ci_fit_cell(&request, canvas, cell, dw, dh);
+    const int whole_frame = ci_placement_needs_pixels(&request, dw, dh, cell);
+    if (loader->choose) {
+        ci_shrink_target target = ci_shrink_target_for_box(dw, dh, cell.width, cell.height, 0);
+        loader->choose(job->state, target.width, target.height, header);
+    }
+    ci_scale scale = choose_scale(header, cell, request.limits);
+    uint32_t width, height;
+    const ci_image *whole = NULL;
+    status = loader->start(job->state, &scale, header, &width, &height, &whole, err);
+    if (status != CI_OK) return status;
+
+    ci_focus focus_storage;
+    if (whole) {
+        if (whole_frame)
+            status = ci_draw_frame(whole, header->orientation, canvas, cell, &request, name, err);
+        else
+            status = ci_resample_cover(whole, header->orientation, canvas, cell,
+                                       ci_placement_without_pixels(&request, dw, dh, cell, &focus_storage),
+                                       name, err);
+    } else if (whole_frame) {
+        // Smart or attention: the whole frame at this scale, looked at, then drawn.
+        status = ci_image_alloc(&job->frame, width, height, 4, request.limits, name, err);
+        uint32_t first = 0, columns = width;
+        if (status == CI_OK && loader->begin) status = loader->begin(job->state, header, &first, &columns, err);
+        ci_image_rows rows = {&job->frame, 0};
+        ci_row_sink sink = ci_image_sink(&rows);
+        if (status == CI_OK) status = loader->rows(job->state, 0, height - 1, first, columns, &sink, err);
+        if (status == CI_OK)
+            status = ci_draw_frame(&job->frame, header->orientation, canvas, cell, &request, name, err);
+    } else {
+        const ci_focus *focus = ci_placement_without_pixels(&request, dw, dh, cell, &focus_storage);
+        status = ci_cover_plan_init(&job->plan, width, height, 4, header->orientation, canvas, cell, focus,
+                                    name, err);
+        // Not empty: the cell is on the canvas (checked above).
+        uint32_t first = job->plan.first_column, columns = job->plan.columns;
+        if (status == CI_OK && loader->begin) status = loader->begin(job->state, header, &first, &columns, err);
+        if (status == CI_OK) status = ci_cover_plan_start(&job->plan, first, columns, 1, name, err);
+        ci_row_sink sink = {plan_slot, plan_push, &job->plan};
+        if (status == CI_OK)
+            status = loader->rows(job->state, job->plan.first_row, job->plan.last_row, first, columns, &sink, err);
+    }
+    if (status != CI_OK) return status;
+    return ci_colour_convert_cell(&header->tag, canvas, cell, name, err);
+}
+
+static ci_status draw(const ci_loader *loader, ci_source *source, ci_image *canvas, ci_rect cell,
+                      const ci_draw_request *request, ci_error *err) {
+    draw_job job;
+    memset(&job, 0, sizeof job);
+    ci_status status = draw_inner(&job, loader, source, canvas, cell, request, err);
+    ci_cover_plan_free(&job.plan);
+    ci_image_free(&job.frame);
+    if (job.state) loader->close(job.state);
+    free(job.state);
     return status;
 }
 
@@ -110,8 +225,8 @@ ci_status ci_draw_photo_placed(const char *path, ci_image *canvas, ci_rect cell,
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: the focus must be fractions from 0 to 1", path);
 
     ci_source source;
-    const ci_codec *codec = NULL;
-    ci_status status = source_open(path, &source, &codec, err);
+    const ci_loader *loader = NULL;
+    ci_status status = source_open(path, &source, &loader, err);
     ci_draw_request request = {
         .background = options->background,
         .limits = &options->limits,
@@ -121,7 +236,7 @@ ci_status ci_draw_photo_placed(const char *path, ci_image *canvas, ci_rect cell,
         .focus = {options->focus_x, options->focus_y},
         .placement = placement,
     };
-    if (status == CI_OK) status = codec->draw(&source, canvas, cell, &request, err);
+    if (status == CI_OK) status = draw(loader, &source, canvas, cell, &request, err);
     source_close(&source);
     return status;
 }

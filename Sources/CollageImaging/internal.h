@@ -68,11 +68,18 @@ static inline int ci_cell_off_canvas(const ci_image *canvas, ci_rect cell) {
            cell.y >= (int64_t)canvas->height;
 }
 
-// Whether the open file `fd` of `format` reaches its end (JPEG EOI, PNG
-// IEND; the sizes a HEIF's boxes and a WebP's RIFF header give) without
-// decoding (complete.c). Reads from the start; the file position is left
-// anywhere.
-ci_status ci_check_complete(int fd, ci_format format, const char *name, ci_error *err);
+// Is a file whole (complete.c)? A forward reader over an open file, for
+// the loaders' walks to the end marker without decoding.
+typedef struct ci_walker ci_walker;
+// Runs `walk` over fd from its current position; a read error is reported
+// as such, not as the file cut short.
+ci_status ci_walk_file(int fd, ci_status (*walk)(ci_walker *walker, const char *name, ci_error *err),
+                       const char *name, ci_error *err);
+int ci_walk_byte(ci_walker *walker, uint8_t *byte);     // 0 at the end of the file
+int ci_walk_skip(ci_walker *walker, uint64_t count);    // 0 when the file ends first
+int ci_walk_find_ff(ci_walker *walker);                 // to the byte after the next 0xFF; 0 at the end
+// "NAME: the file is cut short (what)", CI_ERR_CORRUPT.
+ci_status ci_cut_short(const char *name, const char *what, ci_error *err);
 
 // --- Formats: one file each, the same entry points (draw.c dispatches) ---
 
@@ -100,10 +107,6 @@ typedef struct {
     double x, y;
 } ci_focus;
 
-// `focus` (upright) as fractions of the stored photo's axes, for EXIF
-// `orientation` (the plan works in stored coordinates).
-void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b);
-
 // What a draw is asked for besides the photo and the cell.
 typedef struct {
     ci_color background;        // under transparent pixels
@@ -113,7 +116,7 @@ typedef struct {
     int has_focus;
     ci_focus focus;             // the person's, upright
     int has_subject;
-    ci_box subject;             // the camera's (upright), set by the codec that reads it
+    ci_box subject;             // the camera's (upright), from the loader's header
     ci_placement *placement;    // NULL, or what the draw reports
 } ci_draw_request;
 
@@ -124,7 +127,7 @@ typedef struct {
 ci_rect ci_fit_cell(const ci_draw_request *request, ci_image *canvas, ci_rect cell, uint32_t dw,
                     uint32_t dh);
 // Whether placing the crop needs the photo's pixels (smart without a focus,
-// attention) and the crop has room to move: then the codec decodes the
+// attention) and the crop has room to move: then the driver decodes the
 // whole frame at its draw scale and hands it to ci_draw_frame.
 int ci_placement_needs_pixels(const ci_draw_request *request, uint32_t dw, uint32_t dh, ci_rect cell);
 // The focus a streaming draw uses without looking at pixels: the person's,
@@ -135,31 +138,6 @@ const ci_focus *ci_placement_without_pixels(const ci_draw_request *request, uint
 // 4 bytes a pixel), places the crop and draws it into `cell`.
 ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas, ci_rect cell,
                         const ci_draw_request *request, const char *name, ci_error *err);
-
-// Every format's entry points. Each keeps the public contract of the call it
-// serves (ci_probe_file, ci_draw_photo, ci_decode_memory) and the shrink rule
-// (shrink.c), and leaves colours in sRGB (colour.c).
-typedef struct {
-    ci_format format;
-    const char *name;   // "JPEG", for messages
-    // The header: fills `info`; may read more of the source.
-    ci_status (*probe)(ci_source *source, ci_photo_info *info, ci_error *err);
-    // Into `cell` of `canvas`, covering it, oriented, alpha over `background`.
-    // On failure the cell may be partly drawn.
-    ci_status (*draw)(ci_source *source, ci_image *canvas, ci_rect cell,
-                      const ci_draw_request *request, ci_error *err);
-    // A whole file in memory into a new image, as ci_decode_options ask.
-    ci_status (*decode)(const uint8_t *data, size_t size, const char *name,
-                        const ci_decode_options *options, ci_image *out, ci_error *err);
-} ci_codec;
-
-extern const ci_codec ci_jpeg_codec;   // jpeg.c
-extern const ci_codec ci_png_codec;    // png.c
-// ci_heif_codec: heif.c, below.
-extern const ci_codec ci_webp_codec;   // webp.c
-
-// The codec of a format, or NULL for CI_FORMAT_UNKNOWN.
-const ci_codec *ci_codec_for(ci_format format);
 
 // The one refusal of content that is no format we read.
 ci_status ci_fail_not_image(const char *name, ci_error *err);
@@ -194,15 +172,132 @@ ci_cmyk_converter *ci_colour_cmyk_open(const ci_colour_tag *tag, int adobe_inver
 void ci_colour_cmyk_row(ci_cmyk_converter *converter, const uint8_t *cmyk, uint8_t *out, uint32_t width);
 void ci_colour_cmyk_close(ci_cmyk_converter *converter);  // NULL is fine
 
-// --- JPEG (jpeg.c) ---
+// --- Formats: a loader (and a saver) per format, in one table (table.c) ---
+//
+// A loader says what a photo is and hands over its pixels, at a scale it can
+// decode at, as rows in its stored orientation; everything else a draw does
+// (fit, placement, the shrink-on-load choice, resampling, orientation and
+// colour) is draw.c's, written once for every format.
+
+// The scales a loader decodes at, for shrink-on-load.
+typedef enum {
+    CI_SCALES_FULL = 0,     // full size only
+    CI_SCALES_EIGHTHS = 1,  // n/8, n = 1..8 (a JPEG's reduced IDCTs)
+    CI_SCALES_HALVINGS = 2, // 1, 1/2, 1/4, 1/8 (box averages of decoded planes)
+    CI_SCALES_ANY = 3       // any size (a decoder that scales as it decodes)
+} ci_scales;
+
+// What a loader says of a photo before decoding a pixel.
+typedef struct {
+    uint32_t width, height;                  // what the rows come from, at full scale, stored
+    int orientation;                         // 1-8: how stored rows turn upright
+    uint32_t display_width, display_height;  // upright, as the photo is shown
+    ci_scales scales;
+    ci_colour_tag tag;                       // the colours, converted to sRGB once drawn
+    int has_subject;
+    ci_box subject;                          // the camera's (upright)
+} ci_header;
+
+// ci_shrink_scale for a stored width x height whose upright need is
+// need_width x need_height (EXIF `orientation`).
+unsigned ci_shrink_scale_upright(uint32_t width, uint32_t height, int orientation, uint32_t need_width,
+                                 uint32_t need_height);
+
+// shrink.c's rule for a decoder that scales to any size: the stored size
+// to decode a photo shown display_width x display_height at for a cell
+// (ci_draw_scale's targets, the photo's aspect kept).
+void ci_any_scale(uint32_t display_width, uint32_t display_height, int orientation, uint32_t cell_width,
+                  uint32_t cell_height, const ci_limits *limits, uint32_t *width, uint32_t *height);
+
+// The scale the driver chose (shrink.c's rule for header.scales): n/8 of
+// the header's size (EIGHTHS, HALVINGS, FULL: 8), or width x height (ANY).
+typedef struct {
+    unsigned eighths;
+    uint32_t width, height;
+} ci_scale;
+
+// Where a loader's rows go, in order: `slot` gives the buffer for the next
+// row (at least the columns begin() settled on, 4 bytes a pixel), `push`
+// hands it over.
+typedef struct {
+    uint8_t *(*slot)(void *target);
+    void (*push)(void *target, const uint8_t *row);
+    void *target;
+} ci_row_sink;
+
+// The rows of `image`, from its top: a sink filling it.
+typedef struct {
+    ci_image *image;
+    uint32_t next;
+} ci_image_rows;
+ci_row_sink ci_image_sink(ci_image_rows *rows);
+
+typedef struct ci_loader {
+    ci_format format;
+    const char *name;        // "JPEG", for messages and --help
+    const char *title;       // the names people know it by, for help texts: "HEIC/HEIF/AVIF"
+    const char *extensions;  // the names its files go by, lower case, space-separated, the usual first
+    // The smallest scale (in eighths) a photo is decoded at, which the pixel
+    // limit is checked against: 1 for a JPEG's 1/8 IDCT; 8 where the whole
+    // photo is decoded first (a PNG, a lossless stream, HEIF's planes).
+    unsigned smallest_scale;
+    // Whether the first bytes (at most CI_SNIFF_BYTES) are this format's.
+    int (*sniff)(const uint8_t *data, size_t size);
+    // Whether the open file reaches its end (complete.c's walks), reading
+    // from the start; NULL when opening it already tells (HEIF).
+    ci_status (*complete)(int fd, const char *name, ci_error *err);
+    // The header for ci_probe_file: fills `info`; may read more of the source.
+    ci_status (*probe)(ci_source *source, ci_photo_info *info, ci_error *err);
+
+    // Drawing: `state_size` zeroed bytes the driver allocates for one draw.
+    size_t state_size;
+    // Reads the header for a draw (`request`: its limits and background,
+    // kept for the calls below).
+    ci_status (*open)(void *state, ci_source *source, const ci_draw_request *request,
+                      ci_header *header, ci_error *err);
+    // Optional: a smaller picture of the photo (its own thumbnail) covering
+    // an upright need_width x need_height may stand in; updates `header`.
+    void (*choose)(void *state, uint32_t need_width, uint32_t need_height, ci_header *header);
+    // Decodes at `scale` (or gets ready to): the rows' size, *width x
+    // *height. A loader that decodes whole sets *whole to its image (it
+    // keeps it; 3 or 4 bytes a pixel) and is asked for no rows.
+    ci_status (*start)(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
+                       uint32_t *height, const ci_image **whole, ci_error *err);
+    // Optional: the columns rows will hold, at least [*first_column, +
+    // *columns); a loader may widen them (a JPEG crops at block edges).
+    ci_status (*begin)(void *state, ci_header *header, uint32_t *first_column, uint32_t *columns,
+                       ci_error *err);
+    // Rows first_row..last_row, those columns, into `sink`, 4 bytes a pixel
+    // (the fourth ignored). Reads to the end of the picture, so a file cut
+    // short is refused wherever the cut lies.
+    ci_status (*rows)(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
+                      uint32_t columns, const ci_row_sink *sink, ci_error *err);
+    // Frees what the state holds, whatever happened (also after a failed open).
+    void (*close)(void *state);
+
+    // A whole file in memory into a new image, as ci_decode_options ask.
+    ci_status (*decode)(const uint8_t *data, size_t size, const char *name,
+                        const ci_decode_options *options, ci_image *out, ci_error *err);
+
+    // The saver (NULL: the format is only read): ci_encode's contract;
+    // `quality` means something to it (a lossy encoder).
+    int has_quality;
+    ci_status (*save)(const ci_image *image, int quality, int threads, uint8_t **out, size_t *out_size,
+                      ci_error *err);
+} ci_loader;
+
+// The loader of a format, or NULL for CI_FORMAT_UNKNOWN.
+const ci_loader *ci_loader_for(ci_format format);
+
+
+// --- JPEG (formats/jpeg_load.c) ---
 // Decodes to RGB (3 channels), or RGBA with alpha 255 when options->keep_alpha.
 // Applies shrink-on-load for options->min_width/min_height (in oriented
 // coordinates) and, with options->apply_orientation, the EXIF orientation.
 ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
                          const ci_decode_options *options, ci_image *out, ci_error *err);
 
-// --- HEIF, HEIC, AVIF (heif.c, heif_box.c) ---
-extern const ci_codec ci_heif_codec;
+// --- HEIF, HEIC, AVIF (formats/heif_load.c, heif_box.c) ---
 
 // Where a HEIF's primary image comes from in its coded (stored) pixels: its
 // transformations (clap, irot, imir, in the order the file lists them) as
@@ -257,13 +352,11 @@ int ci_exif_orientation(const uint8_t *app1, size_t size);
 // ci_photo_info holds it ("" when absent or not a date).
 int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32_t stored_height,
                  int *has_subject, ci_box *subject, char *date_taken);
-// An EXIF block as a container holds it (WebP's EXIF chunk, HEIF's Exif
+// An EXIF block as a container holds it (a RIFF EXIF chunk, HEIF's Exif
 // item after its offset): the TIFF structure, with or without the
 // "Exif\0\0" that JPEG's APP1 puts first. Its orientation; and its date
 // taken where `date_taken` is not NULL.
 int ci_exif_read_tiff(const uint8_t *data, size_t size, char *date_taken);
-// A box in fractions of the stored image, upright for EXIF `orientation`.
-ci_box ci_box_upright(ci_box stored, int orientation);
 
 // --- Orientation (orient.c) ---
 // Where point (a, b) of a stored image sw x sh lands upright for EXIF
@@ -275,8 +368,13 @@ void ci_point_stored(int orientation, double sw, double sh, double x, double y, 
 // Replaces image's pixels by the upright version for EXIF `orientation`.
 // Frees the old buffer on success; leaves `image` untouched on failure.
 ci_status ci_apply_orientation(ci_image *image, int orientation, const char *name, ci_error *err);
+// `focus` (upright) as fractions of the stored photo's axes, for EXIF
+// `orientation` (the resampler works in stored coordinates).
+void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b);
+// A box in fractions of the stored image, upright for EXIF `orientation`.
+ci_box ci_box_upright(ci_box stored, int orientation);
 
-// --- PNG (png.c) ---
+// --- PNG (formats/png_load.c) ---
 // Decodes any colour type and bit depth (16-bit rounded to 8, tRNS to alpha,
 // interlacing handled, gamma not applied) to RGBA when options->keep_alpha,
 // else to RGB composited over options->background.
@@ -284,10 +382,12 @@ ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
                         const ci_decode_options *options, ci_image *out, ci_error *err);
 
 // --- Resampling (resample.c) ---
-// Scales the RGB `source` to cover `cell` (factor max(cellW/w, cellH/h)),
-// centred, cropped, with an anti-aliased separable filter, and writes the part
-// of the cell inside `canvas`. Identity (copy) when source size == cell size.
-ci_status ci_resample_cover(const ci_image *source, ci_image *canvas, ci_rect cell,
+// Scales `source` (3 bytes a pixel, or 4 with the fourth ignored), stored
+// as EXIF `orientation` says, to cover the upright `cell` (factor
+// max(cellW/w, cellH/h)), centred on `focus` (NULL: the middle), cropped,
+// with an anti-aliased separable filter, and writes the part of the cell
+// inside `canvas` upright. Identity (copy) when source size == cell size.
+ci_status ci_resample_cover(const ci_image *source, int orientation, ci_image *canvas, ci_rect cell,
                             const ci_focus *focus, const char *name, ci_error *err);
 
 // The taps of one axis (see resample.c).

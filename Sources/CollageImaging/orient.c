@@ -2,6 +2,7 @@
 // says where a point of a stored image lands upright (and back).
 #include "internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,4 +100,19 @@ void ci_point_stored(int orientation, double sw, double sh, double x, double y, 
     case 8: *a = sw - y; *b = x; break;
     default: *a = x; *b = y; break;
     }
+}
+
+// ---------------------------------------------------------------------------
+// Fractions of the photo: the mapping above on a 1 x 1 image
+
+void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b) {
+    ci_point_stored(orientation, 1, 1, focus->x, focus->y, a, b);
+}
+
+ci_box ci_box_upright(ci_box stored, int orientation) {
+    double x0, y0, x1, y1;
+    ci_point_upright(orientation, 1, 1, stored.x, stored.y, &x0, &y0);
+    ci_point_upright(orientation, 1, 1, stored.x + stored.width, stored.y + stored.height, &x1, &y1);
+    ci_box box = {fmin(x0, x1), fmin(y0, y1), fabs(x1 - x0), fabs(y1 - y0)};
+    return box;
 }

@@ -571,22 +571,23 @@ void ci_cover_plan_push(ci_cover_plan *plan, const uint8_t *row) {
 // ---------------------------------------------------------------------------
 // A whole image in memory
 
-ci_status ci_resample_cover(const ci_image *source, ci_image *canvas, ci_rect cell,
+ci_status ci_resample_cover(const ci_image *source, int orientation, ci_image *canvas, ci_rect cell,
                             const ci_focus *focus, const char *name, ci_error *err) {
     if (!name) name = "(image)";
     if (!source || !canvas || !source->pixels || !canvas->pixels)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: missing image", name);
-    if (source->channels != 3 || canvas->channels != 3)
+    if ((source->channels != 3 && source->channels != 4) || canvas->channels != 3)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT,
                        "%s: resampling needs RGB images (source has %d channels, canvas %d)", name,
                        source->channels, canvas->channels);
-    if (source->width == 0 || source->height == 0 || source->stride < (size_t)source->width * 3 ||
-        canvas->width == 0 || canvas->height == 0 || canvas->stride < (size_t)canvas->width * 3)
+    if (source->width == 0 || source->height == 0 ||
+        source->stride < (size_t)source->width * (size_t)source->channels || canvas->width == 0 ||
+        canvas->height == 0 || canvas->stride < (size_t)canvas->width * 3)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: invalid image geometry", name);
 
     ci_cover_plan plan;
-    ci_status status = ci_cover_plan_init(&plan, source->width, source->height, 3, 1, canvas, cell,
-                                          focus, name, err);
+    ci_status status = ci_cover_plan_init(&plan, source->width, source->height, source->channels,
+                                          orientation, canvas, cell, focus, name, err);
     if (status == CI_OK && !plan.empty) {
         status = ci_cover_plan_start(&plan, 0, source->width, 0, name, err);
         for (uint32_t y = plan.first_row; status == CI_OK && y <= plan.last_row; y++)

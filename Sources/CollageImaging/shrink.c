@@ -70,27 +70,49 @@ unsigned ci_shrink_scale(uint32_t width, uint32_t height, uint32_t need_width, u
     return 8;
 }
 
+unsigned ci_shrink_scale_upright(uint32_t width, uint32_t height, int orientation, uint32_t need_width,
+                                 uint32_t need_height) {
+    uint32_t need_w, need_h;
+    ci_oriented_size(orientation, need_width, need_height, &need_w, &need_h);  // upright to stored
+    return ci_shrink_scale(width, height, need_w, need_h);
+}
+
 unsigned ci_draw_scale(uint32_t width, uint32_t height, int orientation, uint32_t cell_width,
                        uint32_t cell_height, const ci_limits *limits) {
-    uint32_t display_w = width, display_h = height;
-    if (orientation >= 5 && orientation <= 8) {
-        display_w = height;
-        display_h = width;
-    }
+    uint32_t display_w, display_h;
+    ci_oriented_size(orientation, width, height, &display_w, &display_h);
     ci_shrink_target target = ci_shrink_target_for_box(display_w, display_h, cell_width, cell_height, 0);
-    // The target is upright; the decoder scales the stored image.
-    uint32_t filter_w = target.filter_width, filter_h = target.filter_height;
-    uint32_t cover_w = target.width, cover_h = target.height;
-    if (orientation >= 5 && orientation <= 8) {
-        filter_w = target.filter_height;
-        filter_h = target.filter_width;
-        cover_w = target.height;
-        cover_h = target.width;
-    }
+    // The target is upright; the decoder scales the stored image (the same swap back).
+    uint32_t filter_w, filter_h, cover_w, cover_h;
+    ci_oriented_size(orientation, target.filter_width, target.filter_height, &filter_w, &filter_h);
+    ci_oriented_size(orientation, target.width, target.height, &cover_w, &cover_h);
     unsigned n = ci_shrink_scale(width, height, filter_w, filter_h);
     // The headroom is for quality only: where it alone would break the pixel
     // limit, the scale that just covers the cell still does the job.
     if ((uint64_t)ci_scaled_size(width, n) * ci_scaled_size(height, n) > ci_max_pixels(limits))
         n = ci_shrink_scale(width, height, cover_w, cover_h);
     return n;
+}
+
+void ci_any_scale(uint32_t display_width, uint32_t display_height, int orientation, uint32_t cell_width,
+                  uint32_t cell_height, const ci_limits *limits, uint32_t *width, uint32_t *height) {
+    // The filter target (4/3 headroom), or the covering size where that
+    // alone would break the pixel limit: ci_draw_scale's rule without steps.
+    uint32_t dw = display_width, dh = display_height;
+    ci_shrink_target target = ci_shrink_target_for_box(dw, dh, cell_width, cell_height, 0);
+    uint32_t want_w = target.filter_width < dw ? target.filter_width : dw;
+    uint32_t want_h = target.filter_height < dh ? target.filter_height : dh;
+    if ((uint64_t)want_w * want_h > ci_max_pixels(limits)) {
+        want_w = target.width;
+        want_h = target.height;
+    }
+    // Keep the photo's aspect exactly on one axis: the other follows it.
+    if ((uint64_t)want_w * dh >= (uint64_t)want_h * dw)
+        want_h = (uint32_t)(((uint64_t)want_w * dh + dw - 1) / dw);
+    else
+        want_w = (uint32_t)(((uint64_t)want_h * dw + dh - 1) / dh);
+    if (want_w > dw) want_w = dw;
+    if (want_h > dh) want_h = dh;
+    // The decoder scales the stored image.
+    ci_oriented_size(orientation, want_w, want_h, width, height);
 }

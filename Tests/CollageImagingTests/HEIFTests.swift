@@ -7,7 +7,7 @@ import Testing
 // libheif's own `heif-convert` gives, with its pixels; the broken ones are
 // refused with the file and the reason.
 //
-// The engine does not let libheif turn or convert the photo (heif.c): it
+// The engine does not let libheif turn or convert the photo (formats/heif_load.c): it
 // reads the file's transformations itself and converts YCbCr at the size
 // it needs. Comparing full-size decodes with heif-convert's checks both.
 

@@ -3,7 +3,7 @@ import CollageTestSupport
 import Foundation
 import Testing
 
-// WebP through libwebp (webp.c): files made here with Debian's cwebp from
+// WebP through libwebp (formats/webp_load.c): files made here with Debian's cwebp from
 // PNGs the tests write, compared with dwebp's own decode; the scaled decode,
 // EXIF orientation, broken and animated files, and the encoder.
 

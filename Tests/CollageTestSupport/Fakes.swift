@@ -29,7 +29,7 @@ public struct FakeInspector: PhotoInspecting {
         var info = ci_photo_info()
         (info.format, info.width, info.height, info.orientation) = (CI_FORMAT_JPEG, 4, 3, 1)
         (info.display_width, info.display_height) = (4, 3)
-        return PhotoInfo(info)
+        return try! PhotoInfo(info)
     }()
 }
 

@@ -275,6 +275,31 @@ ci_status ci_encode_webp(const ci_image *image, int quality,
                          uint8_t **out, size_t *out_size, ci_error *err);
 void ci_buffer_free(uint8_t *buffer);
 
+// --- The formats: one table of loaders and savers ---
+
+// What the engine says of a format, for the places that list formats
+// (help texts, shell completions, the picker) and predict its sizes.
+typedef struct {
+    ci_format format;
+    const char *name;          // "JPEG", "HEIF": as messages name it
+    const char *title;         // "JPEG", "HEIC/HEIF/AVIF": the names people know it by, for help texts
+    const char *extensions;    // lower case, space-separated, the usual first: "jpg jpeg jpe"
+    int can_save;              // ci_encode writes it
+    int has_quality;           // and its quality means something (a lossy encoder)
+    unsigned smallest_scale;   // the smallest scale, in eighths (1-8), a photo is decoded at,
+                               // which the pixel limit is checked against (8: full size only)
+} ci_format_info;
+
+// The number of formats; with `index` below it, fills *info with that one's
+// (in sniffing order). `info` may be NULL.
+size_t ci_formats(size_t index, ci_format_info *info);
+
+// Encodes the RGB `image` as `format` (see ci_format_info.can_save) into a
+// new buffer (free it with ci_buffer_free), at `quality` 1-100 where the
+// format has one, on up to `threads` threads where it can use them.
+ci_status ci_encode(ci_format format, const ci_image *image, int quality, int threads, uint8_t **out,
+                    size_t *out_size, ci_error *err);
+
 // --- Text: titles, through Pango and Cairo (issue #20) ---
 //
 // A text run is plain data: no handle, nothing kept by the caller. Glyphs

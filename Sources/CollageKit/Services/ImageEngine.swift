@@ -2,9 +2,66 @@ import CollageImaging
 import Dispatch
 import Foundation
 
+/// A format the engine reads (and maybe writes), as its table describes it.
+public struct EngineFormat: Equatable, Sendable {
+    let format: ci_format
+    /// As messages name it: "JPEG", "HEIF".
+    public let name: String
+    /// The names people know it by, for help texts: "HEIC/HEIF/AVIF".
+    public let title: String
+    /// The extensions its files go by, lower case, the usual first.
+    public let extensions: [String]
+    public let canSave: Bool
+    /// Its saver has a quality (a lossy encoder).
+    public let hasQuality: Bool
+    /// The smallest scale, in eighths, a photo is decoded at (8: full size only).
+    public let smallestScale: Int
+
+    /// Every format, in the engine's order.
+    public static let all: [EngineFormat] = (0..<ci_formats(0, nil)).map { index in
+        var info = ci_format_info()
+        _ = ci_formats(index, &info)
+        return EngineFormat(
+            format: info.format, name: String(cString: info.name), title: String(cString: info.title),
+            extensions: String(cString: info.extensions).split(separator: " ").map(String.init),
+            canSave: info.can_save != 0, hasQuality: info.has_quality != 0, smallestScale: Int(info.smallest_scale))
+    }
+
+    /// The format of an engine's code, nil for one it does not know.
+    static func of(_ format: ci_format) -> EngineFormat? { all.first { $0.format == format } }
+
+    /// The format written for a file extension, nil when none is.
+    static func saving(extension ext: String) -> EngineFormat? {
+        all.first { $0.canSave && $0.extensions.contains(ext.lowercased()) }
+    }
+}
+
 /// The formats photos are read in, judged by their bytes.
-public enum PhotoFormat: String, Equatable, Sendable {
-    case jpeg, png, heif, webp
+public typealias PhotoFormat = EngineFormat
+
+/// The formats as help texts list them, from the engine's table.
+extension EngineFormat {
+    /// Every format read, by title: "A, B or C".
+    public static var readTitles: String { listed(all.map(\.title), "or") }
+    /// Every format written, by title.
+    public static var savedTitles: String { listed(all.filter(\.canSave).map(\.title), "or") }
+    /// The extensions of the formats written: ".a, .b or .c".
+    public static var savedExtensions: String {
+        listed(all.filter(\.canSave).flatMap(\.extensions).map { "." + $0 }, "or")
+    }
+    /// The formats written with a quality: "A and B".
+    public static var qualityTitles: String { listed(all.filter(\.hasQuality).map(\.title), "and") }
+    /// The formats written without one.
+    public static var losslessTitles: String {
+        listed(all.filter { $0.canSave && !$0.hasQuality }.map(\.title), "and")
+    }
+
+    /// "a, b or c".
+    private static func listed(_ items: [String], _ conjunction: String) -> String {
+        guard let last = items.last else { return "" }
+        guard items.count > 1 else { return last }
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
 }
 
 /// What a photo file is, read from its header.
@@ -20,14 +77,13 @@ public struct PhotoInfo: Equatable, Sendable {
     /// the file says nothing (or nothing that is a date).
     public let dateTaken: String?
 
-    /// What the engine's probe found.
-    public init(_ info: ci_photo_info) {
-        switch info.format {
-        case CI_FORMAT_PNG: format = .png
-        case CI_FORMAT_HEIF: format = .heif
-        case CI_FORMAT_WEBP: format = .webp
-        default: format = .jpeg
+    /// What the engine's probe found; refused when the format is none the
+    /// engine lists (never taken for a JPEG).
+    public init(_ info: ci_photo_info) throws {
+        guard let known = EngineFormat.of(info.format) else {
+            throw ImageEngineError(kind: .notImage, message: "format \(info.format.rawValue) is none the engine reads")
         }
+        format = known
         width = Int(info.width)
         height = Int(info.height)
         orientation = Int(info.orientation)
@@ -195,19 +251,18 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         }
         guard status == CI_OK else { throw ImageEngineError(error) }
         try checkLimit(info, photo)
-        return PhotoInfo(info)
+        return try PhotoInfo(info)
     }
 
     /// Refuses, when it is added, a photo that could never be decoded within
-    /// `maxDecodedPixels`: a PNG over the limit, or a JPEG over it even at the
-    /// smallest DCT scale (1/8), which shrink-on-load can reach. A header
-    /// claiming 100000 x 100000 pixels is thus refused at once, by name.
+    /// `maxDecodedPixels`, even at the smallest scale its format decodes at
+    /// (a JPEG's 1/8, which shrink-on-load can reach; full size for the
+    /// others). A header claiming 100000 x 100000 pixels is thus refused at
+    /// once, by name.
     private func checkLimit(_ info: ci_photo_info, _ photo: Photo) throws {
-        var width = UInt64(info.width), height = UInt64(info.height)
-        if info.format == CI_FORMAT_JPEG {
-            width = UInt64(ci_scaled_size(info.width, 1))
-            height = UInt64(ci_scaled_size(info.height, 1))
-        }
+        let scale = EngineFormat.of(info.format)?.smallestScale ?? 8
+        let width = UInt64(ci_scaled_size(info.width, UInt32(scale)))
+        let height = UInt64(ci_scaled_size(info.height, UInt32(scale)))
         guard width * height > maxDecodedPixels else { return }
         // The engine's wording of pixel counts, so both limits read alike.
         func describe(_ pixels: UInt64) -> (pixels: String, limit: String) {
@@ -216,7 +271,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             return (String(cString: text), String(cString: limit))
         }
         let full = describe(UInt64(info.width) * UInt64(info.height))
-        let smallest = info.format == CI_FORMAT_JPEG ? " (\(describe(width * height).pixels) at 1/8 scale)" : ""
+        let smallest = scale < 8 ? " (\(describe(width * height).pixels) at \(scale)/8 scale)" : ""
         throw ImageEngineError(
             kind: .tooLarge,
             message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit)")
@@ -511,12 +566,10 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             var output: UnsafeMutablePointer<UInt8>?
             var size = 0
             var error = ci_error()
-            let status: ci_status
-            switch format {
-            case .jpeg: status = ci_encode_jpeg_threads(&source, Int32(quality), Int32(decodeThreads), &output, &size, &error)
-            case .png: status = ci_encode_png(&source, &output, &size, &error)
-            case .webp: status = ci_encode_webp(&source, Int32(quality), &output, &size, &error)
+            guard let engineFormat = EngineFormat.saving(extension: format.fileExtension) else {
+                throw ImageEngineError(kind: .invalidArgument, message: "cannot save as .\(format.fileExtension)")
             }
+            let status = ci_encode(engineFormat.format, &source, Int32(quality), Int32(decodeThreads), &output, &size, &error)
             guard status == CI_OK, let output else { throw ImageEngineError(error) }
             defer { ci_buffer_free(output) }
             return Array(UnsafeBufferPointer(start: output, count: size))

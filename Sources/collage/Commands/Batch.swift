@@ -85,15 +85,21 @@ struct Batch: ParsableCommand {
     @Flag(help: "Check the whole list and print the plan, writing nothing.")
     var dryRun = false
 
-    enum BatchFormat: String, ExpressibleByArgument, CaseIterable {
-        case jpg, png, webp
-        var imageFormat: ImageFormat {
-            switch self {
-            case .jpg: .jpeg
-            case .png: .png
-            case .webp: .webp
-            }
+    /// --format: an output format by its file extension (the values --help
+    /// lists come from ImageFormat, not from a second list here).
+    struct BatchFormat: ExpressibleByArgument {
+        let imageFormat: ImageFormat
+        static let jpg = BatchFormat(imageFormat: .jpeg)
+
+        init(imageFormat: ImageFormat) { self.imageFormat = imageFormat }
+
+        init?(argument: String) {
+            guard let format = ImageFormat.allCases.first(where: { $0.fileExtension == argument }) else { return nil }
+            imageFormat = format
         }
+
+        static var allValueStrings: [String] { ImageFormat.allCases.map(\.fileExtension) }
+        var defaultValueDescription: String { imageFormat.fileExtension }
     }
 
     func validate() throws {

@@ -5,10 +5,10 @@ import Foundation
 struct Save: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",  // not derived from the type name: that costs start-up time (docs/performance.md)
-        abstract: "Render the collage to a JPEG, PNG or WebP file, then empty the selection.",
+        abstract: "Render the collage to a \(EngineFormat.savedTitles) file, then empty the selection.",
         discussion: """
             Needs a non-zero, even number of photos. The format follows the
-            output's extension (.jpg, .jpeg, .png or .webp). An existing file is never
+            output's extension (\(EngineFormat.savedExtensions)). An existing file is never
             replaced without --force. If saving fails, the selection is kept;
             with --keep it is kept after a save too, to try another size or layout.
 

@@ -33,9 +33,9 @@ enum Console {
     }
 }
 
-/// What shells complete photo names with.
-let photoExtensions = ["jpg", "jpeg", "JPG", "JPEG", "png", "PNG", "heic", "HEIC", "heif", "HEIF", "hif", "avif",
-                       "AVIF", "webp", "WEBP"]
+/// What shells complete photo names with: every extension of every format
+/// the engine reads, in lower and upper case.
+let photoExtensions = EngineFormat.all.flatMap(\.extensions).flatMap { [$0, $0.uppercased()] }
 
 extension CollageFailure {
     /// How the command line words a failure: the view model's line, and the

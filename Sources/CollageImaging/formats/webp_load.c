@@ -1,19 +1,20 @@
-// webp.c — WebP through libwebp: lossy, lossless, alpha; the same entry
-// points as jpeg.c and png.c, and the WebP encoder.
+// webp_load.c — WebP through libwebp: the loader (lossy, lossless, alpha);
+// webp_save.c is the saver.
 //
 // libwebp decodes straight at a reduced size (its scaled decoding: the
 // rescaler runs on each row as it is decoded, so for lossy files the full
-// size is never held), chosen by shrink.c's rule as for JPEG's DCT scaling:
-// the filter target, 4/3 of the size that covers the cell, so the Lanczos
-// pass that follows only ever shrinks by 3/4 or less. The rows then go
-// through the streaming resampler, which also turns the photo upright.
+// size is never held), chosen by shrink.c's rule for any size
+// (ci_any_scale): the filter target, 4/3 of the size that covers the cell,
+// so the Lanczos pass that follows only ever shrinks by 3/4 or less. The
+// driver (draw.c) streams the rows through the resampler, which also turns
+// the photo upright.
 //
 // EXIF orientation is applied, as browsers do for WebP (Chromium's WebP
 // decoder reads the EXIF chunk's orientation since 2020, and Firefox
 // applies image-orientation: from-image to every format). ICCP profiles go
 // to sRGB at cell size (colour.c). Animated WebPs are refused by name:
 // a collage shows stills.
-#include "internal.h"
+#include "../internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -21,7 +22,6 @@
 
 #include <webp/decode.h>
 #include <webp/demux.h>
-#include <webp/encode.h>
 
 static const char *reason(VP8StatusCode status) {
     switch (status) {
@@ -141,7 +141,7 @@ static ci_status decode_scaled(const uint8_t *data, size_t size, const webp_head
     return CI_OK;
 }
 
-// Over `background`, rounded as png.c does.
+// Over `background`, rounded as png_load.c does.
 static inline uint8_t over(unsigned c, unsigned a, unsigned bg) {
     return (uint8_t)((c * a + bg * (255u - a) + 127u) / 255u);
 }
@@ -180,93 +180,67 @@ static void scaled_size(const webp_header *header, uint32_t need_width, uint32_t
         w = dw;
         h = dh;
     }
-    if (header->orientation >= 5) {
-        uint32_t t = w;
-        w = h;
-        h = t;
-    }
-    *width = w;
-    *height = h;
+    ci_oriented_size(header->orientation, w, h, width, height);
 }
 
 // ---------------------------------------------------------------------------
-// Draw
+// The loader: the whole file in memory, decoded at the driver's size by
+// libwebp, handed over a row at a time.
 
-static ci_status draw_inner(ci_source *source, ci_image *canvas, ci_rect cell,
-                            const ci_draw_request *request, webp_header *header,
-                            WebPDecoderConfig *config, int *decoded, ci_cover_plan *plan,
-                            ci_image *frame, ci_error *err) {
-    const char *name = source->name;
+typedef struct {
+    ci_source *source;
+    const ci_draw_request *request;
+    webp_header header;
+    WebPDecoderConfig config;
+    int decoded;
+} webp_draw;
+
+static ci_status webp_open(void *state, ci_source *source, const ci_draw_request *request,
+                           ci_header *header, ci_error *err) {
+    webp_draw *draw = state;
+    draw->source = source;
+    draw->request = request;
     ci_status status = ci_source_read_all(source, err);
-    if (status == CI_OK) status = read_header(source->buffer, source->filled, name, header, err);
-    if (status != CI_OK || ci_cell_off_canvas(canvas, cell)) return status;
-
-    // The filter target (4/3 headroom), or the covering size where that
-    // alone would break the pixel limit: shrink.c's rule, as for JPEG.
-    uint32_t dw, dh;
-    ci_oriented_size(header->orientation, header->width, header->height, &dw, &dh);
-    cell = ci_fit_cell(request, canvas, cell, dw, dh);
-    ci_shrink_target target = ci_shrink_target_for_box(dw, dh, cell.width, cell.height, 0);
-    uint32_t want_w = target.filter_width < dw ? target.filter_width : dw;
-    uint32_t want_h = target.filter_height < dh ? target.filter_height : dh;
-    if ((uint64_t)want_w * want_h > ci_max_pixels(request->limits)) {
-        want_w = target.width;
-        want_h = target.height;
-    }
-    // Keep the photo's aspect exactly on one axis: the other follows it.
-    if ((uint64_t)want_w * dh >= (uint64_t)want_h * dw)
-        want_h = (uint32_t)(((uint64_t)want_w * dh + dw - 1) / dw);
-    else
-        want_w = (uint32_t)(((uint64_t)want_h * dw + dh - 1) / dh);
-    if (want_w > dw) want_w = dw;
-    if (want_h > dh) want_h = dh;
-    uint32_t width = header->orientation >= 5 ? want_h : want_w;
-    uint32_t height = header->orientation >= 5 ? want_w : want_h;
-
-    status = decode_scaled(source->buffer, source->filled, header, width, height, request->limits,
-                           config, name, err);
-    *decoded = status == CI_OK;
+    if (status == CI_OK) status = read_header(source->buffer, source->filled, source->name, &draw->header, err);
     if (status != CI_OK) return status;
-    if (ci_placement_needs_pixels(request, dw, dh, cell)) {
-        // Smart or attention: the whole frame at this scale, looked at, then drawn.
-        status = ci_image_alloc(frame, width, height, 4, request->limits, name, err);
-        if (status != CI_OK) return status;
-        for (uint32_t y = 0; y < height; y++)
-            row_out(config, y, 0, width, frame->pixels + (size_t)y * frame->stride, 4, 0, request->background);
-        status = ci_draw_frame(frame, header->orientation, canvas, cell, request, name, err);
-        if (status != CI_OK) return status;
-        return ci_colour_convert_cell(&header->tag, canvas, cell, name, err);
-    }
-    ci_focus focus_storage;
-    const ci_focus *focus = ci_placement_without_pixels(request, dw, dh, cell, &focus_storage);
-    status = ci_cover_plan_init(plan, width, height, 4, header->orientation, canvas, cell, focus, name, err);
-    if (status == CI_OK) status = ci_cover_plan_start(plan, plan->first_column, plan->columns, 1, name, err);
-    if (status != CI_OK) return status;
-    for (uint32_t y = plan->first_row; y <= plan->last_row; y++) {
-        uint8_t *slot = ci_cover_plan_slot(plan);
-        row_out(config, y, plan->first_column, plan->columns, slot, 4, 0, request->background);
-        ci_cover_plan_push(plan, slot);
-    }
-    return ci_colour_convert_cell(&header->tag, canvas, cell, name, err);
+    header->width = draw->header.width;
+    header->height = draw->header.height;
+    header->orientation = draw->header.orientation;
+    ci_oriented_size(header->orientation, header->width, header->height, &header->display_width,
+                     &header->display_height);
+    header->scales = CI_SCALES_ANY;
+    header->tag = draw->header.tag;
+    return CI_OK;
 }
 
-static ci_status webp_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
-                                  const ci_draw_request *request, ci_error *err) {
-    webp_header header;
-    memset(&header, 0, sizeof header);
-    WebPDecoderConfig config;
-    memset(&config, 0, sizeof config);
-    int decoded = 0;
-    ci_cover_plan plan;
-    memset(&plan, 0, sizeof plan);
-    ci_image frame;
-    memset(&frame, 0, sizeof frame);
-    ci_status status = draw_inner(source, canvas, cell, request, &header, &config, &decoded, &plan, &frame, err);
-    ci_cover_plan_free(&plan);
-    ci_image_free(&frame);
-    if (decoded) WebPFreeDecBuffer(&config.output);
-    header_free(&header);
+static ci_status webp_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
+                            uint32_t *height, const ci_image **whole, ci_error *err) {
+    webp_draw *draw = state;
+    ci_status status = decode_scaled(draw->source->buffer, draw->source->filled, &draw->header, scale->width,
+                                     scale->height, draw->request->limits, &draw->config,
+                                     draw->source->name, err);
+    draw->decoded = status == CI_OK;
+    *width = scale->width;
+    *height = scale->height;
     return status;
+}
+
+static ci_status webp_rows(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
+                           uint32_t columns, const ci_row_sink *sink,
+                           ci_error *err) {
+    webp_draw *draw = state;
+    for (uint32_t y = first_row; y <= last_row; y++) {
+        uint8_t *slot = sink->slot(sink->target);
+        row_out(&draw->config, y, first_column, columns, slot, 4, 0, draw->request->background);
+        sink->push(sink->target, slot);
+    }
+    return CI_OK;
+}
+
+static void webp_close(void *state) {
+    webp_draw *draw = state;
+    if (draw->decoded) WebPFreeDecBuffer(&draw->config.output);
+    header_free(&draw->header);
 }
 
 // ---------------------------------------------------------------------------
@@ -302,44 +276,53 @@ static ci_status webp_decode(const uint8_t *data, size_t size, const char *name,
     return status;
 }
 
-const ci_codec ci_webp_codec = {
-    .format = CI_FORMAT_WEBP,
-    .name = "WebP",
-    .probe = webp_probe_source,
-    .draw = webp_draw_source,
-    .decode = webp_decode,
-};
-
 // ---------------------------------------------------------------------------
-// Encode
+// Is the file whole?
 
-ci_status ci_encode_webp(const ci_image *image, int quality, uint8_t **out, size_t *out_size,
-                         ci_error *err) {
-    if (out) *out = NULL;
-    if (out_size) *out_size = 0;
-    if (!image || !image->pixels || image->channels != 3 || !out || !out_size)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_webp: an RGB image is needed");
-    if (image->width > WEBP_MAX_DIMENSION || image->height > WEBP_MAX_DIMENSION)
-        return ci_fail(err, CI_ERR_ENCODE, "WebP images are at most %dx%d pixels; this one is %ux%u",
-                       WEBP_MAX_DIMENSION, WEBP_MAX_DIMENSION, image->width, image->height);
-    if (image->stride > INT_MAX) return ci_fail(err, CI_ERR_ENCODE, "the image is too large for WebP");
-    if (quality < 1) quality = 1;
-    if (quality > 100) quality = 100;
-    uint8_t *encoded = NULL;
-    size_t size = WebPEncodeRGB(image->pixels, (int)image->width, (int)image->height, (int)image->stride,
-                                (float)quality, &encoded);
-    if (size == 0 || !encoded) {
-        WebPFree(encoded);
-        return ci_fail(err, CI_ERR_ENCODE, "the WebP encoder failed");
-    }
-    // Into a buffer of our own, which ci_buffer_free (free) releases.
-    *out = malloc(size);
-    if (!*out) {
-        WebPFree(encoded);
-        return ci_fail(err, CI_ERR_NO_MEMORY, "out of memory for a %zu-byte WebP", size);
-    }
-    memcpy(*out, encoded, size);
-    WebPFree(encoded);
-    *out_size = size;
+// WebP: the RIFF header's size (little-endian, after "RIFF") covers the
+// rest of the file. (A HEIF needs no walk here: libheif's probe already
+// refused any item whose data lies past the end of the file.)
+static ci_status webp_walk(ci_walker *w, const char *name, ci_error *err) {
+    uint8_t header[12];
+    for (int i = 0; i < 12; i++)
+        if (!ci_walk_byte(w, &header[i])) return ci_cut_short(name, "no RIFF header", err);
+    uint64_t size = (uint64_t)header[4] | (uint64_t)header[5] << 8 | (uint64_t)header[6] << 16 |
+                    (uint64_t)header[7] << 24;
+    if (size < 4 || !ci_walk_skip(w, size - 4)) return ci_cut_short(name, "shorter than its RIFF header says", err);
     return CI_OK;
 }
+
+static ci_status webp_complete(int fd, const char *name, ci_error *err) {
+    return ci_walk_file(fd, webp_walk, name, err);
+}
+
+
+// ---------------------------------------------------------------------------
+// The table's entry
+
+// The saver (webp_save.c).
+ci_status ci_webp_save(const ci_image *image, int quality, int threads, uint8_t **out, size_t *out_size,
+                       ci_error *err);
+
+static int webp_sniff(const uint8_t *data, size_t size) {
+    return size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0;
+}
+
+const ci_loader ci_webp_loader = {
+    .format = CI_FORMAT_WEBP,
+    .name = "WebP",
+    .title = "WebP",
+    .extensions = "webp",
+    .smallest_scale = 8,
+    .sniff = webp_sniff,
+    .complete = webp_complete,
+    .probe = webp_probe_source,
+    .state_size = sizeof(webp_draw),
+    .open = webp_open,
+    .start = webp_start,
+    .rows = webp_rows,
+    .close = webp_close,
+    .decode = webp_decode,
+    .has_quality = 1,
+    .save = ci_webp_save,
+};

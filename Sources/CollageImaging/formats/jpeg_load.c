@@ -1,4 +1,5 @@
-// jpeg.c — JPEG decoding and encoding through libjpeg-turbo.
+// jpeg_load.c — JPEG decoding through libjpeg-turbo: the loader (jpeg_save.c
+// is the saver).
 //
 // libjpeg reports fatal errors by calling error_exit, which must not return.
 // Ours longjmps back to the function that started the work. Each public
@@ -8,7 +9,7 @@
 // outer half's frame and is reached through a pointer, so its value after a
 // longjmp is well defined without `volatile` (C11 7.13.2.1 only makes
 // automatic variables of the function that called setjmp indeterminate).
-#include "internal.h"
+#include "../internal.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -20,17 +21,11 @@
 #include <jerror.h>
 #include <jpeglib.h>
 
+#include "jpeg.h"
+
 // ---------------------------------------------------------------------------
 // Error handling
 
-typedef struct {
-    struct jpeg_error_mgr pub;  // first, so libjpeg's pointer is also ours
-    jmp_buf jump;
-    int truncated;              // the data ended before the image did
-    int too_many_scans;         // see limit_scans
-    struct jpeg_progress_mgr progress;
-    char reason[JMSG_LENGTH_MAX];
-} jpeg_failure;
 
 static void on_error_exit(j_common_ptr cinfo) {
     jpeg_failure *failure = (jpeg_failure *)cinfo->err;
@@ -60,7 +55,7 @@ static void on_output_message(j_common_ptr cinfo) {
     (void)cinfo;
 }
 
-static struct jpeg_error_mgr *failure_init(jpeg_failure *failure) {
+struct jpeg_error_mgr *ci_jpeg_failure_init(jpeg_failure *failure) {
     memset(failure, 0, sizeof *failure);
     jpeg_std_error(&failure->pub);
     failure->pub.error_exit = on_error_exit;
@@ -279,7 +274,7 @@ typedef struct {
 static ci_status probe_inner(probe_job *job, const uint8_t *data, size_t size, int fd,
                              uint8_t *buffer, size_t capacity, const char *name,
                              ci_photo_info *info, ci_error *err) {
-    job->cinfo.err = failure_init(&job->failure);
+    job->cinfo.err = ci_jpeg_failure_init(&job->failure);
     if (setjmp(job->failure.jump)) return fd_failure(&job->failure, &job->source, name, err);
 
     jpeg_create_decompress(&job->cinfo);
@@ -399,7 +394,7 @@ static void cmyk_row_to_rgb(const JSAMPLE *cmyk, uint8_t *out, uint32_t width, i
 static ci_status decode_inner(decode_job *job, const uint8_t *data, size_t size, const char *name,
                               const ci_decode_options *options, ci_error *err) {
     j_decompress_ptr cinfo = &job->cinfo;
-    cinfo->err = failure_init(&job->failure);
+    cinfo->err = ci_jpeg_failure_init(&job->failure);
     if (setjmp(job->failure.jump)) return decode_failure(&job->failure, name, err);
 
     jpeg_create_decompress(cinfo);
@@ -419,14 +414,9 @@ static ci_status decode_inner(decode_job *job, const uint8_t *data, size_t size,
         // straight into our rows, grey included.
         cinfo->out_color_space = channels == 4 ? JCS_EXT_RGBA : JCS_EXT_RGB;
 
-    // min_width/min_height are in oriented coordinates; the DCT scales the
-    // stored image, whose axes are swapped for orientations 5-8.
-    uint32_t need_w = options->min_width, need_h = options->min_height;
-    if (orientation >= 5) {
-        need_w = options->min_height;
-        need_h = options->min_width;
-    }
-    set_scale(cinfo, ci_shrink_scale(cinfo->image_width, cinfo->image_height, need_w, need_h));
+    // min_width/min_height are upright; the DCT scales the stored image.
+    set_scale(cinfo, ci_shrink_scale_upright(cinfo->image_width, cinfo->image_height, orientation,
+                                             options->min_width, options->min_height));
 
     // Check the limit (and allocate) before libjpeg allocates its own buffers.
     ci_status status = ci_image_alloc(&job->image, cinfo->output_width, cinfo->output_height,
@@ -494,384 +484,206 @@ ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
 }
 
 // ---------------------------------------------------------------------------
-// Draw: decode straight into a cell of the canvas
+// The loader: rows straight from libjpeg at a DCT scale, one at a time
 //
-// The decoder's rows go one at a time into the streaming resampler
-// (ci_cover_plan), which keeps a ring of the few rows its filter reads and
-// writes the cell's rows as they complete: the photo is never held whole.
+// The driver (draw.c) streams them into the resampler, which keeps only a
+// ring of the few rows its filter reads: the photo is never held whole.
 // libjpeg only transforms what the cell shows: jpeg_crop_scanline limits the
-// IDCT and colour conversion to the columns the filter reads (plus a margin,
-// so the crop's edge never changes a pixel the filter uses), and
-// jpeg_skip_scanlines the rows above and below them. Skipped rows are still
-// entropy-decoded, and the last row is read, so a truncated file is refused
-// wherever the cut lies, as a full decode would.
+// IDCT and colour conversion to the columns the filter reads, and
+// jpeg_skip_scanlines the rows above and below them.
 
 typedef struct {
     struct jpeg_decompress_struct cinfo;
     jpeg_failure failure;
     fd_source source;
-    ci_cover_plan plan;
-    ci_image frame;  // smart and attention: the whole photo at the draw's scale
+    const char *name;
+    const ci_limits *limits;
     JOCTET *icc;     // the embedded profile, if any
+    int is_cmyk;
+    JSAMPARRAY cmyk_row;  // libjpeg-owned, freed with the decompressor
     ci_cmyk_converter *cmyk;
-} draw_job;
+    JDIMENSION width;     // of the rows decoded (after jpeg_crop_scanline)
+} jpeg_draw;
 
 // The crop margin, in output pixels: more than fancy upsampling reaches
 // (one chroma sample, two pixels at 2x2 subsampling) at any scale.
 #define CROP_MARGIN 16
 
-// One decoded row into `slot` (4 bytes a pixel, `width` of them), through
-// the CMYK conversion where the file is CMYK. Returns 0 when the decoder
-// stopped.
-static int read_row(draw_job *job, JSAMPARRAY cmyk_row, uint8_t *slot, JDIMENSION width) {
-    j_decompress_ptr cinfo = &job->cinfo;
-    if (cmyk_row) {
-        if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) return 0;
-        if (job->cmyk)
-            ci_colour_cmyk_row(job->cmyk, cmyk_row[0], slot, width);
+// One decoded row into `slot` (4 bytes a pixel), through the CMYK
+// conversion where the file is CMYK. Returns 0 when the decoder stopped.
+static int read_row(jpeg_draw *draw, uint8_t *slot) {
+    j_decompress_ptr cinfo = &draw->cinfo;
+    if (draw->cmyk_row) {
+        if (jpeg_read_scanlines(cinfo, draw->cmyk_row, 1) != 1) return 0;
+        if (draw->cmyk)
+            ci_colour_cmyk_row(draw->cmyk, draw->cmyk_row[0], slot, draw->width);
         else
-            cmyk_row_to_rgb(cmyk_row[0], slot, width, 4, cinfo->saw_Adobe_marker);
+            cmyk_row_to_rgb(draw->cmyk_row[0], slot, draw->width, 4, cinfo->saw_Adobe_marker);
         return 1;
     }
     JSAMPROW rows[1] = {slot};
     return jpeg_read_scanlines(cinfo, rows, 1) == 1;
 }
 
-static ci_status draw_inner(draw_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
-                            const ci_draw_request *request, ci_error *err) {
-    const char *name = source->name;
-    const ci_limits *limits = request->limits;
-    j_decompress_ptr cinfo = &job->cinfo;
-    cinfo->err = failure_init(&job->failure);
-    if (setjmp(job->failure.jump)) return fd_failure(&job->failure, &job->source, name, err);
+// Every step below drives libjpeg, whose errors longjmp back to the setjmp
+// at the step's start; what a step changes lives in the loader's state.
+
+static ci_status jpeg_open(void *state, ci_source *source, const ci_draw_request *request,
+                           ci_header *header, ci_error *err) {
+    jpeg_draw *draw = state;
+    draw->name = source->name;
+    draw->limits = request->limits;
+    j_decompress_ptr cinfo = &draw->cinfo;
+    cinfo->err = ci_jpeg_failure_init(&draw->failure);
+    if (setjmp(draw->failure.jump)) return fd_failure(&draw->failure, &draw->source, draw->name, err);
 
     jpeg_create_decompress(cinfo);
-    cinfo->mem->max_memory_to_use = decode_memory_cap(limits);
-    limit_scans(cinfo, &job->failure);
+    cinfo->mem->max_memory_to_use = decode_memory_cap(request->limits);
+    limit_scans(cinfo, &draw->failure);
     if (source->fd < 0)
         jpeg_mem_src(cinfo, source->buffer, (unsigned long)source->filled);
     else
-        fd_source_attach(cinfo, &job->source, source->fd, source->buffer, source->capacity,
+        fd_source_attach(cinfo, &draw->source, source->fd, source->buffer, source->capacity,
                          source->filled);
-    ci_draw_request placed = *request;
-    int orientation = read_header_exif(cinfo, &placed.has_subject, &placed.subject, NULL);
-    ci_colour_tag tag;
-    read_icc(cinfo, &job->icc, &tag);
-    if (!colour_space_supported(cinfo->jpeg_color_space)) return unsupported_colour(cinfo, name, err);
-    const int is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
+    header->orientation = read_header_exif(cinfo, &header->has_subject, &header->subject, NULL);
+    read_icc(cinfo, &draw->icc, &header->tag);
+    if (!colour_space_supported(cinfo->jpeg_color_space))
+        return unsupported_colour(cinfo, draw->name, err);
+    draw->is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     // RGBX: 4 bytes per pixel, which the resampler handles as one vector.
-    cinfo->out_color_space = is_cmyk ? JCS_CMYK : JCS_EXT_RGBX;
+    cinfo->out_color_space = draw->is_cmyk ? JCS_CMYK : JCS_EXT_RGBX;
+    header->width = cinfo->image_width;
+    header->height = cinfo->image_height;
+    ci_oriented_size(header->orientation, header->width, header->height, &header->display_width,
+                     &header->display_height);
+    header->scales = CI_SCALES_EIGHTHS;
+    return CI_OK;
+}
 
-    // The cell entirely off the canvas: the header has been checked (so a
-    // broken file is still reported), but there is nothing to decode for.
-    if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
-    uint32_t dw, dh;
-    ci_oriented_size(orientation, cinfo->image_width, cinfo->image_height, &dw, &dh);
-    cell = ci_fit_cell(&placed, canvas, cell, dw, dh);
-    const int whole_frame = ci_placement_needs_pixels(&placed, dw, dh, cell);
+static ci_status jpeg_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
+                            uint32_t *height, const ci_image **whole, ci_error *err) {
+    jpeg_draw *draw = state;
+    j_decompress_ptr cinfo = &draw->cinfo;
+    if (setjmp(draw->failure.jump)) return fd_failure(&draw->failure, &draw->source, draw->name, err);
+    set_scale(cinfo, scale->eighths);
+    *width = cinfo->output_width;
+    *height = cinfo->output_height;
+    return ci_check_pixels(cinfo->output_width, cinfo->output_height, draw->limits, draw->name, err);
+}
 
-    set_scale(cinfo, ci_draw_scale(cinfo->image_width, cinfo->image_height, orientation, cell.width,
-                                   cell.height, limits));
-    ci_status status = ci_check_pixels(cinfo->output_width, cinfo->output_height, limits, name, err);
-    if (status != CI_OK) return status;
-    ci_focus focus_storage;
-    if (!whole_frame) {
-        const ci_focus *focus = ci_placement_without_pixels(&placed, dw, dh, cell, &focus_storage);
-        status = ci_cover_plan_init(&job->plan, cinfo->output_width, cinfo->output_height, 4,
-                                    orientation, canvas, cell, focus, name, err);
-        // Not empty: the cell is on the canvas (checked above).
-        if (status != CI_OK) return status;
-    }
-
+static ci_status jpeg_begin(void *state, ci_header *header, uint32_t *first_column, uint32_t *columns,
+                            ci_error *err) {
+    jpeg_draw *draw = state;
+    j_decompress_ptr cinfo = &draw->cinfo;
+    if (setjmp(draw->failure.jump)) return fd_failure(&draw->failure, &draw->source, draw->name, err);
     jpeg_start_decompress(cinfo);
+    // Only the columns the cell reads are transformed (plus a margin, so the
+    // crop's edge never changes a pixel the filter uses).
     JDIMENSION full = cinfo->output_width;
-    JDIMENSION first = 0, width = full;
-    if (!whole_frame) {
-        first = job->plan.first_column > CROP_MARGIN ? job->plan.first_column - CROP_MARGIN : 0;
-        width = job->plan.first_column + job->plan.columns + CROP_MARGIN - first;
-        if (first + width > full) width = full - first;
-        if (width < full)
-            jpeg_crop_scanline(cinfo, &first, &width);  // may move `first` left, to a block edge
-        status = ci_cover_plan_start(&job->plan, first, width, 1, name, err);
-        if (status != CI_OK) return status;
+    JDIMENSION first = *first_column > CROP_MARGIN ? *first_column - CROP_MARGIN : 0;
+    JDIMENSION width = *first_column + *columns + CROP_MARGIN - first;
+    if (first + width > full) width = full - first;
+    if (width < full)
+        jpeg_crop_scanline(cinfo, &first, &width);  // may move `first` left, to a block edge
+    *first_column = first;
+    *columns = width;
+    draw->width = width;
+    // CMYK goes through one libjpeg-owned row, and through its profile when
+    // it has one: converted on the way in, nothing is left for the cell.
+    if (draw->is_cmyk) {
+        draw->cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, width * 4, 1);
+        draw->cmyk = ci_colour_cmyk_open(&header->tag, cinfo->saw_Adobe_marker, 4);
+        memset(&header->tag, 0, sizeof header->tag);
     }
+    return CI_OK;
+}
 
-    // CMYK goes through one libjpeg-owned row (freed with the decompressor),
-    // and through its profile when it has one.
-    JSAMPARRAY cmyk_row = NULL;
-    if (is_cmyk) {
-        cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE, width * 4, 1);
-        job->cmyk = ci_colour_cmyk_open(&tag, cinfo->saw_Adobe_marker, 4);
-        memset(&tag, 0, sizeof tag);  // converted on the way in: nothing left for the cell
-    }
-
-    if (whole_frame) {
-        // Smart or attention: the whole frame at this scale, looked at, then drawn.
-        status = ci_image_alloc(&job->frame, full, cinfo->output_height, 4, limits, name, err);
-        if (status != CI_OK) return status;
-        while (cinfo->output_scanline < cinfo->output_height) {
-            JDIMENSION y = cinfo->output_scanline;
-            if (!read_row(job, cmyk_row, job->frame.pixels + (size_t)y * job->frame.stride, width)) break;
-        }
-        if (cinfo->output_scanline < cinfo->output_height)
-            return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", name);
-        jpeg_finish_decompress(cinfo);
-        status = ci_draw_frame(&job->frame, orientation, canvas, cell, &placed, name, err);
-        if (status != CI_OK) return status;
-        return ci_colour_convert_cell(&tag, canvas, cell, name, err);
-    }
-
-    if (job->plan.first_row > 0) jpeg_skip_scanlines(cinfo, job->plan.first_row);
+// Skipped rows are still entropy-decoded, and the last row is read, so a
+// truncated file is refused wherever the cut lies, as a full decode would.
+static ci_status jpeg_rows(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
+                           uint32_t columns, const ci_row_sink *sink, ci_error *err) {
+    jpeg_draw *draw = state;
+    j_decompress_ptr cinfo = &draw->cinfo;
+    if (setjmp(draw->failure.jump)) return fd_failure(&draw->failure, &draw->source, draw->name, err);
+    if (first_row > 0) jpeg_skip_scanlines(cinfo, first_row);
     while (cinfo->output_scanline < cinfo->output_height) {
         JDIMENSION y = cinfo->output_scanline;
-        if (y > job->plan.last_row && cinfo->output_height - y > 1) {
+        if (y > last_row && cinfo->output_height - y > 1) {
             // Below the cell: entropy-decode up to the last row only.
             jpeg_skip_scanlines(cinfo, cinfo->output_height - y - 1);
             continue;
         }
-        uint8_t *slot = ci_cover_plan_slot(&job->plan);
-        if (!read_row(job, cmyk_row, slot, width)) break;
-        if (y <= job->plan.last_row) ci_cover_plan_push(&job->plan, slot);
+        uint8_t *slot = sink->slot(sink->target);
+        if (!read_row(draw, slot)) break;
+        if (y <= last_row) sink->push(sink->target, slot);
     }
     if (cinfo->output_scanline < cinfo->output_height)
-        return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", name);
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", draw->name);
     jpeg_finish_decompress(cinfo);
-    return ci_colour_convert_cell(&tag, canvas, cell, name, err);
+    return CI_OK;
 }
 
-// The codec's draw. From memory the bytes are read through jpeg_mem_src.
-static ci_status jpeg_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
-                                  const ci_draw_request *request, ci_error *err) {
-    // (A JPEG has no alpha: request->background is not needed.)
-    draw_job job;
-    // Zeroed so that jpeg_destroy and ci_cover_plan_free are safe after any
-    // failure, and so that fd_failure sees no read error where nothing was read.
-    memset(&job, 0, sizeof job);
-    ci_status status = draw_inner(&job, source, canvas, cell, request, err);
-    jpeg_destroy_decompress(&job.cinfo);
-    ci_cover_plan_free(&job.plan);
-    ci_image_free(&job.frame);
-    free(job.icc);
-    ci_colour_cmyk_close(job.cmyk);
-    return status;
+static void jpeg_close(void *state) {
+    jpeg_draw *draw = state;
+    jpeg_destroy_decompress(&draw->cinfo);
+    free(draw->icc);
+    ci_colour_cmyk_close(draw->cmyk);
 }
 
-const ci_codec ci_jpeg_codec = {
+// ---------------------------------------------------------------------------
+// Is the file whole?
+
+static ci_status jpeg_walk(ci_walker *w, const char *name, ci_error *err) {
+    uint8_t byte;
+    if (!ci_walk_skip(w, 2)) return ci_cut_short(name, "no end-of-image marker", err);  // SOI
+    int in_scan = 0;
+    for (;;) {
+        if (in_scan) {
+            if (!ci_walk_find_ff(w)) return ci_cut_short(name, "no end-of-image marker", err);
+        } else {
+            if (!ci_walk_byte(w, &byte)) return ci_cut_short(name, "no end-of-image marker", err);
+            if (byte != 0xFF) continue;  // tolerate junk between segments, as libjpeg does
+        }
+        // The marker code, after any fill bytes (0xFF).
+        do {
+            if (!ci_walk_byte(w, &byte)) return ci_cut_short(name, "no end-of-image marker", err);
+        } while (byte == 0xFF);
+        if (byte == 0x00 || (byte >= 0xD0 && byte <= 0xD7)) continue;  // stuffing, restart: still in the scan
+        if (byte == 0xD9) return CI_OK;                               // EOI
+        if (byte == 0x01) continue;                                   // TEM: no length
+        uint8_t high, low;
+        if (!ci_walk_byte(w, &high) || !ci_walk_byte(w, &low)) return ci_cut_short(name, "no end-of-image marker", err);
+        unsigned length = (unsigned)high << 8 | low;
+        if (length < 2) return ci_fail(err, CI_ERR_CORRUPT, "%s: a marker segment has a bad length", name);
+        if (!ci_walk_skip(w, length - 2)) return ci_cut_short(name, "no end-of-image marker", err);
+        in_scan = byte == 0xDA;  // SOS: entropy-coded data follows its header
+    }
+}
+
+static ci_status jpeg_complete(int fd, const char *name, ci_error *err) {
+    return ci_walk_file(fd, jpeg_walk, name, err);
+}
+
+static int jpeg_sniff(const uint8_t *data, size_t size) {
+    return size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF;
+}
+
+const ci_loader ci_jpeg_loader = {
     .format = CI_FORMAT_JPEG,
     .name = "JPEG",
+    .title = "JPEG",
+    .extensions = "jpg jpeg",
+    .smallest_scale = 1,
+    .sniff = jpeg_sniff,
+    .complete = jpeg_complete,
     .probe = jpeg_probe_source,
-    .draw = jpeg_draw_source,
+    .state_size = sizeof(jpeg_draw),
+    .open = jpeg_open,
+    .start = jpeg_start,
+    .begin = jpeg_begin,
+    .rows = jpeg_rows,
+    .close = jpeg_close,
     .decode = ci_jpeg_decode,
+    .has_quality = 1,
+    .save = ci_encode_jpeg_threads,
 };
-
-// ---------------------------------------------------------------------------
-// Encode
-
-typedef struct {
-    struct jpeg_compress_struct cinfo;
-    jpeg_failure failure;
-    unsigned char *buffer;    // jpeg_mem_dest's buffer, valid once dest_ready
-    unsigned long buffer_size;
-    int dest_ready;
-} encode_job;
-
-// Encodes rows [first, first + rows) of `image` as a JPEG of their own, with
-// the given restart interval (0: none).
-static ci_status encode_inner(encode_job *job, const ci_image *image, uint32_t first, uint32_t rows,
-                              int quality, unsigned restart_interval, ci_error *err) {
-    j_compress_ptr cinfo = &job->cinfo;
-    cinfo->err = failure_init(&job->failure);
-    if (setjmp(job->failure.jump)) {
-        if (job->failure.pub.msg_code == JERR_OUT_OF_MEMORY)
-            return ci_fail(err, CI_ERR_NO_MEMORY, "JPEG encoding: out of memory");
-        return ci_fail(err, CI_ERR_ENCODE, "JPEG encoding: %s", job->failure.reason);
-    }
-
-    jpeg_create_compress(cinfo);
-    jpeg_mem_dest(cinfo, &job->buffer, &job->buffer_size);
-    job->dest_ready = 1;
-
-    cinfo->image_width = image->width;
-    cinfo->image_height = rows;
-    cinfo->input_components = image->channels;
-    // RGBX: libjpeg-turbo skips the fourth byte, so RGBA images need no copy.
-    cinfo->in_color_space = image->channels == 4 ? JCS_EXT_RGBX : JCS_EXT_RGB;
-    jpeg_set_defaults(cinfo);  // YCbCr with 2x2 (4:2:0) chroma subsampling
-    jpeg_set_quality(cinfo, quality, TRUE);
-    // The standard Huffman tables, in one pass. Image-specific tables
-    // (optimize_coding) make a 1920x1080 collage about 1.5% smaller but take
-    // a second pass that costs 40% of the encoding time, which is the part
-    // of a save that cannot run in parallel (docs/performance.md). The
-    // pixels are the same either way.
-    cinfo->optimize_coding = FALSE;
-    cinfo->restart_interval = restart_interval;
-
-    jpeg_start_compress(cinfo, TRUE);
-    while (cinfo->next_scanline < cinfo->image_height) {
-        // libjpeg does not write to its input; its API just is not const.
-        JSAMPROW row[1] = {(JSAMPROW)(image->pixels +
-                                      (size_t)(first + cinfo->next_scanline) * image->stride)};
-        jpeg_write_scanlines(cinfo, row, 1);
-    }
-    jpeg_finish_compress(cinfo);
-    return CI_OK;
-}
-
-// encode_inner's owner: on success *out (free it) and *out_size.
-static ci_status encode_rows(const ci_image *image, uint32_t first, uint32_t rows, int quality,
-                             unsigned restart_interval, uint8_t **out, size_t *out_size,
-                             ci_error *err) {
-    encode_job job;
-    memset(&job.cinfo, 0, sizeof job.cinfo);
-    job.buffer = NULL;
-    job.buffer_size = 0;
-    job.dest_ready = 0;
-    ci_status status = encode_inner(&job, image, first, rows, quality, restart_interval, err);
-    if (status != CI_OK && job.dest_ready) {
-        // jpeg_mem_dest grows its buffer by allocating a new one and freeing
-        // the old, but publishes the current one to job.buffer only in
-        // term_destination. After a failure job.buffer may thus point to
-        // freed memory; term_destination (which only publishes) tells us
-        // which buffer is live so that we free that one.
-        (*job.cinfo.dest->term_destination)(&job.cinfo);
-        free(job.buffer);
-        job.buffer = NULL;
-    }
-    jpeg_destroy_compress(&job.cinfo);
-    if (status == CI_OK) {
-        *out = job.buffer;
-        *out_size = job.buffer_size;
-    }
-    return status;
-}
-
-// ---------------------------------------------------------------------------
-// Encoding in two halves
-//
-// Encoding cannot run in parallel with itself, and it is the last thing a
-// save does. So a tall image is encoded as two halves, top and bottom, that
-// can be made at the same time and are joined by a restart marker: the top
-// half is encoded as a JPEG of its own with a restart interval of exactly its
-// number of MCUs, its header is given the whole image's height, and the
-// bottom half's entropy-coded data follows after an RST0 marker. After a
-// restart marker a decoder starts afresh (DC predictions at zero, at a byte
-// boundary), which is exactly how the bottom half was encoded. The split lies
-// on an MCU row, so no block and no chroma sample straddles it: the file
-// decodes to the same pixels as a one-piece encoding. The bytes do not depend
-// on whether the halves were made on one thread or two.
-
-#define MCU_ROWS 16                      // 4:2:0: an MCU is 16 x 16 pixels
-#define SPLIT_MIN_HEIGHT 256             // smaller images: not worth a thread
-
-typedef struct {
-    const ci_image *image;
-    uint32_t first, rows;
-    int quality;
-    unsigned restart_interval;
-    uint8_t *out;
-    size_t size;
-    ci_status status;
-    ci_error err;
-} encode_half;
-
-static void *encode_half_run(void *argument) {
-    encode_half *half = argument;
-    half->status = encode_rows(half->image, half->first, half->rows, half->quality,
-                               half->restart_interval, &half->out, &half->size, &half->err);
-    return NULL;
-}
-
-// The offset of the first marker `code` among the header segments (from SOI
-// up to and including SOS) of a JPEG our encoder made, or 0.
-static size_t find_segment(const uint8_t *jpeg, size_t size, uint8_t code) {
-    size_t at = 2;  // past SOI
-    while (at + 4 <= size && jpeg[at] == 0xFF) {
-        uint8_t marker = jpeg[at + 1];
-        if (marker == code) return at;
-        if (marker == 0xDA) return 0;  // SOS: the header is over
-        at += 2 + (((size_t)jpeg[at + 2] << 8) | jpeg[at + 3]);
-    }
-    return 0;
-}
-
-// Joins the halves into one buffer; see above.
-static ci_status join_halves(const encode_half *top, const encode_half *bottom, uint32_t height,
-                             uint8_t **out, size_t *out_size, ci_error *err) {
-    size_t sof = find_segment(top->out, top->size, 0xC0);     // SOF0
-    size_t dri = find_segment(top->out, top->size, 0xDD);     // DRI
-    size_t sos = find_segment(bottom->out, bottom->size, 0xDA);
-    if (!sof || !dri || !sos || sof + 9 > top->size || top->size < 4 || bottom->size < 4 ||
-        top->out[top->size - 2] != 0xFF || top->out[top->size - 1] != 0xD9 ||
-        bottom->out[bottom->size - 2] != 0xFF || bottom->out[bottom->size - 1] != 0xD9)
-        return ci_fail(err, CI_ERR_ENCODE, "JPEG encoding: unexpected encoder output");
-    size_t scan = sos + 2 + (((size_t)bottom->out[sos + 2] << 8) | bottom->out[sos + 3]);
-    if (scan > bottom->size - 2)
-        return ci_fail(err, CI_ERR_ENCODE, "JPEG encoding: unexpected encoder output");
-    size_t top_bytes = top->size - 2, bottom_bytes = bottom->size - 2 - scan;
-    size_t total = top_bytes + 2 + bottom_bytes + 2;
-    uint8_t *joined = malloc(total);
-    if (!joined) return ci_fail(err, CI_ERR_NO_MEMORY, "JPEG encoding: out of memory");
-    memcpy(joined, top->out, top_bytes);
-    joined[sof + 5] = (uint8_t)(height >> 8);  // SOF0: marker, length, precision, height
-    joined[sof + 6] = (uint8_t)height;
-    joined[top_bytes] = 0xFF;
-    joined[top_bytes + 1] = 0xD0;  // RST0
-    memcpy(joined + top_bytes + 2, bottom->out + scan, bottom_bytes);
-    joined[total - 2] = 0xFF;
-    joined[total - 1] = 0xD9;  // EOI
-    *out = joined;
-    *out_size = total;
-    return CI_OK;
-}
-
-ci_status ci_encode_jpeg_threads(const ci_image *image, int quality, int threads,
-                                 uint8_t **out, size_t *out_size, ci_error *err) {
-    if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_jpeg: missing argument");
-    *out = NULL;
-    *out_size = 0;
-    if (!image || !image->pixels || image->width == 0 || image->height == 0 ||
-        (image->channels != 3 && image->channels != 4) ||
-        image->stride < (size_t)image->width * (size_t)image->channels)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_jpeg: invalid image");
-    if (quality < 1) quality = 1;
-    if (quality > 100) quality = 100;
-
-    // Split on an MCU row, the top half taking the larger share, so that
-    // the bottom half has at most one restart interval of MCUs; the interval
-    // must fit the 16-bit DRI field.
-    uint64_t mcu_rows = ((uint64_t)image->height + MCU_ROWS - 1) / MCU_ROWS;
-    uint64_t top_mcu_rows = (mcu_rows + 1) / 2;
-    uint64_t interval = (((uint64_t)image->width + 15) / 16) * top_mcu_rows;
-    if (image->height < SPLIT_MIN_HEIGHT || mcu_rows < 2 || interval > 65535)
-        return encode_rows(image, 0, image->height, quality, 0, out, out_size, err);
-
-    uint32_t top_rows = (uint32_t)(top_mcu_rows * MCU_ROWS);
-    encode_half top = {image, 0, top_rows, quality, (unsigned)interval, NULL, 0, CI_OK, {0}};
-    encode_half bottom = {image, top_rows, image->height - top_rows, quality, 0, NULL, 0, CI_OK, {0}};
-    pthread_t thread;
-    int threaded = threads >= 2 && pthread_create(&thread, NULL, encode_half_run, &bottom) == 0;
-    encode_half_run(&top);
-    if (threaded)
-        pthread_join(thread, NULL);
-    else
-        encode_half_run(&bottom);
-
-    ci_status status;
-    if (top.status != CI_OK) {
-        status = top.status;
-        if (err) *err = top.err;
-    } else if (bottom.status != CI_OK) {
-        status = bottom.status;
-        if (err) *err = bottom.err;
-    } else {
-        status = join_halves(&top, &bottom, image->height, out, out_size, err);
-    }
-    free(top.out);
-    free(bottom.out);
-    return status;
-}
-
-ci_status ci_encode_jpeg(const ci_image *image, int quality,
-                         uint8_t **out, size_t *out_size, ci_error *err) {
-    return ci_encode_jpeg_threads(image, quality, 1, out, out_size, err);
-}

@@ -1,5 +1,5 @@
-// heif.c — HEIC, HEIF and AVIF through libheif (HEVC via libde265, AV1 via
-// dav1d or aom), the same entry points as jpeg.c and png.c.
+// heif_load.c — HEIC, HEIF and AVIF through libheif (HEVC via libde265,
+// AV1 via dav1d or aom): the loader.
 //
 // What a phone photo costs is decoding its 12 megapixels of HEVC; everything
 // after that is done at the size the cell needs, not at full size:
@@ -16,7 +16,7 @@
 //  - the embedded thumbnail is decoded instead where it covers the cell.
 // Colours go to sRGB at cell size (colour.c): the ICC profile (`colr` prof)
 // or the nclx primaries and transfer.
-#include "internal.h"
+#include "../internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -593,21 +593,20 @@ static ci_status load(heif_job *job, const uint8_t *data, size_t size, uint32_t 
     return status;
 }
 
-// Where reduced rows go: the streaming resampler (a draw) or an image (a
-// decode), in order, rows first_row..last_row, columns first..first+columns.
+// Where reduced rows go, in order: rows first_row..last_row, columns
+// first..first+columns.
 typedef struct {
-    ci_cover_plan *plan;
-    ci_image *image;
+    const ci_row_sink *rows;
     uint32_t first_row, last_row, first_column, columns;
 } row_sink;
 
 static uint8_t *sink_row(const row_sink *sink, uint32_t y) {
-    if (sink->plan) return ci_cover_plan_slot(sink->plan);
-    return sink->image->pixels + (size_t)y * sink->image->stride;
+    (void)y;
+    return sink->rows->slot(sink->rows->target);
 }
 
 static void sink_done(const row_sink *sink, uint8_t *row) {
-    if (sink->plan) ci_cover_plan_push(sink->plan, row);
+    sink->rows->push(sink->rows->target, row);
 }
 
 // ---------------------------------------------------------------------------
@@ -814,75 +813,66 @@ static ci_status reduce_into(const ci_heif_api *api, const heif_read *read, cons
 }
 
 // ---------------------------------------------------------------------------
-// Draw
+// The loader
 
-static ci_status draw_inner(heif_job *job, ci_source *source, ci_image *canvas, ci_rect cell,
-                            const ci_draw_request *request, ci_cover_plan *plan, ci_image *frame,
-                            ci_error *err) {
-    const ci_heif_api *api = &job->api;
-    const char *name = source->name;
-    ci_status status = ci_source_read_all(source, err);
-    if (status != CI_OK) return status;
-    status = open_primary(job, source->buffer, source->filled, name, err);
-    if (status != CI_OK) return status;
-    if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
-
-    ci_colour_tag tag;
-    read_colour(job, &tag);
-    uint32_t shown_w = (uint32_t)api->heif_image_handle_get_width(job->handle);
-    uint32_t shown_h = (uint32_t)api->heif_image_handle_get_height(job->handle);
-    // (A HEIF's EXIF subject is not read: its EXIF orientation is not used
-    // either, and phones that write SubjectArea also write JPEGs.)
-    cell = ci_fit_cell(request, canvas, cell, shown_w, shown_h);
-    const int whole_frame = ci_placement_needs_pixels(request, shown_w, shown_h, cell);
-    ci_shrink_target target = ci_shrink_target_for_box(shown_w, shown_h, cell.width, cell.height, 0);
+typedef struct {
+    heif_job job;
+    ci_source *source;
+    const ci_draw_request *request;
     heif_read read;
-    choose(job, source->buffer, source->filled, target.width, target.height, &read);
-    const ci_heif_geometry *g = &read.g;
-    unsigned n = ci_draw_scale(g->crop_width, g->crop_height, g->orientation, cell.width, cell.height,
-                               request->limits);
-    reduction r = {g->crop_x, g->crop_y, g->crop_width, g->crop_height, reduction_factor(n), 4, 0,
-                   request->background};
-    status = load(job, source->buffer, source->filled, r.factor, request->limits, &read, name, err);
-    if (status != CI_OK) return status;
+    reduction r;
+} heif_draw;
 
-    uint32_t width = (g->crop_width + r.factor - 1) / r.factor;
-    uint32_t height = (g->crop_height + r.factor - 1) / r.factor;
-    if (whole_frame) {
-        // Smart or attention: every tile at this scale, looked at, then drawn.
-        status = ci_image_alloc(frame, width, height, 4, request->limits, name, err);
-        if (status != CI_OK) return status;
-        row_sink sink = {NULL, frame, 0, height - 1, 0, width};
-        status = reduce_into(api, &read, &r, job->nclx, &sink, name, err);
-        if (status == CI_OK) status = ci_draw_frame(frame, g->orientation, canvas, cell, request, name, err);
-        if (status != CI_OK) return status;
-        return ci_colour_convert_cell(&tag, canvas, cell, name, err);
-    }
-    ci_focus focus_storage;
-    const ci_focus *focus = ci_placement_without_pixels(request, shown_w, shown_h, cell, &focus_storage);
-    status = ci_cover_plan_init(plan, width, height, 4, g->orientation, canvas, cell, focus, name, err);
+static ci_status heif_open(void *state, ci_source *source, const ci_draw_request *request,
+                           ci_header *header, ci_error *err) {
+    heif_draw *draw = state;
+    draw->source = source;
+    draw->request = request;
+    ci_status status = ci_source_read_all(source, err);
+    if (status == CI_OK) status = open_primary(&draw->job, source->buffer, source->filled, source->name, err);
     if (status != CI_OK) return status;
-    status = ci_cover_plan_start(plan, plan->first_column, plan->columns, 1, name, err);
-    if (status != CI_OK) return status;
-    row_sink sink = {plan, NULL, plan->first_row, plan->last_row, plan->first_column, plan->columns};
-    status = reduce_into(api, &read, &r, job->nclx, &sink, name, err);
-    if (status != CI_OK) return status;
-    return ci_colour_convert_cell(&tag, canvas, cell, name, err);
+    const ci_heif_api *api = &draw->job.api;
+    read_colour(&draw->job, &header->tag);
+    // As shown; choose() says where that lies in the coded pixels. (A HEIF's
+    // EXIF subject is not read: its EXIF orientation is not used either, and
+    // phones that write SubjectArea also write JPEGs.)
+    header->width = header->display_width = (uint32_t)api->heif_image_handle_get_width(draw->job.handle);
+    header->height = header->display_height = (uint32_t)api->heif_image_handle_get_height(draw->job.handle);
+    header->orientation = 1;
+    header->scales = CI_SCALES_HALVINGS;
+    return CI_OK;
 }
 
-static ci_status heif_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
-                                  const ci_draw_request *request, ci_error *err) {
-    heif_job job;
-    memset(&job, 0, sizeof job);
-    ci_cover_plan plan;
-    memset(&plan, 0, sizeof plan);
-    ci_image frame;
-    memset(&frame, 0, sizeof frame);
-    ci_status status = draw_inner(&job, source, canvas, cell, request, &plan, &frame, err);
-    ci_cover_plan_free(&plan);
-    ci_image_free(&frame);
-    job_free(&job);
-    return status;
+static void heif_choose(void *state, uint32_t need_width, uint32_t need_height, ci_header *header) {
+    heif_draw *draw = state;
+    choose(&draw->job, draw->source->buffer, draw->source->filled, need_width, need_height, &draw->read);
+    header->width = draw->read.g.crop_width;
+    header->height = draw->read.g.crop_height;
+    header->orientation = draw->read.g.orientation;
+}
+
+static ci_status heif_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
+                            uint32_t *height, const ci_image **whole, ci_error *err) {
+    heif_draw *draw = state;
+    const ci_heif_geometry *g = &draw->read.g;
+    draw->r = (reduction){g->crop_x, g->crop_y, g->crop_width, g->crop_height, 8 / scale->eighths, 4, 0,
+                          draw->request->background};
+    *width = (g->crop_width + draw->r.factor - 1) / draw->r.factor;
+    *height = (g->crop_height + draw->r.factor - 1) / draw->r.factor;
+    return load(&draw->job, draw->source->buffer, draw->source->filled, draw->r.factor, draw->request->limits,
+                &draw->read, draw->source->name, err);
+}
+
+static ci_status heif_rows(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
+                           uint32_t columns, const ci_row_sink *rows,
+                           ci_error *err) {
+    heif_draw *draw = state;
+    row_sink sink = {rows, first_row, last_row, first_column, columns};
+    return reduce_into(&draw->job.api, &draw->read, &draw->r, draw->job.nclx, &sink, draw->source->name, err);
+}
+
+static void heif_close(void *state) {
+    job_free(&((heif_draw *)state)->job);
 }
 
 // ---------------------------------------------------------------------------
@@ -899,13 +889,9 @@ static ci_status decode_inner(heif_job *job, const uint8_t *data, size_t size, c
     choose(job, data, size, options->min_width, options->min_height, &read);
     const ci_heif_geometry *g = &read.g;
     // min_width x min_height is upright; the reduction works on stored pixels.
-    uint32_t need_w = options->min_width, need_h = options->min_height;
-    if (g->orientation >= 5) {
-        need_w = options->min_height;
-        need_h = options->min_width;
-    }
-    reduction r = {g->crop_x, g->crop_y, g->crop_width, g->crop_height,
-                   reduction_factor(ci_shrink_scale(g->crop_width, g->crop_height, need_w, need_h)),
+    unsigned n = ci_shrink_scale_upright(g->crop_width, g->crop_height, g->orientation, options->min_width,
+                                         options->min_height);
+    reduction r = {g->crop_x, g->crop_y, g->crop_width, g->crop_height, reduction_factor(n),
                    options->keep_alpha ? 4 : 3, options->keep_alpha != 0, options->background};
     status = load(job, data, size, r.factor, &options->limits, &read, name, err);
     if (status != CI_OK) return status;
@@ -914,7 +900,9 @@ static ci_status decode_inner(heif_job *job, const uint8_t *data, size_t size, c
     uint32_t height = (g->crop_height + r.factor - 1) / r.factor;
     status = ci_image_alloc(out, width, height, r.channels, &options->limits, name, err);
     if (status != CI_OK) return status;
-    row_sink sink = {NULL, out, 0, height - 1, 0, width};
+    ci_image_rows image_rows = {out, 0};
+    ci_row_sink rows = ci_image_sink(&image_rows);
+    row_sink sink = {&rows, 0, height - 1, 0, width};
     status = reduce_into(api, &read, &r, job->nclx, &sink, name, err);
     if (status != CI_OK) return status;
     // The decoded planes go before the turn: a lower peak.
@@ -936,10 +924,45 @@ static ci_status heif_decode(const uint8_t *data, size_t size, const char *name,
     return status;
 }
 
-const ci_codec ci_heif_codec = {
+// The ISO BMFF brands of still images libheif decodes: HEIF (mif1, msf1 for
+// sequences, whose primary image is still shown), HEVC-coded (heic, heix,
+// heim, heis, hevc, hevx) and AV1-coded (avif, avis). An MP4 video's brands
+// (isom, mp41...) are not among them.
+static int heif_brand(const uint8_t *brand) {
+    static const char brands[][4] = {{'m', 'i', 'f', '1'}, {'m', 's', 'f', '1'}, {'h', 'e', 'i', 'c'},
+                                     {'h', 'e', 'i', 'x'}, {'h', 'e', 'i', 'm'}, {'h', 'e', 'i', 's'},
+                                     {'h', 'e', 'v', 'c'}, {'h', 'e', 'v', 'x'}, {'a', 'v', 'i', 'f'},
+                                     {'a', 'v', 'i', 's'}};
+    for (size_t i = 0; i < sizeof brands / sizeof brands[0]; i++)
+        if (memcmp(brand, brands[i], 4) == 0) return 1;
+    return 0;
+}
+
+// An `ftyp` box first whose major brand, or a compatible brand within the
+// bytes given, is a HEIF one.
+static int heif_sniff(const uint8_t *data, size_t size) {
+    if (size < 12 || memcmp(data + 4, "ftyp", 4) != 0) return 0;
+    if (heif_brand(data + 8)) return 1;
+    uint32_t box = (uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 | (uint32_t)data[2] << 8 | data[3];
+    size_t end = box < size ? box : size;
+    for (size_t at = 16; at + 4 <= end; at += 4)  // after the major brand and its version
+        if (heif_brand(data + at)) return 1;
+    return 0;
+}
+
+const ci_loader ci_heif_loader = {
     .format = CI_FORMAT_HEIF,
     .name = "HEIF",
+    .title = "HEIC/HEIF/AVIF",
+    .extensions = "heic heif hif avif",
+    .smallest_scale = 8,
+    .sniff = heif_sniff,
     .probe = heif_probe_source,
-    .draw = heif_draw_source,
+    .state_size = sizeof(heif_draw),
+    .open = heif_open,
+    .choose = heif_choose,
+    .start = heif_start,
+    .rows = heif_rows,
+    .close = heif_close,
     .decode = heif_decode,
 };

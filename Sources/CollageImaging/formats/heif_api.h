@@ -1,9 +1,9 @@
-// heif_api.h — the libheif and libde265 functions heif.c calls, looked up
+// heif_api.h — the libheif and libde265 functions heif_load.c calls, looked up
 // at run time (heif_api.c says why). Not part of the public API.
 #ifndef COLLAGE_IMAGING_HEIF_API_H
 #define COLLAGE_IMAGING_HEIF_API_H
 
-#include "internal.h"
+#include "../internal.h"
 
 #include <libde265/de265.h>
 #include <libheif/heif.h>

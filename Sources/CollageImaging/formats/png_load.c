@@ -1,4 +1,5 @@
-// png.c — PNG through libpng, from memory.
+// png_load.c — PNG through libpng, from memory: the loader (png_save.c is
+// the saver).
 //
 // Decoding: every colour type and bit depth, Adam-7 interlacing, palette and
 // low-bit grey expanded, tRNS turned into alpha, 16-bit samples *rounded* to 8
@@ -18,7 +19,7 @@
 // C11 7.13.2.1p3 does not make them indeterminate after the longjmp and they
 // need no `volatile`. The body itself keeps nothing it must see after a
 // longjmp in its own locals.
-#include "internal.h"
+#include "../internal.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -26,15 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "png.h"
+
 // ---------------------------------------------------------------------------
 // Shared: error context and the in-memory reader.
 
-typedef struct {
-    const char *name;   // for messages
-    ci_error *err;      // where the message goes (the callers pass a local one)
-    ci_status status;   // the status an error callback reports
-    int over_limit;     // a warning said the IHDR exceeds png_set_user_limits
-} png_context;
 
 typedef struct {
     const uint8_t *data;
@@ -50,7 +47,7 @@ static ci_status status_for_message(const char *message, ci_status fallback) {
     return fallback;
 }
 
-static void on_png_error(png_structp png, png_const_charp message) {
+void ci_png_on_error(png_structp png, png_const_charp message) {
     png_context *context = png_get_error_ptr(png);
     const char *text = message && *message ? message : "unknown libpng error";
     if (context->over_limit)  // the error itself only says "Invalid IHDR data"
@@ -68,7 +65,7 @@ static void on_png_error(png_structp png, png_const_charp message) {
 // libpng recovers from on its own: stay silent rather than print to stderr.
 // One matters: an IHDR over png_set_user_limits is reported as a warning
 // followed by a generic "Invalid IHDR data" error.
-static void on_png_warning(png_structp png, png_const_charp message) {
+void ci_png_on_warning(png_structp png, png_const_charp message) {
     png_context *context = png_get_error_ptr(png);
     if (message && strstr(message, "exceeds user limit")) context->over_limit = 1;
 }
@@ -117,8 +114,8 @@ static ci_status reader_open(png_reader *reader, const uint8_t *data, size_t siz
     reader->context.status = CI_ERR_CORRUPT;
     reader->cursor.data = data;
     reader->cursor.size = size;
-    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader->context, on_png_error,
-                                         on_png_warning);
+    reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &reader->context, ci_png_on_error,
+                                         ci_png_on_warning);
     if (!reader->png) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: cannot create a PNG reader", name);
     reader->info = png_create_info_struct(reader->png);
     if (!reader->info) {
@@ -348,136 +345,49 @@ ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
 }
 
 // ---------------------------------------------------------------------------
-// Encode
+// The loader: the whole file in memory, decoded whole (alpha over the
+// background) and handed to the driver as one image. PNGs have no
+// shrink-on-load and no orientation.
 
 typedef struct {
-    uint8_t *data;
-    size_t size, capacity;
-} png_sink;
+    ci_source *source;
+    const ci_draw_request *request;
+    ci_image photo;
+    uint8_t *icc;
+    size_t icc_size;
+} png_draw;
 
-static void write_to_sink(png_structp png, png_bytep bytes, size_t length) {
-    png_sink *sink = png_get_io_ptr(png);
-    if (length > sink->capacity - sink->size) {
-        size_t capacity = sink->capacity ? sink->capacity : 64 * 1024;
-        while (capacity - sink->size < length) {
-            if (capacity > SIZE_MAX / 2) png_error(png, "output is too large");
-            capacity *= 2;
-        }
-        uint8_t *grown = realloc(sink->data, capacity);
-        if (!grown) png_error(png, "out of memory for the encoded PNG");
-        sink->data = grown;
-        sink->capacity = capacity;
-    }
-    memcpy(sink->data + sink->size, bytes, length);
-    sink->size += length;
-}
-
-static void flush_sink(png_structp png) { (void)png; }
-
-typedef struct {
-    png_context context;
-    png_sink sink;
-    png_structp png;
-    png_infop info;
-} png_writer;
-
-static ci_status encode_body(png_writer *writer, const ci_image *image) {
-    if (setjmp(png_jmpbuf(writer->png))) return writer->context.err->status;
-    png_structp png = writer->png;
-    png_set_write_fn(png, &writer->sink, write_to_sink, flush_sink);
-    // libpng's write limits default to 1,000,000 per side; the PNG format's
-    // own limit is 2^31 - 1.
-    png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
-    // Level 3. A collage is photographic, and after libpng's adaptive row
-    // filters zlib finds little to gain by searching harder. Measured on a
-    // 1800x1200 collage of four photos (libpng 1.6.39, zlib 1.2.13):
-    //   level 1: 3.23 MB, ~0.3 s   level 3: 3.11 MB, ~0.4 s
-    //   level 6: 3.09 MB, ~1.1 s   level 9: 3.02 MB, ~3.7 s
-    // Level 3 is the knee: 0.6% larger than zlib's default 6 at about a third
-    // of the time; below it the size grows faster than the time falls.
-    png_set_compression_level(png, 3);
-    png_set_IHDR(png, writer->info, image->width, image->height, 8,
-                 image->channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, writer->info);
-    for (uint32_t y = 0; y < image->height; y++)
-        png_write_row(png, image->pixels + (size_t)y * image->stride);
-    png_write_end(png, NULL);
-    return CI_OK;
-}
-
-ci_status ci_encode_png(const ci_image *image, uint8_t **out, size_t *out_size, ci_error *err) {
-    if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_png: missing output");
-    *out = NULL;
-    *out_size = 0;
-    if (!image || !image->pixels || image->width == 0 || image->height == 0 ||
-        (image->channels != 3 && image->channels != 4) ||
-        image->stride < (size_t)image->width * (size_t)image->channels)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_png: invalid image");
-    if (image->width > PNG_UINT_31_MAX || image->height > PNG_UINT_31_MAX)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_png: %ux%u is too large for PNG",
-                       image->width, image->height);
-
-    ci_error local;
-    png_writer writer;
-    memset(&writer, 0, sizeof writer);
-    writer.context.name = "PNG encoder";
-    writer.context.err = &local;
-    writer.context.status = CI_ERR_ENCODE;
-    ci_status status = CI_OK;
-    writer.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &writer.context, on_png_error,
-                                         on_png_warning);
-    if (writer.png) writer.info = png_create_info_struct(writer.png);
-    if (!writer.png || !writer.info)
-        status = ci_fail(&local, CI_ERR_NO_MEMORY, "PNG encoder: cannot create a PNG writer");
-    else
-        status = encode_body(&writer, image);
-    if (writer.png) png_destroy_write_struct(&writer.png, &writer.info);
-    if (status != CI_OK) {
-        free(writer.sink.data);
-        if (err) *err = local;
-        return status;
-    }
-    // Give back the unused part of the last doubling.
-    uint8_t *fitted = realloc(writer.sink.data, writer.sink.size);
-    *out = fitted ? fitted : writer.sink.data;
-    *out_size = writer.sink.size;
-    return CI_OK;
-}
-
-// ---------------------------------------------------------------------------
-// Draw: the whole file in memory -> decode (alpha over the background) ->
-// resample to cover the cell (resample.c). PNGs have no shrink-on-load and
-// no orientation.
-
-static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect cell,
-                                 const ci_draw_request *request, ci_error *err) {
-    const char *name = source->name;
+static ci_status png_open(void *state, ci_source *source, const ci_draw_request *request,
+                          ci_header *header, ci_error *err) {
+    png_draw *draw = state;
+    draw->source = source;
+    draw->request = request;
     ci_status status = ci_source_read_all(source, err);
     if (status != CI_OK) return status;
     ci_photo_info info;
     memset(&info, 0, sizeof info);
-    status = png_probe_memory(source->buffer, source->filled, name, &info, err);
+    status = png_probe_memory(source->buffer, source->filled, source->name, &info, err);
     if (status != CI_OK) return status;
     if (info.display_width == 0 || info.display_height == 0)
-        return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", name);
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", source->name);
+    header->width = header->display_width = info.width;
+    header->height = header->display_height = info.height;
+    header->orientation = 1;
+    header->scales = CI_SCALES_FULL;
+    return CI_OK;
+}
 
-    // A cell entirely off the canvas: the file has been checked (so a broken
-    // file is still reported), but there is nothing to decode for.
-    if (ci_cell_off_canvas(canvas, cell)) return CI_OK;
-    cell = ci_fit_cell(request, canvas, cell, info.display_width, info.display_height);
-
+static ci_status png_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
+                           uint32_t *height, const ci_image **whole, ci_error *err) {
+    png_draw *draw = state;
+    ci_source *source = draw->source;
     ci_decode_options options;
     memset(&options, 0, sizeof options);
     options.keep_alpha = 0;
-    options.background = request->background;
-    if (request->limits) options.limits = *request->limits;
-
-    ci_image photo;
-    memset(&photo, 0, sizeof photo);
-    uint8_t *icc;
-    size_t icc_size;
-    status = png_decode_tagged(source->buffer, source->filled, name, &options, &photo, &icc, &icc_size, err);
+    options.background = draw->request->background;
+    if (draw->request->limits) options.limits = *draw->request->limits;
+    ci_status status = png_decode_tagged(source->buffer, source->filled, source->name, &options, &draw->photo,
+                                         &draw->icc, &draw->icc_size, err);
     if (source->fd >= 0) {
         // The file's bytes go before resampling: it lowers the peak when
         // cells are drawn in parallel.
@@ -485,30 +395,63 @@ static ci_status png_draw_source(ci_source *source, ci_image *canvas, ci_rect ce
         source->buffer = NULL;
         source->capacity = source->filled = 0;
     }
-    if (status != CI_OK) {
-        ci_image_free(&photo);
-        return status;
-    }
-    if (ci_placement_needs_pixels(request, photo.width, photo.height, cell)) {
-        status = ci_draw_frame(&photo, 1, canvas, cell, request, name, err);
-    } else {
-        ci_focus focus_storage;
-        const ci_focus *focus = ci_placement_without_pixels(request, photo.width, photo.height, cell,
-                                                            &focus_storage);
-        status = ci_resample_cover(&photo, canvas, cell, focus, name, err);
-    }
-    ci_image_free(&photo);
-    // Colours at cell size.
-    ci_colour_tag tag = tag_for(icc, icc_size);
-    if (status == CI_OK) status = ci_colour_convert_cell(&tag, canvas, cell, name, err);
-    free(icc);
-    return status;
+    if (status != CI_OK) return status;
+    header->tag = tag_for(draw->icc, draw->icc_size);
+    *width = draw->photo.width;
+    *height = draw->photo.height;
+    *whole = &draw->photo;
+    return CI_OK;
 }
 
-const ci_codec ci_png_codec = {
+static void png_close(void *state) {
+    png_draw *draw = state;
+    ci_image_free(&draw->photo);
+    free(draw->icc);
+}
+
+// ---------------------------------------------------------------------------
+// Is the file whole?
+
+static uint32_t be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static ci_status png_walk(ci_walker *w, const char *name, ci_error *err) {
+    if (!ci_walk_skip(w, 8)) return ci_cut_short(name, "no IEND chunk", err);  // signature
+    for (;;) {
+        uint8_t header[8];
+        for (int i = 0; i < 8; i++)
+            if (!ci_walk_byte(w, &header[i])) return ci_cut_short(name, "no IEND chunk", err);
+        // IEND, with its CRC (libpng checks it).
+        if (memcmp(header + 4, "IEND", 4) == 0) return ci_walk_skip(w, 4) ? CI_OK : ci_cut_short(name, "no IEND chunk", err);
+        uint32_t length = be32(header);
+        if (length > 0x7FFFFFFFu) return ci_fail(err, CI_ERR_CORRUPT, "%s: a chunk has a bad length", name);
+        if (!ci_walk_skip(w, (uint64_t)length + 4)) return ci_cut_short(name, "no IEND chunk", err);  // data and CRC
+    }
+}
+
+static ci_status png_complete(int fd, const char *name, ci_error *err) {
+    return ci_walk_file(fd, png_walk, name, err);
+}
+
+static int png_sniff(const uint8_t *data, size_t size) {
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    return size >= 8 && memcmp(data, signature, 8) == 0;
+}
+
+const ci_loader ci_png_loader = {
     .format = CI_FORMAT_PNG,
     .name = "PNG",
+    .title = "PNG",
+    .extensions = "png",
+    .smallest_scale = 8,
+    .sniff = png_sniff,
+    .complete = png_complete,
     .probe = png_probe_source,
-    .draw = png_draw_source,
+    .state_size = sizeof(png_draw),
+    .open = png_open,
+    .start = png_start,
+    .close = png_close,
     .decode = ci_png_decode,
+    .save = ci_png_save,
 };

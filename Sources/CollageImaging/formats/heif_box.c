@@ -9,7 +9,7 @@
 // only what that needs: ftyp..meta -> pitm, iprp -> ipco + ipma, in memory,
 // every length checked against its parent; libheif has parsed (and
 // validated) the same file before this runs.
-#include "internal.h"
+#include "../internal.h"
 
 #include <string.h>
 
@@ -239,7 +239,7 @@ int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
 }
 
 // ---------------------------------------------------------------------------
-// The primary image as HEVC tiles (heif.c decodes the ones a cell shows)
+// The primary image as HEVC tiles (heif_load.c decodes the ones a cell shows)
 
 // An unsigned big-endian field of `bytes` (0, 4 or 8) at *at, advancing it.
 static int read_field(span s, size_t *at, unsigned bytes, uint64_t *value) {

@@ -1,0 +1,80 @@
+// table.c — the formats the engine reads, in sniffing order: each a loader
+// that says what a photo is and hands over its pixels (internal.h,
+// ci_loader). A new format is its loader file and one line here.
+#include "../internal.h"
+
+#include <stddef.h>
+#include <stdio.h>  // before jpeglib.h, which uses FILE
+
+#include <jpeglib.h>
+#include <libheif/heif_version.h>
+#include <png.h>
+
+// Each in its loader's file (formats/*_load.c).
+extern const ci_loader ci_jpeg_loader, ci_png_loader, ci_heif_loader, ci_webp_loader;
+
+static const ci_loader *const loaders[] = {
+    &ci_jpeg_loader,
+    &ci_png_loader,
+    &ci_heif_loader,
+    &ci_webp_loader,
+};
+
+#define LOADER_COUNT (sizeof loaders / sizeof loaders[0])
+
+ci_format ci_sniff_format(const uint8_t *data, size_t size) {
+    for (size_t i = 0; i < LOADER_COUNT; i++)
+        if (loaders[i]->sniff(data, size)) return loaders[i]->format;
+    return CI_FORMAT_UNKNOWN;
+}
+
+const ci_loader *ci_loader_for(ci_format format) {
+    for (size_t i = 0; i < LOADER_COUNT; i++)
+        if (loaders[i]->format == format) return loaders[i];
+    return NULL;
+}
+
+size_t ci_formats(size_t index, ci_format_info *info) {
+    if (info && index < LOADER_COUNT) {
+        const ci_loader *loader = loaders[index];
+        info->format = loader->format;
+        info->name = loader->name;
+        info->title = loader->title;
+        info->extensions = loader->extensions;
+        info->can_save = loader->save != NULL;
+        info->has_quality = loader->save != NULL && loader->has_quality;
+        info->smallest_scale = loader->smallest_scale;
+    }
+    return LOADER_COUNT;
+}
+
+ci_status ci_encode(ci_format format, const ci_image *image, int quality, int threads, uint8_t **out,
+                    size_t *out_size, ci_error *err) {
+    const ci_loader *loader = ci_loader_for(format);
+    if (!loader || !loader->save)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode: format %d cannot be saved", (int)format);
+    return loader->save(image, quality, threads, out, out_size, err);
+}
+
+ci_status ci_fail_not_image(const char *name, ci_error *err) {
+    // "not a JPEG, PNG, HEIF or WebP file": the table's names.
+    char names[256] = "";
+    size_t length = 0;
+    for (size_t i = 0; i < LOADER_COUNT; i++) {
+        const char *joint = i == 0 ? "" : i + 1 == LOADER_COUNT ? " or " : ", ";
+        int wrote = snprintf(names + length, sizeof names - length, "%s%s", joint, loaders[i]->name);
+        if (wrote < 0 || (size_t)wrote >= sizeof names - length) break;
+        length += (size_t)wrote;
+    }
+    return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a %s file", name, names);
+}
+
+#define CI_STRINGIFY_(x) #x
+#define CI_STRINGIFY(x) CI_STRINGIFY_(x)
+
+const char *ci_library_versions(void) {
+    // From the headers built against (libjpeg-turbo's version is a bare
+    // token, hence the stringification).
+    return "libjpeg-turbo " CI_STRINGIFY(LIBJPEG_TURBO_VERSION) ", libpng " PNG_LIBPNG_VER_STRING
+           ", libexif, libheif " LIBHEIF_VERSION " with libde265 (loaded on first use), lcms2, libwebp, Pango and Cairo (loaded on first text)";
+}
