@@ -38,6 +38,10 @@ let package = Package(
         .systemLibrary(
             name: "CWEBP", path: "Sources/CWEBP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
+        // WebP's container chunks (the colour profile and date a saved collage carries).
+        .systemLibrary(
+            name: "CWEBPMux", path: "Sources/CWEBPMux", pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"])]),
         // Text (titles): Pango over Cairo, with HarfBuzz shaping and
         // fontconfig's font fallback (libpango1.0-dev, libcairo2-dev). Not
         // linked into collage: text_api.c loads them on the first text. The
@@ -65,7 +69,7 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CollageFaces"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CWEBPMux", "CollageFaces"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).

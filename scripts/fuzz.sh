@@ -104,8 +104,8 @@ build_harnesses() {
     libs=($(pkg-config --libs libjpeg libpng libexif) -lm)
   fi
   # libheif, libde265, lcms2 and libwebp are Debian's own (not instrumented) in every case.
-  includes+=($(pkg-config --cflags libheif libde265 lcms2 libwebpdemux))
-  libs+=($(pkg-config --libs libheif libde265 lcms2 libwebpdemux))
+  includes+=($(pkg-config --cflags libheif libde265 lcms2 libwebpdemux libwebpmux))
+  libs+=($(pkg-config --libs libheif libde265 lcms2 libwebpdemux libwebpmux))
   local cflags=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -Wall)
   # The face detector (C++, dlib's headers): under ASan, not traced for
   # coverage (its loops would drown the engine's edges).

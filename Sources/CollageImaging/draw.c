@@ -142,6 +142,8 @@ static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *s
     job->state = calloc(1, loader->state_size);
     if (!job->state) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
     ci_status status = loader->open(job->state, source, given, header, err);
+    if (status == CI_OK && given->placement)
+        memcpy(given->placement->date_taken, header->date_taken, sizeof header->date_taken);
     // A cell entirely off the canvas: the header has been checked (so a
     // broken file is still reported), but there is nothing to decode for.
     if (status != CI_OK || ci_cell_off_canvas(canvas, cell)) return status;

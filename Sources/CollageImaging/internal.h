@@ -179,6 +179,9 @@ void ci_colour_cmyk_close(ci_cmyk_converter *converter);  // NULL is fine
 // (fit, placement, the shrink-on-load choice, resampling, orientation and
 // colour) is draw.c's, written once for every format.
 
+// What a saved collage says of itself (metadata.h).
+typedef struct ci_output_tags ci_output_tags;
+
 // The scales a loader decodes at, for shrink-on-load.
 typedef enum {
     CI_SCALES_FULL = 0,     // full size only
@@ -196,6 +199,7 @@ typedef struct {
     ci_colour_tag tag;                       // the colours, converted to sRGB once drawn
     int has_subject;
     ci_box subject;                          // the camera's (upright)
+    char date_taken[CI_DATE_TAKEN_BYTES];    // EXIF DateTimeOriginal, as ci_photo_info has it
 } ci_header;
 
 // ci_shrink_scale for a stored width x height whose upright need is
@@ -279,11 +283,12 @@ typedef struct ci_loader {
     ci_status (*decode)(const uint8_t *data, size_t size, const char *name,
                         const ci_decode_options *options, ci_image *out, ci_error *err);
 
-    // The saver (NULL: the format is only read): ci_encode's contract;
+    // The saver (NULL: the format is only read): ci_encode's contract,
+    // embedding `tags` (metadata.h: the sRGB profile, the date taken);
     // `quality` means something to it (a lossy encoder).
     int has_quality;
-    ci_status (*save)(const ci_image *image, int quality, int threads, uint8_t **out, size_t *out_size,
-                      ci_error *err);
+    ci_status (*save)(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
+                      size_t *out_size, ci_error *err);
 } ci_loader;
 
 // The loader of a format, or NULL for CI_FORMAT_UNKNOWN.

@@ -840,6 +840,7 @@ static ci_status heif_open(void *state, ci_source *source, const ci_draw_request
     header->height = header->display_height = (uint32_t)api->heif_image_handle_get_height(draw->job.handle);
     header->orientation = 1;
     header->scales = CI_SCALES_HALVINGS;
+    read_date_taken(api, draw->job.handle, header->date_taken);
     return CI_OK;
 }
 

@@ -545,7 +545,7 @@ static ci_status jpeg_open(void *state, ci_source *source, const ci_draw_request
     else
         fd_source_attach(cinfo, &draw->source, source->fd, source->buffer, source->capacity,
                          source->filled);
-    header->orientation = read_header_exif(cinfo, &header->has_subject, &header->subject, NULL);
+    header->orientation = read_header_exif(cinfo, &header->has_subject, &header->subject, header->date_taken);
     read_icc(cinfo, &draw->icc, &header->tag);
     if (!colour_space_supported(cinfo->jpeg_color_space))
         return unsupported_colour(cinfo, draw->name, err);
@@ -685,5 +685,5 @@ const ci_loader ci_jpeg_loader = {
     .close = jpeg_close,
     .decode = ci_jpeg_decode,
     .has_quality = 1,
-    .save = ci_encode_jpeg_threads,
+    .save = ci_jpeg_save,
 };

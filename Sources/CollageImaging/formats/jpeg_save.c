@@ -4,6 +4,7 @@
 // As in jpeg_load.c, libjpeg's errors longjmp back to the inner half of the
 // call (encode_inner), whose owner (encode_rows) frees what it took.
 #include "../internal.h"
+#include "../metadata.h"
 
 #include <pthread.h>
 #include <setjmp.h>
@@ -28,9 +29,9 @@ typedef struct {
 } encode_job;
 
 // Encodes rows [first, first + rows) of `image` as a JPEG of their own, with
-// the given restart interval (0: none).
+// the given restart interval (0: none); the top rows carry `tags` (NULL: none).
 static ci_status encode_inner(encode_job *job, const ci_image *image, uint32_t first, uint32_t rows,
-                              int quality, unsigned restart_interval, ci_error *err) {
+                              int quality, unsigned restart_interval, const ci_output_tags *tags, ci_error *err) {
     j_compress_ptr cinfo = &job->cinfo;
     cinfo->err = ci_jpeg_failure_init(&job->failure);
     if (setjmp(job->failure.jump)) {
@@ -59,6 +60,12 @@ static ci_status encode_inner(encode_job *job, const ci_image *image, uint32_t f
     cinfo->restart_interval = restart_interval;
 
     jpeg_start_compress(cinfo, TRUE);
+    // EXIF first (APP1, as cameras write it), then the profile (APP2,
+    // libjpeg-turbo's own writer); join_halves keeps the top half's header.
+    if (tags && first == 0) {
+        if (tags->exif) jpeg_write_marker(cinfo, JPEG_APP0 + 1, tags->exif, (unsigned)tags->exif_size);
+        if (tags->icc) jpeg_write_icc_profile(cinfo, tags->icc, (unsigned)tags->icc_size);
+    }
     while (cinfo->next_scanline < cinfo->image_height) {
         // libjpeg does not write to its input; its API just is not const.
         JSAMPROW row[1] = {(JSAMPROW)(image->pixels +
@@ -71,14 +78,14 @@ static ci_status encode_inner(encode_job *job, const ci_image *image, uint32_t f
 
 // encode_inner's owner: on success *out (free it) and *out_size.
 static ci_status encode_rows(const ci_image *image, uint32_t first, uint32_t rows, int quality,
-                             unsigned restart_interval, uint8_t **out, size_t *out_size,
-                             ci_error *err) {
+                             unsigned restart_interval, const ci_output_tags *tags, uint8_t **out,
+                             size_t *out_size, ci_error *err) {
     encode_job job;
     memset(&job.cinfo, 0, sizeof job.cinfo);
     job.buffer = NULL;
     job.buffer_size = 0;
     job.dest_ready = 0;
-    ci_status status = encode_inner(&job, image, first, rows, quality, restart_interval, err);
+    ci_status status = encode_inner(&job, image, first, rows, quality, restart_interval, tags, err);
     if (status != CI_OK && job.dest_ready) {
         // jpeg_mem_dest grows its buffer by allocating a new one and freeing
         // the old, but publishes the current one to job.buffer only in
@@ -120,6 +127,7 @@ typedef struct {
     uint32_t first, rows;
     int quality;
     unsigned restart_interval;
+    const ci_output_tags *tags;
     uint8_t *out;
     size_t size;
     ci_status status;
@@ -129,7 +137,7 @@ typedef struct {
 static void *encode_half_run(void *argument) {
     encode_half *half = argument;
     half->status = encode_rows(half->image, half->first, half->rows, half->quality,
-                               half->restart_interval, &half->out, &half->size, &half->err);
+                               half->restart_interval, half->tags, &half->out, &half->size, &half->err);
     return NULL;
 }
 
@@ -176,8 +184,9 @@ static ci_status join_halves(const encode_half *top, const encode_half *bottom, 
     return CI_OK;
 }
 
-ci_status ci_encode_jpeg_threads(const ci_image *image, int quality, int threads,
-                                 uint8_t **out, size_t *out_size, ci_error *err) {
+// ci_encode_jpeg_threads with `tags` in the file (NULL: none).
+static ci_status encode_tagged(const ci_image *image, int quality, int threads, const ci_output_tags *tags,
+                               uint8_t **out, size_t *out_size, ci_error *err) {
     if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_jpeg: missing argument");
     *out = NULL;
     *out_size = 0;
@@ -195,11 +204,11 @@ ci_status ci_encode_jpeg_threads(const ci_image *image, int quality, int threads
     uint64_t top_mcu_rows = (mcu_rows + 1) / 2;
     uint64_t interval = (((uint64_t)image->width + 15) / 16) * top_mcu_rows;
     if (image->height < SPLIT_MIN_HEIGHT || mcu_rows < 2 || interval > 65535)
-        return encode_rows(image, 0, image->height, quality, 0, out, out_size, err);
+        return encode_rows(image, 0, image->height, quality, 0, tags, out, out_size, err);
 
     uint32_t top_rows = (uint32_t)(top_mcu_rows * MCU_ROWS);
-    encode_half top = {image, 0, top_rows, quality, (unsigned)interval, NULL, 0, CI_OK, {0}};
-    encode_half bottom = {image, top_rows, image->height - top_rows, quality, 0, NULL, 0, CI_OK, {0}};
+    encode_half top = {image, 0, top_rows, quality, (unsigned)interval, tags, NULL, 0, CI_OK, {0}};
+    encode_half bottom = {image, top_rows, image->height - top_rows, quality, 0, NULL, NULL, 0, CI_OK, {0}};
     pthread_t thread;
     int threaded = threads >= 2 && pthread_create(&thread, NULL, encode_half_run, &bottom) == 0;
     encode_half_run(&top);
@@ -221,6 +230,16 @@ ci_status ci_encode_jpeg_threads(const ci_image *image, int quality, int threads
     free(top.out);
     free(bottom.out);
     return status;
+}
+
+ci_status ci_encode_jpeg_threads(const ci_image *image, int quality, int threads,
+                                 uint8_t **out, size_t *out_size, ci_error *err) {
+    return encode_tagged(image, quality, threads, NULL, out, out_size, err);
+}
+
+ci_status ci_jpeg_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
+                       size_t *out_size, ci_error *err) {
+    return encode_tagged(image, quality, threads, tags, out, out_size, err);
 }
 
 ci_status ci_encode_jpeg(const ci_image *image, int quality,

@@ -1,5 +1,6 @@
 // png_save.c — the PNG saver through libpng, into memory.
 #include "../internal.h"
+#include "../metadata.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -42,7 +43,7 @@ typedef struct {
     png_infop info;
 } png_writer;
 
-static ci_status encode_body(png_writer *writer, const ci_image *image) {
+static ci_status encode_body(png_writer *writer, const ci_image *image, const ci_output_tags *tags) {
     if (setjmp(png_jmpbuf(writer->png))) return writer->context.err->status;
     png_structp png = writer->png;
     png_set_write_fn(png, &writer->sink, write_to_sink, flush_sink);
@@ -60,6 +61,11 @@ static ci_status encode_body(png_writer *writer, const ci_image *image) {
     png_set_IHDR(png, writer->info, image->width, image->height, 8,
                  image->channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (tags && tags->icc)
+        png_set_iCCP(png, writer->info, "sRGB", PNG_COMPRESSION_TYPE_BASE, tags->icc, (png_uint_32)tags->icc_size);
+    // eXIf holds the TIFF structure without JPEG's "Exif\0\0".
+    if (tags && tags->exif && tags->exif_size > 6)
+        png_set_eXIf_1(png, writer->info, (png_uint_32)(tags->exif_size - 6), tags->exif + 6);
     png_write_info(png, writer->info);
     for (uint32_t y = 0; y < image->height; y++)
         png_write_row(png, image->pixels + (size_t)y * image->stride);
@@ -67,7 +73,9 @@ static ci_status encode_body(png_writer *writer, const ci_image *image) {
     return CI_OK;
 }
 
-ci_status ci_encode_png(const ci_image *image, uint8_t **out, size_t *out_size, ci_error *err) {
+// ci_encode_png with `tags` in the file (NULL: none).
+static ci_status encode_tagged(const ci_image *image, const ci_output_tags *tags, uint8_t **out, size_t *out_size,
+                               ci_error *err) {
     if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_png: missing output");
     *out = NULL;
     *out_size = 0;
@@ -92,7 +100,7 @@ ci_status ci_encode_png(const ci_image *image, uint8_t **out, size_t *out_size, 
     if (!writer.png || !writer.info)
         status = ci_fail(&local, CI_ERR_NO_MEMORY, "PNG encoder: cannot create a PNG writer");
     else
-        status = encode_body(&writer, image);
+        status = encode_body(&writer, image, tags);
     if (writer.png) png_destroy_write_struct(&writer.png, &writer.info);
     if (status != CI_OK) {
         free(writer.sink.data);
@@ -106,8 +114,14 @@ ci_status ci_encode_png(const ci_image *image, uint8_t **out, size_t *out_size, 
     return CI_OK;
 }
 
+ci_status ci_encode_png(const ci_image *image, uint8_t **out, size_t *out_size, ci_error *err) {
+    return encode_tagged(image, NULL, out, out_size, err);
+}
+
 // Lossless: no quality; one thread.
-ci_status ci_png_save(const ci_image *image, int quality, int threads, uint8_t **out, size_t *out_size,
-                     ci_error *err) {
-    return ci_encode_png(image, out, out_size, err);
+ci_status ci_png_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
+                      size_t *out_size, ci_error *err) {
+    (void)quality;
+    (void)threads;
+    return encode_tagged(image, tags, out, out_size, err);
 }

@@ -2,6 +2,7 @@
 // that says what a photo is and hands over its pixels (internal.h,
 // ci_loader). A new format is its loader file and one line here.
 #include "../internal.h"
+#include "../metadata.h"
 
 #include <stddef.h>
 #include <stdio.h>  // before jpeglib.h, which uses FILE
@@ -48,12 +49,16 @@ size_t ci_formats(size_t index, ci_format_info *info) {
     return LOADER_COUNT;
 }
 
-ci_status ci_encode(ci_format format, const ci_image *image, int quality, int threads, uint8_t **out,
-                    size_t *out_size, ci_error *err) {
+ci_status ci_encode(ci_format format, const ci_image *image, int quality, int threads, const char *date_taken,
+                    uint8_t **out, size_t *out_size, ci_error *err) {
     const ci_loader *loader = ci_loader_for(format);
     if (!loader || !loader->save)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode: format %d cannot be saved", (int)format);
-    return loader->save(image, quality, threads, out, out_size, err);
+    ci_output_tags tags;
+    ci_status status = ci_output_tags_make(date_taken, &tags, err);
+    if (status == CI_OK) status = loader->save(image, quality, threads, &tags, out, out_size, err);
+    ci_output_tags_free(&tags);
+    return status;
 }
 
 ci_status ci_fail_not_image(const char *name, ci_error *err) {

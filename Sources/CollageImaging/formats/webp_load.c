@@ -210,6 +210,7 @@ static ci_status webp_open(void *state, ci_source *source, const ci_draw_request
                      &header->display_height);
     header->scales = CI_SCALES_ANY;
     header->tag = draw->header.tag;
+    memcpy(header->date_taken, draw->header.date_taken, sizeof header->date_taken);
     return CI_OK;
 }
 
@@ -301,7 +302,7 @@ static ci_status webp_complete(int fd, const char *name, ci_error *err) {
 // The table's entry
 
 // The saver (webp_save.c).
-ci_status ci_webp_save(const ci_image *image, int quality, int threads, uint8_t **out, size_t *out_size,
+ci_status ci_webp_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out, size_t *out_size,
                        ci_error *err);
 
 static int webp_sniff(const uint8_t *data, size_t size) {

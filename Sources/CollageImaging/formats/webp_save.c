@@ -1,11 +1,13 @@
 // webp_save.c — the WebP saver (lossy) through libwebp.
 #include "../internal.h"
+#include "../metadata.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <webp/encode.h>
+#include <webp/mux.h>
 
 // ---------------------------------------------------------------------------
 // Encode
@@ -41,8 +43,50 @@ ci_status ci_encode_webp(const ci_image *image, int quality, uint8_t **out, size
     return CI_OK;
 }
 
+// `encoded` (a simple WebP) with an ICCP and an EXIF chunk, assembled by
+// libwebpmux (which writes the VP8X header they need) into a buffer of ours.
+static ci_status add_tags(const uint8_t *encoded, size_t size, const ci_output_tags *tags, uint8_t **out,
+                          size_t *out_size, ci_error *err) {
+    WebPData bitstream = {encoded, size}, assembled = {NULL, 0};
+    WebPMux *mux = WebPMuxCreate(&bitstream, 0);
+    int ok = mux != NULL;
+    if (ok && tags->icc) {
+        WebPData icc = {tags->icc, tags->icc_size};
+        ok = WebPMuxSetChunk(mux, "ICCP", &icc, 0) == WEBP_MUX_OK;
+    }
+    // The EXIF chunk holds the TIFF structure without JPEG's "Exif\0\0".
+    if (ok && tags->exif && tags->exif_size > 6) {
+        WebPData exif = {tags->exif + 6, tags->exif_size - 6};
+        ok = WebPMuxSetChunk(mux, "EXIF", &exif, 0) == WEBP_MUX_OK;
+    }
+    ok = ok && WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK;
+    WebPMuxDelete(mux);
+    if (ok) *out = malloc(assembled.size);
+    if (!ok || !*out) {
+        WebPDataClear(&assembled);
+        return ci_fail(err, CI_ERR_NO_MEMORY, "out of memory for the WebP's colour profile and date");
+    }
+    memcpy(*out, assembled.bytes, assembled.size);
+    *out_size = assembled.size;
+    WebPDataClear(&assembled);
+    return CI_OK;
+}
+
 // libwebp encodes on one thread: `threads` is not used.
-ci_status ci_webp_save(const ci_image *image, int quality, int threads, uint8_t **out, size_t *out_size,
-                       ci_error *err) {
-    return ci_encode_webp(image, quality, out, out_size, err);
+ci_status ci_webp_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
+                       size_t *out_size, ci_error *err) {
+    (void)threads;
+    uint8_t *plain = NULL;
+    size_t size = 0;
+    ci_status status = ci_encode_webp(image, quality, &plain, &size, err);
+    if (status != CI_OK || !tags || (!tags->icc && !tags->exif)) {
+        if (status == CI_OK) {
+            *out = plain;
+            *out_size = size;
+        }
+        return status;
+    }
+    status = add_tags(plain, size, tags, out, out_size, err);
+    free(plain);
+    return status;
 }

@@ -228,6 +228,7 @@ typedef struct {
     ci_box faces[CI_MAX_FACES]; // the first CI_MAX_FACES of them, best first
     int has_subject;
     ci_box subject;             // the camera's subject, where the file gives one
+    char date_taken[CI_DATE_TAKEN_BYTES]; // when it was taken (EXIF), "" when the file does not say
 } ci_placement;
 
 // ci_draw_photo with a crop rule and fit; `placement` (may be NULL) says
@@ -296,9 +297,12 @@ size_t ci_formats(size_t index, ci_format_info *info);
 
 // Encodes the RGB `image` as `format` (see ci_format_info.can_save) into a
 // new buffer (free it with ci_buffer_free), at `quality` 1-100 where the
-// format has one, on up to `threads` threads where it can use them.
-ci_status ci_encode(ci_format format, const ci_image *image, int quality, int threads, uint8_t **out,
-                    size_t *out_size, ci_error *err);
+// format has one, on up to `threads` threads where it can use them. The
+// file carries an sRGB ICC profile (what its pixels are) and, when
+// `date_taken` is a date ("YYYY:MM:DD HH:MM:SS", the earliest photo's), an
+// EXIF DateTimeOriginal; nothing else of the photos' metadata.
+ci_status ci_encode(ci_format format, const ci_image *image, int quality, int threads, const char *date_taken,
+                    uint8_t **out, size_t *out_size, ci_error *err);
 
 // --- Text: titles, through Pango and Cairo (issue #20) ---
 //

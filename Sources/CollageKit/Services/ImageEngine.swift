@@ -90,10 +90,14 @@ public struct PhotoInfo: Equatable, Sendable {
         displayWidth = Int(info.display_width)
         displayHeight = Int(info.display_height)
         hasAlpha = info.has_alpha != 0
-        let date = withUnsafeBytes(of: info.date_taken) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        dateTaken = date.isEmpty ? nil : date
+        dateTaken = Self.text(of: info.date_taken)
+    }
+
+    /// A date the engine read (`date_taken`), or nil for "".
+    static func text(of date: (CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar,
+                               CChar, CChar, CChar, CChar, CChar, CChar, CChar)) -> String? {
+        let text = withUnsafeBytes(of: date) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return text.isEmpty ? nil : text
     }
 }
 
@@ -140,6 +144,9 @@ public struct RGBImage: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public var pixels: [UInt8]
+    /// When the earliest photo it shows was taken (EXIF, "YYYY:MM:DD
+    /// HH:MM:SS"), which a saved file carries; nil when none says.
+    public var dateTaken: String?
 
     public init(width: Int, height: Int, filledWith color: RGBColor) {
         self.width = width
@@ -444,6 +451,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         drawing.fit = plan.fit
         let captions = try captions(of: photos, options)
         let drawnCaptions = Locked([DrawnCaption?](repeating: nil, count: photos.count))
+        let dates = Locked([String?](repeating: nil, count: photos.count))
         let captionPixels = CaptionBand.fontPixels(
             base: plan.title?.fontPixels ?? TitleRequest.fontPixels(for: RequestedSize(plan.canvas), font: options.font),
             cells: cells)
@@ -463,7 +471,11 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     let status = photos[index].withFileSystemPath {
                         ci_draw_photo_placed($0, &canvas, rect, &drawOptions, &placement, &error)
                     }
-                    if status == CI_OK { shown.withLock { $0[index] = placement.shown } }
+                    if status == CI_OK {
+                        shown.withLock { $0[index] = placement.shown }
+                        let date = PhotoInfo.text(of: placement.date_taken)
+                        dates.withLock { $0[index] = date }
+                    }
                     // Each caption in its own cell, so the workers never write the same pixels.
                     if status == CI_OK, let caption = captions[index] {
                         do throws(ImageEngineError) {
@@ -494,6 +506,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             }
         }
         let regions = shown.withLock { $0 }.map { PhotoRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        // The file says when its earliest photo was taken ("YYYY:MM:DD HH:MM:SS" sorts as it reads).
+        image.dateTaken = dates.withLock { $0 }.compactMap { $0 }.min()
         return RenderedCollage(image: image, plan: plan, shown: regions, captions: drawnCaptions.withLock { $0 })
     }
 
@@ -569,7 +583,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             guard let engineFormat = EngineFormat.saving(extension: format.fileExtension) else {
                 throw ImageEngineError(kind: .invalidArgument, message: "cannot save as .\(format.fileExtension)")
             }
-            let status = ci_encode(engineFormat.format, &source, Int32(quality), Int32(decodeThreads), &output, &size, &error)
+            let status = ci_encode(engineFormat.format, &source, Int32(quality), Int32(decodeThreads), image.dateTaken,
+                                   &output, &size, &error)
             guard status == CI_OK, let output else { throw ImageEngineError(error) }
             defer { ci_buffer_free(output) }
             return Array(UnsafeBufferPointer(start: output, count: size))

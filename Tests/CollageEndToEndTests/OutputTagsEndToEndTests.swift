@@ -1,0 +1,72 @@
+import CollageImaging
+import CollageTestSupport
+import Foundation
+import Testing
+
+/// What a saved collage says of itself: an sRGB ICC profile, and the date
+/// its earliest photo was taken; nothing else of the photos' metadata.
+@Suite struct OutputTagsEndToEndTests {
+    /// Two dated copies of the sample coffee cup (the later one first) and
+    /// an undated PNG.
+    func collage() throws -> CLI {
+        let cli = try CLI()
+        let sample = [UInt8](try Data(contentsOf: CLI.samples.appendingPathComponent("coffee-cup.jpg")))
+        var paths: [String] = []
+        for (name, date) in [("later.jpg", "2024:08:01 09:00:00"), ("earlier.jpg", "2019:07:04 18:30:00")] {
+            let url = cli.workingDirectory.appendingPathComponent(name)
+            try Data(EXIFBlock.inserted(EXIFBlock.dateTaken(date), into: sample)).write(to: url)
+            paths.append(url.path)
+        }
+        let png = cli.workingDirectory.appendingPathComponent("undated.png")
+        try Data(PNGFile.encode(width: 16, height: 12, colourType: 2, samples: [UInt8](repeating: 90, count: 16 * 12 * 3)))
+            .write(to: png)
+        paths += [png.path, png.path]
+        #expect(try cli.run(["add"] + paths).status == 0)
+        return cli
+    }
+
+    static func dateTaken(_ path: String) throws -> String {
+        var info = ci_photo_info()
+        var error = ci_error()
+        try #require(ci_probe_file(path, &info, &error) == CI_OK)
+        return withUnsafeBytes(of: info.date_taken) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        return bytes.count >= needle.count && (0...(bytes.count - needle.count)).contains { Array(bytes[$0..<$0 + needle.count]) == needle }
+    }
+
+    @Test("JPEG, PNG and WebP carry an sRGB profile and the earliest date", arguments: ["jpg", "png", "webp"])
+    func tagged(format: String) throws {
+        let cli = try collage()
+        let saved = try cli.run(["save", "-o", "tagged.\(format)", "--keep", "--size", "400x300"])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let path = cli.workingDirectory.appendingPathComponent("tagged.\(format)").path
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // The profile's own marker: each container's chunk or segment, and lcms2's sRGB description.
+        let container = ["jpg": "ICC_PROFILE", "png": "iCCP", "webp": "ICCP"][format]!
+        #expect(Self.contains(bytes, container), "no \(container)")
+        #expect(Self.contains(bytes, "2019:07:04 18:30:00"), "not the earliest photo's date")
+        #expect(!Self.contains(bytes, "2024:08:01 09:00:00"))
+        // The engine reads the date back where it reads EXIF (JPEG, WebP).
+        if format != "png" { #expect(try Self.dateTaken(path) == "2019:07:04 18:30:00") }
+        // Nothing else: the EXIF block is the TIFF header, the Exif IFD's
+        // pointer and the date (JPEG's APP1 says its length).
+        if format == "jpg", let at = (0..<bytes.count - 10).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xE1 }) {
+            #expect(Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) < 100, "an APP1 of more than the date")
+        }
+    }
+
+    @Test func withoutADateOnlyTheProfile() throws {
+        let cli = try CLI()
+        let png = cli.workingDirectory.appendingPathComponent("undated.png")
+        try Data(PNGFile.encode(width: 16, height: 12, colourType: 2, samples: [UInt8](repeating: 90, count: 16 * 12 * 3)))
+            .write(to: png)
+        #expect(try cli.run(["add", png.path, png.path]).status == 0)
+        #expect(try cli.run(["save", "-o", "plain.jpg", "--size", "64x32"]).status == 0)
+        let bytes = [UInt8](try Data(contentsOf: cli.workingDirectory.appendingPathComponent("plain.jpg")))
+        #expect(Self.contains(bytes, "ICC_PROFILE"))
+        #expect(!Self.contains(bytes, "Exif"))
+    }
+}
