@@ -155,9 +155,7 @@ import Testing
     @Test func withoutAnyFontTheCollageIsSavedWithoutCaptions() throws {
         let cli = try collage([[230, 30, 30], [30, 200, 30]])
         try #require(try cli.run(["caption", "1", "Mine"]).status == 0)
-        let config = cli.workingDirectory.appendingPathComponent("no-fonts.conf")
-        try Data("<?xml version=\"1.0\"?>\n<fontconfig><cachedir>\(cli.workingDirectory.path)/cache</cachedir></fontconfig>\n".utf8)
-            .write(to: config)
+        let config = try cli.fontlessConfig()
         let run = try cli.bash("FONTCONFIG_FILE=\(shellQuoted(config.path)) exec \"$COLLAGE\" save -o plain.png --keep --caption name")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("no font is installed"), "\(run.stderr)")

@@ -66,6 +66,14 @@ func atOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
 extension CLI {
+    /// A fontconfig configuration that finds no font, for FONTCONFIG_FILE.
+    func fontlessConfig() throws -> URL {
+        let config = workingDirectory.appendingPathComponent("no-fonts.conf")
+        try Data("<?xml version=\"1.0\"?>\n<fontconfig><cachedir>\(workingDirectory.path)/cache</cachedir></fontconfig>\n".utf8)
+            .write(to: config)
+        return config
+    }
+
     /// Runs `script` with bash in the working directory, with this CLI's state
     /// folder and $COLLAGE set to the binary; kills it after `timeout` seconds.
     /// Scripts use `exec "$COLLAGE" ...`, so a signal that kills collage is

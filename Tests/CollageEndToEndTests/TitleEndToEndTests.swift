@@ -150,9 +150,7 @@ import Testing
 
     @Test func withoutAnyFontTheCollageIsSavedWithoutItsTitle() throws {
         let cli = try collage()
-        let config = cli.workingDirectory.appendingPathComponent("no-fonts.conf")
-        try Data("<?xml version=\"1.0\"?>\n<fontconfig><cachedir>\(cli.workingDirectory.path)/cache</cachedir></fontconfig>\n".utf8)
-            .write(to: config)
+        let config = try cli.fontlessConfig()
         let run = try cli.bash("FONTCONFIG_FILE=\(shellQuoted(config.path)) exec \"$COLLAGE\" save -o plain.png --keep --title 'Lost'")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("no font is installed"), "\(run.stderr)")

@@ -400,15 +400,6 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         guard status == CI_OK else { throw ImageEngineError(error) }
     }
 
-    /// The caption of each photo (`CaptionSource.caption`), reading the
-    /// date taken from the headers only when `--caption date` asks for it.
-    func captions(of photos: [Photo], _ options: CollageRenderOptions) throws -> [String?] {
-        try photos.map { photo in
-            let date = options.caption == .date && photo.caption == nil ? try inspect(photo).dateTaken : nil
-            return options.caption.caption(for: photo, dateTaken: date)
-        }
-    }
-
     /// Draws `text` in a translucent band across the bottom of `cell`
     /// (`CaptionBand`), over the photo already drawn there; nil when no
     /// font can draw it (nothing is drawn then).
@@ -449,7 +440,6 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         let shown = Locked([ci_box](repeating: ci_box(x: 0, y: 0, width: 1, height: 1), count: photos.count))
         var drawing = options
         drawing.fit = plan.fit
-        let captions = try captions(of: photos, options)
         let drawnCaptions = Locked([DrawnCaption?](repeating: nil, count: photos.count))
         let dates = Locked([String?](repeating: nil, count: photos.count))
         let captionPixels = CaptionBand.fontPixels(
@@ -471,13 +461,15 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     let status = photos[index].withFileSystemPath {
                         ci_draw_photo_placed($0, &canvas, rect, &drawOptions, &placement, &error)
                     }
+                    // The date the draw read from the photo's header: for the file's EXIF
+                    // and `--caption date` (no second read of the header).
+                    let date = status == CI_OK ? PhotoInfo.text(of: placement.date_taken) : nil
                     if status == CI_OK {
                         shown.withLock { $0[index] = placement.shown }
-                        let date = PhotoInfo.text(of: placement.date_taken)
                         dates.withLock { $0[index] = date }
                     }
                     // Each caption in its own cell, so the workers never write the same pixels.
-                    if status == CI_OK, let caption = captions[index] {
+                    if status == CI_OK, let caption = options.caption.caption(for: photos[index], dateTaken: date) {
                         do throws(ImageEngineError) {
                             let drawn = try drawCaption(caption, in: cell, fontPixels: captionPixels, on: &canvas,
                                                         options: options)
