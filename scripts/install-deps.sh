@@ -23,6 +23,11 @@ declare -A packages=(
   [pangocairo]=libpango1.0-dev
   [cairo]=libcairo2-dev
   [fontconfig]=libfontconfig-dev
+  [libtiff-4]=libtiff-dev
+  [libgif]=libgif-dev
+  [libjxl]=libjxl-dev
+  [libjxl_threads]=libjxl-dev
+  [libraw_r]=libraw-dev
 )
 
 missing=()

@@ -47,7 +47,11 @@ typedef enum {
     CI_FORMAT_JPEG = 1,
     CI_FORMAT_PNG = 2,
     CI_FORMAT_HEIF = 3,   // HEIC, HEIF and AVIF (ISO BMFF `ftyp` brands), through libheif
-    CI_FORMAT_WEBP = 4    // RIFF....WEBP, through libwebp
+    CI_FORMAT_WEBP = 4,   // RIFF....WEBP, through libwebp
+    CI_FORMAT_TIFF = 5,   // II*\0 / MM\0*, through libtiff (issue #22)
+    CI_FORMAT_GIF = 6,    // GIF87a / GIF89a, through giflib
+    CI_FORMAT_JXL = 7,    // JPEG XL codestream or container, through libjxl
+    CI_FORMAT_RAW = 8     // camera RAW (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2), through libraw
 } ci_format;
 
 #define CI_DATE_TAKEN_BYTES 20
