@@ -61,29 +61,6 @@ ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
     return status;
 }
 
-ci_status ci_decode_memory(const uint8_t *data, size_t size, const char *name,
-                           const ci_decode_options *options, ci_image *out, ci_error *err) {
-    if (!data || !options || !out)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_memory: missing argument");
-    if (!name) name = "(memory)";
-    memset(out, 0, sizeof *out);
-    const ci_loader *loader = ci_loader_for(ci_sniff_format(data, size));
-    if (!loader) return ci_fail_not_image(name, err);
-    return loader->decode(data, size, name, options, out, err);
-}
-
-ci_status ci_decode_file(const char *path, const ci_decode_options *options,
-                         ci_image *out, ci_error *err) {
-    if (!path) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_file: missing path");
-    uint8_t *data;
-    size_t size;
-    ci_status status = ci_read_file(path, &data, &size, err);
-    if (status != CI_OK) return status;
-    status = ci_decode_memory(data, size, path, options, out, err);
-    free(data);
-    return status;
-}
-
 // ---------------------------------------------------------------------------
 // The driver
 
@@ -105,6 +82,18 @@ ci_row_sink ci_image_sink(ci_image_rows *rows) {
 static uint8_t *plan_slot(void *target) { return ci_cover_plan_slot(target); }
 static void plan_push(void *target, const uint8_t *row) { ci_cover_plan_push(target, row); }
 
+// n/8 of the header's size, n rounded up to a halving (1, 2, 4, 8) where
+// those are the loader's only scales.
+static ci_scale eighths_scale(const ci_header *header, unsigned n) {
+    if (header->scales == CI_SCALES_HALVINGS) {
+        unsigned halving = 1;
+        while (halving < n) halving <<= 1;
+        n = halving;
+    }
+    ci_scale scale = {n, ci_scaled_size(header->width, n), ci_scaled_size(header->height, n)};
+    return scale;
+}
+
 // The scale to decode at for `cell`, by shrink.c's rule for the scales the
 // loader has.
 static ci_scale choose_scale(const ci_header *header, ci_rect cell, const ci_limits *limits) {
@@ -112,14 +101,7 @@ static ci_scale choose_scale(const ci_header *header, ci_rect cell, const ci_lim
     if (header->scales == CI_SCALES_EIGHTHS || header->scales == CI_SCALES_HALVINGS) {
         scale.eighths = ci_draw_scale(header->width, header->height, header->orientation, cell.width,
                                       cell.height, limits);
-        if (header->scales == CI_SCALES_HALVINGS) {
-            // The smallest halving no smaller than the n/8 chosen.
-            unsigned n = 1;
-            while (n < scale.eighths) n <<= 1;
-            scale.eighths = n;
-        }
-        scale.width = ci_scaled_size(header->width, scale.eighths);
-        scale.height = ci_scaled_size(header->height, scale.eighths);
+        scale = eighths_scale(header, scale.eighths);
     } else if (header->scales == CI_SCALES_ANY) {
         ci_any_scale(header->display_width, header->display_height, header->orientation, cell.width,
                      cell.height, limits, &scale.width, &scale.height);
@@ -250,4 +232,126 @@ ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
     options.background = background;
     if (limits) options.limits = *limits;
     return ci_draw_photo_placed(path, canvas, cell, &options, NULL, err);
+}
+
+// ---------------------------------------------------------------------------
+// Decoding into an image: the loader's rows at a scale, whole
+
+// The scale a decode covering an upright min_width x min_height reads at
+// (0 x 0: full size): shrink.c's rule without a cell's filter headroom.
+static ci_scale decode_scale(const ci_header *header, uint32_t min_width, uint32_t min_height) {
+    ci_scale scale = {8, header->width, header->height};
+    if (min_width == 0 && min_height == 0) return scale;
+    if (header->scales == CI_SCALES_EIGHTHS || header->scales == CI_SCALES_HALVINGS) {
+        scale = eighths_scale(header, ci_shrink_scale_upright(header->width, header->height, header->orientation,
+                                                              min_width, min_height));
+    } else if (header->scales == CI_SCALES_ANY) {
+        ci_shrink_target target = ci_shrink_target_for_box(header->display_width, header->display_height,
+                                                           min_width, min_height, 0);
+        ci_oriented_size(header->orientation, target.width, target.height, &scale.width, &scale.height);
+    }
+    return scale;
+}
+
+// `image` (3 or 4 bytes a pixel) as `channels`, in place where it narrows
+// (RGBX to RGB), into a new image where it widens (RGB to RGBA, opaque).
+static ci_status set_channels(ci_image *image, int channels, const ci_limits *limits, const char *name,
+                              ci_error *err) {
+    if (image->channels == channels) return CI_OK;
+    ci_image out;
+    if (channels == 3) {
+        out = *image;
+        out.channels = 3;
+        out.stride = (size_t)image->width * 3;
+    } else {
+        ci_status status = ci_image_alloc(&out, image->width, image->height, channels, limits, name, err);
+        if (status != CI_OK) return status;
+    }
+    for (uint32_t y = 0; y < image->height; y++) {
+        const uint8_t *in = image->pixels + (size_t)y * image->stride;
+        uint8_t *to = out.pixels + (size_t)y * out.stride;
+        for (uint32_t x = 0; x < image->width; x++, in += image->channels, to += channels) {
+            to[0] = in[0];
+            to[1] = in[1];
+            to[2] = in[2];
+            if (channels == 4) to[3] = 255;
+        }
+    }
+    if (channels == 4) ci_image_free(image);
+    *image = out;
+    return CI_OK;
+}
+
+static ci_status decode_inner(draw_job *job, const ci_loader *loader, ci_source *source,
+                              const ci_decode_options *options, ci_image *out, ci_error *err) {
+    const char *name = source->name;
+    ci_header *header = &job->header;
+    header->orientation = 1;
+    ci_draw_request request = {
+        .background = options->background,
+        .keep_alpha = options->keep_alpha,
+        .limits = &options->limits,
+    };
+    job->state = calloc(1, loader->state_size);
+    if (!job->state) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    ci_status status = loader->open(job->state, source, &request, header, err);
+    if (status != CI_OK) return status;
+    if (loader->choose) loader->choose(job->state, options->min_width, options->min_height, header);
+    ci_scale scale = decode_scale(header, options->min_width, options->min_height);
+    uint32_t width, height;
+    const ci_image *whole = NULL;
+    status = loader->start(job->state, &scale, header, &width, &height, &whole, err);
+    if (status != CI_OK) return status;
+    const int channels = options->keep_alpha ? 4 : 3;
+    if (whole) {
+        status = ci_image_alloc(out, whole->width, whole->height, whole->channels, &options->limits, name, err);
+        for (uint32_t y = 0; status == CI_OK && y < whole->height; y++)
+            memcpy(out->pixels + (size_t)y * out->stride, whole->pixels + (size_t)y * whole->stride,
+                   (size_t)whole->width * (size_t)whole->channels);
+    } else {
+        status = ci_image_alloc(out, width, height, 4, &options->limits, name, err);
+        uint32_t first = 0, columns = width;
+        if (status == CI_OK && loader->begin) status = loader->begin(job->state, header, &first, &columns, err);
+        ci_image_rows rows = {out, 0};
+        ci_row_sink sink = ci_image_sink(&rows);
+        if (status == CI_OK) status = loader->rows(job->state, 0, height - 1, first, columns, &sink, err);
+    }
+    if (status == CI_OK) status = set_channels(out, channels, &options->limits, name, err);
+    // Orienting after the scaled decode touches the fewest pixels.
+    if (status == CI_OK && options->apply_orientation)
+        status = ci_apply_orientation(out, header->orientation, name, err);
+    if (status == CI_OK && !options->keep_colours) status = ci_colour_convert_image(&header->tag, out, name, err);
+    return status;
+}
+
+// One decode of `source`, through the same loader calls as a draw.
+static ci_status decode(ci_source *source, const ci_decode_options *options, ci_image *out, ci_error *err) {
+    memset(out, 0, sizeof *out);
+    const ci_loader *loader = ci_loader_for(ci_sniff_format(source->buffer, source->filled));
+    if (!loader) return ci_fail_not_image(source->name, err);
+    draw_job job;
+    memset(&job, 0, sizeof job);
+    ci_status status = decode_inner(&job, loader, source, options, out, err);
+    if (job.state) loader->close(job.state);
+    free(job.state);
+    if (status != CI_OK) ci_image_free(out);
+    return status;
+}
+
+ci_status ci_decode_memory(const uint8_t *data, size_t size, const char *name,
+                           const ci_decode_options *options, ci_image *out, ci_error *err) {
+    if (!data || !options || !out)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_memory: missing argument");
+    ci_source source = ci_source_memory(data, size, name ? name : "(memory)");
+    return decode(&source, options, out, err);
+}
+
+ci_status ci_decode_file(const char *path, const ci_decode_options *options, ci_image *out, ci_error *err) {
+    if (!path || !options || !out) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_file: missing argument");
+    ci_source source;
+    const ci_loader *loader = NULL;
+    ci_status status = source_open(path, &source, &loader, err);
+    if (status == CI_OK) status = decode(&source, options, out, err);
+    source_close(&source);
+    return status;
 }

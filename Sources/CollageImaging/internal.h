@@ -110,6 +110,8 @@ typedef struct {
 // What a draw is asked for besides the photo and the cell.
 typedef struct {
     ci_color background;        // under transparent pixels
+    int keep_alpha;             // rows carry alpha in their fourth byte, not composited over
+                                // `background` (ci_decode_memory's RGBA decodes only)
     const ci_limits *limits;    // NULL: the default
     ci_crop crop;
     ci_fit fit;
@@ -272,16 +274,13 @@ typedef struct ci_loader {
     ci_status (*begin)(void *state, ci_header *header, uint32_t *first_column, uint32_t *columns,
                        ci_error *err);
     // Rows first_row..last_row, those columns, into `sink`, 4 bytes a pixel
-    // (the fourth ignored). Reads to the end of the picture, so a file cut
+    // (the fourth ignored, or alpha when request->keep_alpha). Reads to the
+    // end of the picture, so a file cut
     // short is refused wherever the cut lies.
     ci_status (*rows)(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
                       uint32_t columns, const ci_row_sink *sink, ci_error *err);
     // Frees what the state holds, whatever happened (also after a failed open).
     void (*close)(void *state);
-
-    // A whole file in memory into a new image, as ci_decode_options ask.
-    ci_status (*decode)(const uint8_t *data, size_t size, const char *name,
-                        const ci_decode_options *options, ci_image *out, ci_error *err);
 
     // The saver (NULL: the format is only read): ci_encode's contract,
     // embedding `tags` (metadata.h: the sRGB profile, the date taken);
@@ -294,13 +293,6 @@ typedef struct ci_loader {
 // The loader of a format, or NULL for CI_FORMAT_UNKNOWN.
 const ci_loader *ci_loader_for(ci_format format);
 
-
-// --- JPEG (formats/jpeg_load.c) ---
-// Decodes to RGB (3 channels), or RGBA with alpha 255 when options->keep_alpha.
-// Applies shrink-on-load for options->min_width/min_height (in oriented
-// coordinates) and, with options->apply_orientation, the EXIF orientation.
-ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
-                         const ci_decode_options *options, ci_image *out, ci_error *err);
 
 // --- HEIF, HEIC, AVIF (formats/heif_load.c, heif_box.c) ---
 
@@ -378,13 +370,6 @@ ci_status ci_apply_orientation(ci_image *image, int orientation, const char *nam
 void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b);
 // A box in fractions of the stored image, upright for EXIF `orientation`.
 ci_box ci_box_upright(ci_box stored, int orientation);
-
-// --- PNG (formats/png_load.c) ---
-// Decodes any colour type and bit depth (16-bit rounded to 8, tRNS to alpha,
-// interlacing handled, gamma not applied) to RGBA when options->keep_alpha,
-// else to RGB composited over options->background.
-ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
-                        const ci_decode_options *options, ci_image *out, ci_error *err);
 
 // --- Resampling (resample.c) ---
 // Scales `source` (3 bytes a pixel, or 4 with the fourth ignored), stored

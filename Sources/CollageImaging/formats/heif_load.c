@@ -446,14 +446,6 @@ static void read_colour(heif_job *job, ci_colour_tag *tag) {
     }
 }
 
-// The smallest power-of-two reduction (1, 2, 4, 8) no smaller than JPEG's
-// DCT scale n/8 would be: shrink.c's rule, with halvings for steps.
-static uint32_t reduction_factor(unsigned scale_num) {
-    unsigned n = 1;
-    while (n < scale_num) n <<= 1;
-    return 8 / n;
-}
-
 // Sets job->thumbnail to a thumbnail that covers an upright need_width x
 // need_height, if there is one. Returns whether there is.
 static int find_thumbnail(heif_job *job, uint32_t need_width, uint32_t need_height) {
@@ -856,8 +848,8 @@ static ci_status heif_start(void *state, const ci_scale *scale, ci_header *heade
                             uint32_t *height, const ci_image **whole, ci_error *err) {
     heif_draw *draw = state;
     const ci_heif_geometry *g = &draw->read.g;
-    draw->r = (reduction){g->crop_x, g->crop_y, g->crop_width, g->crop_height, 8 / scale->eighths, 4, 0,
-                          draw->request->background};
+    draw->r = (reduction){g->crop_x, g->crop_y, g->crop_width, g->crop_height, 8 / scale->eighths, 4,
+                          draw->request->keep_alpha, draw->request->background};
     *width = (g->crop_width + draw->r.factor - 1) / draw->r.factor;
     *height = (g->crop_height + draw->r.factor - 1) / draw->r.factor;
     return load(&draw->job, draw->source->buffer, draw->source->filled, draw->r.factor, draw->request->limits,
@@ -874,55 +866,6 @@ static ci_status heif_rows(void *state, uint32_t first_row, uint32_t last_row, u
 
 static void heif_close(void *state) {
     job_free(&((heif_draw *)state)->job);
-}
-
-// ---------------------------------------------------------------------------
-// Decode (previews, ci_decode_file): the reduced image in memory, upright.
-
-static ci_status decode_inner(heif_job *job, const uint8_t *data, size_t size, const char *name,
-                              const ci_decode_options *options, ci_image *out, ci_error *err) {
-    const ci_heif_api *api = &job->api;
-    ci_status status = open_primary(job, data, size, name, err);
-    if (status != CI_OK) return status;
-    ci_colour_tag tag;
-    read_colour(job, &tag);
-    heif_read read;
-    choose(job, data, size, options->min_width, options->min_height, &read);
-    const ci_heif_geometry *g = &read.g;
-    // min_width x min_height is upright; the reduction works on stored pixels.
-    unsigned n = ci_shrink_scale_upright(g->crop_width, g->crop_height, g->orientation, options->min_width,
-                                         options->min_height);
-    reduction r = {g->crop_x, g->crop_y, g->crop_width, g->crop_height, reduction_factor(n),
-                   options->keep_alpha ? 4 : 3, options->keep_alpha != 0, options->background};
-    status = load(job, data, size, r.factor, &options->limits, &read, name, err);
-    if (status != CI_OK) return status;
-
-    uint32_t width = (g->crop_width + r.factor - 1) / r.factor;
-    uint32_t height = (g->crop_height + r.factor - 1) / r.factor;
-    status = ci_image_alloc(out, width, height, r.channels, &options->limits, name, err);
-    if (status != CI_OK) return status;
-    ci_image_rows image_rows = {out, 0};
-    ci_row_sink rows = ci_image_sink(&image_rows);
-    row_sink sink = {&rows, 0, height - 1, 0, width};
-    status = reduce_into(api, &read, &r, job->nclx, &sink, name, err);
-    if (status != CI_OK) return status;
-    // The decoded planes go before the turn: a lower peak.
-    if (job->image) api->heif_image_release(job->image);
-    job->image = NULL;
-    status = ci_apply_orientation(out, g->orientation, name, err);
-    if (status != CI_OK || options->keep_colours) return status;
-    return ci_colour_convert_image(&tag, out, name, err);
-}
-
-static ci_status heif_decode(const uint8_t *data, size_t size, const char *name,
-                             const ci_decode_options *options, ci_image *out, ci_error *err) {
-    heif_job job;
-    memset(&job, 0, sizeof job);
-    memset(out, 0, sizeof *out);
-    ci_status status = decode_inner(&job, data, size, name, options, out, err);
-    job_free(&job);
-    if (status != CI_OK) ci_image_free(out);
-    return status;
 }
 
 // The ISO BMFF brands of still images libheif decodes: HEIF (mif1, msf1 for
@@ -965,5 +908,4 @@ const ci_loader ci_heif_loader = {
     .start = heif_start,
     .rows = heif_rows,
     .close = heif_close,
-    .decode = heif_decode,
 };

@@ -134,7 +134,7 @@ static ci_status decode_failure(const jpeg_failure *failure, const char *name, c
 }
 
 // ---------------------------------------------------------------------------
-// Reading the header (shared by probe and decode)
+// Reading the header (shared by the probe and the loader)
 
 // Reads the header from the source already attached to cinfo, keeping APP1
 // markers for EXIF and APP2 for an ICC profile (jpeg_read_icc_profile joins
@@ -160,15 +160,6 @@ static int read_header_exif(j_decompress_ptr cinfo, int *has_subject, ci_box *su
     return 1;
 }
 
-static int read_header_from_source(j_decompress_ptr cinfo) {
-    return read_header_exif(cinfo, NULL, NULL, NULL);
-}
-
-// The same from memory.
-static int read_header(j_decompress_ptr cinfo, const uint8_t *data, size_t size) {
-    jpeg_mem_src(cinfo, data, (unsigned long)size);
-    return read_header_from_source(cinfo);
-}
 
 // ---------------------------------------------------------------------------
 // Reading from a file, a buffer at a time
@@ -323,15 +314,7 @@ static ci_status jpeg_probe_source(ci_source *source, ci_photo_info *info, ci_er
 }
 
 // ---------------------------------------------------------------------------
-// Decode
-
-typedef struct {
-    struct jpeg_decompress_struct cinfo;
-    jpeg_failure failure;
-    ci_image image;  // owned until handed to the caller
-    JOCTET *icc;     // the embedded profile, if any
-    ci_cmyk_converter *cmyk;
-} decode_job;
+// Decoding: the pieces the loader below uses
 
 // Sets scale n/8 (shrink.c's rule) in cinfo and computes the output sizes.
 static void set_scale(j_decompress_ptr cinfo, unsigned n) {
@@ -389,98 +372,6 @@ static void cmyk_row_to_rgb(const JSAMPLE *cmyk, uint8_t *out, uint32_t width, i
         out[2] = (uint8_t)((b + (b >> 8)) >> 8);
         if (channels == 4) out[3] = 255;
     }
-}
-
-static ci_status decode_inner(decode_job *job, const uint8_t *data, size_t size, const char *name,
-                              const ci_decode_options *options, ci_error *err) {
-    j_decompress_ptr cinfo = &job->cinfo;
-    cinfo->err = ci_jpeg_failure_init(&job->failure);
-    if (setjmp(job->failure.jump)) return decode_failure(&job->failure, name, err);
-
-    jpeg_create_decompress(cinfo);
-    cinfo->mem->max_memory_to_use = decode_memory_cap(&options->limits);
-    limit_scans(cinfo, &job->failure);
-    int orientation = read_header(cinfo, data, size);
-    ci_colour_tag tag;
-    read_icc(cinfo, &job->icc, &tag);
-
-    const int channels = options->keep_alpha ? 4 : 3;
-    const int is_cmyk = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
-    if (!colour_space_supported(cinfo->jpeg_color_space)) return unsupported_colour(cinfo, name, err);
-    if (is_cmyk)
-        cinfo->out_color_space = JCS_CMYK;  // libjpeg turns YCCK into CMYK
-    else
-        // libjpeg-turbo's extended spaces write RGB or RGBA (alpha 255)
-        // straight into our rows, grey included.
-        cinfo->out_color_space = channels == 4 ? JCS_EXT_RGBA : JCS_EXT_RGB;
-
-    // min_width/min_height are upright; the DCT scales the stored image.
-    set_scale(cinfo, ci_shrink_scale_upright(cinfo->image_width, cinfo->image_height, orientation,
-                                             options->min_width, options->min_height));
-
-    // Check the limit (and allocate) before libjpeg allocates its own buffers.
-    ci_status status = ci_image_alloc(&job->image, cinfo->output_width, cinfo->output_height,
-                                      channels, &options->limits, name, err);
-    if (status != CI_OK) return status;
-
-    jpeg_start_decompress(cinfo);
-    // CMYK goes through one libjpeg-owned row (freed with the decompressor),
-    // and through its profile when it has one (which then says all there is
-    // to say about its colours).
-    JSAMPARRAY cmyk_row = NULL;
-    if (is_cmyk) {
-        cmyk_row = (*cinfo->mem->alloc_sarray)((j_common_ptr)cinfo, JPOOL_IMAGE,
-                                               cinfo->output_width * 4, 1);
-        if (!options->keep_colours)
-            job->cmyk = ci_colour_cmyk_open(&tag, cinfo->saw_Adobe_marker, channels);
-        memset(&tag, 0, sizeof tag);
-    }
-
-    while (cinfo->output_scanline < cinfo->output_height) {
-        uint8_t *row = job->image.pixels + (size_t)cinfo->output_scanline * job->image.stride;
-        if (is_cmyk) {
-            if (jpeg_read_scanlines(cinfo, cmyk_row, 1) != 1) break;
-            if (job->cmyk)
-                ci_colour_cmyk_row(job->cmyk, cmyk_row[0], row, cinfo->output_width);
-            else
-                cmyk_row_to_rgb(cmyk_row[0], row, cinfo->output_width, channels,
-                                cinfo->saw_Adobe_marker);
-        } else {
-            JSAMPROW rows[1] = {row};
-            if (jpeg_read_scanlines(cinfo, rows, 1) != 1) break;
-        }
-    }
-    // The memory source never suspends, so a short read means a libjpeg
-    // bug rather than short data; refuse rather than return garbage rows.
-    if (cinfo->output_scanline < cinfo->output_height)
-        return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", name);
-    // Reads up to EOI, so a file cut after its last scanline but before the
-    // end marker is reported as truncated too.
-    jpeg_finish_decompress(cinfo);
-
-    // Orienting after the scaled decode touches the fewest pixels.
-    if (options->apply_orientation) {
-        status = ci_apply_orientation(&job->image, orientation, name, err);
-        if (status != CI_OK) return status;
-    }
-    if (options->keep_colours) return CI_OK;
-    return ci_colour_convert_image(&tag, &job->image, name, err);
-}
-
-ci_status ci_jpeg_decode(const uint8_t *data, size_t size, const char *name,
-                         const ci_decode_options *options, ci_image *out, ci_error *err) {
-    if (size > ULONG_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: file is too large", name);
-    decode_job job;
-    memset(&job, 0, sizeof job);
-    ci_status status = decode_inner(&job, data, size, name, options, err);
-    jpeg_destroy_decompress(&job.cinfo);
-    free(job.icc);
-    ci_colour_cmyk_close(job.cmyk);
-    if (status == CI_OK)
-        *out = job.image;
-    else
-        ci_image_free(&job.image);
-    return status;
 }
 
 // ---------------------------------------------------------------------------
@@ -683,7 +574,6 @@ const ci_loader ci_jpeg_loader = {
     .begin = jpeg_begin,
     .rows = jpeg_rows,
     .close = jpeg_close,
-    .decode = ci_jpeg_decode,
     .has_quality = 1,
     .save = ci_jpeg_save,
 };

@@ -330,20 +330,6 @@ static ci_colour_tag tag_for(const uint8_t *icc, size_t size) {
     return tag;
 }
 
-ci_status ci_png_decode(const uint8_t *data, size_t size, const char *name,
-                        const ci_decode_options *options, ci_image *out, ci_error *err) {
-    uint8_t *icc;
-    size_t icc_size;
-    ci_status status = png_decode_tagged(data, size, name, options, out, &icc, &icc_size, err);
-    if (status == CI_OK && !options->keep_colours) {
-        ci_colour_tag tag = tag_for(icc, icc_size);
-        status = ci_colour_convert_image(&tag, out, name ? name : "(memory)", err);
-        if (status != CI_OK) ci_image_free(out);
-    }
-    free(icc);
-    return status;
-}
-
 // ---------------------------------------------------------------------------
 // The loader: the whole file in memory, decoded whole (alpha over the
 // background) and handed to the driver as one image. PNGs have no
@@ -383,7 +369,7 @@ static ci_status png_start(void *state, const ci_scale *scale, ci_header *header
     ci_source *source = draw->source;
     ci_decode_options options;
     memset(&options, 0, sizeof options);
-    options.keep_alpha = 0;
+    options.keep_alpha = draw->request->keep_alpha;
     options.background = draw->request->background;
     if (draw->request->limits) options.limits = *draw->request->limits;
     ci_status status = png_decode_tagged(source->buffer, source->filled, source->name, &options, &draw->photo,
@@ -452,6 +438,5 @@ const ci_loader ci_png_loader = {
     .open = png_open,
     .start = png_start,
     .close = png_close,
-    .decode = ci_png_decode,
     .save = ci_png_save,
 };

@@ -169,20 +169,6 @@ static void row_out(const WebPDecoderConfig *config, uint32_t y, uint32_t first,
     }
 }
 
-// The stored-orientation size covering an upright need_width x need_height.
-static void scaled_size(const webp_header *header, uint32_t need_width, uint32_t need_height,
-                        uint32_t *width, uint32_t *height) {
-    uint32_t dw, dh;
-    ci_oriented_size(header->orientation, header->width, header->height, &dw, &dh);
-    ci_shrink_target target = ci_shrink_target_for_box(dw, dh, need_width, need_height, 0);
-    uint32_t w = target.width, h = target.height;
-    if (need_width == 0 && need_height == 0) {
-        w = dw;
-        h = dh;
-    }
-    ci_oriented_size(header->orientation, w, h, width, height);
-}
-
 // ---------------------------------------------------------------------------
 // The loader: the whole file in memory, decoded at the driver's size by
 // libwebp, handed over a row at a time.
@@ -232,7 +218,8 @@ static ci_status webp_rows(void *state, uint32_t first_row, uint32_t last_row, u
     webp_draw *draw = state;
     for (uint32_t y = first_row; y <= last_row; y++) {
         uint8_t *slot = sink->slot(sink->target);
-        row_out(&draw->config, y, first_column, columns, slot, 4, 0, draw->request->background);
+        row_out(&draw->config, y, first_column, columns, slot, 4, draw->request->keep_alpha,
+                draw->request->background);
         sink->push(sink->target, slot);
     }
     return CI_OK;
@@ -242,39 +229,6 @@ static void webp_close(void *state) {
     webp_draw *draw = state;
     if (draw->decoded) WebPFreeDecBuffer(&draw->config.output);
     header_free(&draw->header);
-}
-
-// ---------------------------------------------------------------------------
-// Decode (previews, ci_decode_file)
-
-static ci_status webp_decode(const uint8_t *data, size_t size, const char *name,
-                             const ci_decode_options *options, ci_image *out, ci_error *err) {
-    memset(out, 0, sizeof *out);
-    webp_header header;
-    ci_status status = read_header(data, size, name, &header, err);
-    WebPDecoderConfig config;
-    memset(&config, 0, sizeof config);
-    int decoded = 0;
-    uint32_t width = 0, height = 0;
-    if (status == CI_OK) {
-        scaled_size(&header, options->min_width, options->min_height, &width, &height);
-        status = decode_scaled(data, size, &header, width, height, &options->limits, &config, name, err);
-        decoded = status == CI_OK;
-    }
-    int channels = options->keep_alpha ? 4 : 3;
-    if (status == CI_OK) status = ci_image_alloc(out, width, height, channels, &options->limits, name, err);
-    if (status == CI_OK) {
-        for (uint32_t y = 0; y < height; y++)
-            row_out(&config, y, 0, width, out->pixels + (size_t)y * out->stride, channels,
-                    options->keep_alpha, options->background);
-    }
-    if (decoded) WebPFreeDecBuffer(&config.output);
-    if (status == CI_OK && options->apply_orientation)
-        status = ci_apply_orientation(out, header.orientation, name, err);
-    if (status == CI_OK && !options->keep_colours) status = ci_colour_convert_image(&header.tag, out, name, err);
-    header_free(&header);
-    if (status != CI_OK) ci_image_free(out);
-    return status;
 }
 
 // ---------------------------------------------------------------------------
@@ -323,7 +277,6 @@ const ci_loader ci_webp_loader = {
     .start = webp_start,
     .rows = webp_rows,
     .close = webp_close,
-    .decode = webp_decode,
     .has_quality = 1,
     .save = ci_webp_save,
 };
