@@ -6,9 +6,10 @@ import Testing
 @testable import CollageTerminal
 
 /// The photos screen's previews at the widths that once came out sheared or
-/// grey (issue #11): through the real path (PreviewService: shrink-on-load
-/// decode, then the renderer), the picture handed to libchafa equals the
-/// photo scaled, for JPEG and for grey, grey + alpha and palette PNGs.
+/// grey (issue #11): through the real path (PreviewService: the engine's
+/// draw into the picture's size, then the renderer), the picture handed to
+/// libchafa equals the photo scaled, for JPEG and for grey, grey + alpha and
+/// palette PNGs.
 @Suite struct PreviewPixelTests {
     static let widths = Array(1...8) + Array(299...303) + Array(598...601) + [2001]
 
@@ -88,19 +89,35 @@ import Testing
         let input = ChafaPictureRenderer.chafaInput(image, toAspect: nil)
         #expect(input.width == image.width && input.height == image.height)
 
-        // Every pixel handed to libchafa, against the photo at that place.
-        // Exact for PNG (decoded at full size); for JPEG its brightness, within
-        // the codec's loss (its colour is subsampled 2 x 2, which a photo 2 px
-        // wide with a steep gradient cannot keep); the palette away from the
-        // quadrants' edges.
-        let tolerance = kind == .jpeg ? 10 : 1
+        // The picture is the photo fitted in the box, never larger.
+        let box = renderer.pixelSize(columns: 40, rows: 20)
+        #expect(input.width <= width && input.height <= height)
+        #expect(input.width == width || input.height == height || input.width == box.width || input.height == box.height)
+
+        // Every pixel handed to libchafa, against the photo at that place
+        // (where a scaled pixel's centre falls). For PNG within a level where
+        // the picture is the photo's own size, two where it is scaled (a
+        // linear gradient survives the filter but for its last pixels, which
+        // it reads past the edge: 40 rows become 6 for the widest); for JPEG
+        // its brightness, within the codec's loss (its colour is subsampled
+        // 2 x 2, which a photo 2 px wide with a steep gradient cannot keep);
+        // the palette's quadrants and the alpha step away from their edges,
+        // where the filter (3 pixels each side) rings.
+        let tolerance = kind == .jpeg ? 10 : input.width == width ? 1 : 2
+        let ringX = max(0.1, 3.5 / Double(input.width)), ringY = max(0.1, 3.5 / Double(input.height))
         func luma(_ rgb: [Int]) -> Int { (299 * rgb[0] + 587 * rgb[1] + 114 * rgb[2]) / 1000 }
+        func position(_ i: Int, picture: Int, photo: Int) -> Double {
+            guard photo > 1 else { return 0.25 }
+            let at = (Double(i) + 0.5) * Double(photo) / Double(picture) - 0.5
+            return min(1, max(0, at / Double(photo - 1)))
+        }
         var worst = 0, worstAt = (0, 0)
         for v in 0..<input.height {
             for u in 0..<input.width {
-                let x = input.width == 1 ? 0.25 : Double(u) / Double(input.width - 1)
-                let y = Double(v) / Double(input.height - 1)
-                if kind == .palette && (abs(x - 0.5) < 0.1 || abs(y - 0.5) < 0.1) { continue }
+                let x = position(u, picture: input.width, photo: width)
+                let y = position(v, picture: input.height, photo: height)
+                if kind == .palette && (abs(x - 0.5) < ringX || abs(y - 0.5) < ringY) { continue }
+                if kind == .greyAlpha && abs(x - 0.5) < ringX { continue }
                 let at = (v * input.width + u) * 4
                 let got = input.pixels[at..<at + 3].map(Int.init)
                 let want = Self.expected(kind, x, y)

@@ -170,7 +170,7 @@ public final class FakeDrawer: PreviewDrawing {
                                plan: plan, shown: photos.map { _ in PhotoRegion(x: 0.5, y: 0, width: 0.5, height: 1) })
     }
 
-    public func decode(_ photo: Photo, fitting width: Int, height: Int, background: RGBColor) throws -> RGBImage {
+    public func picture(of photo: Photo, fitting width: Int, height: Int, background: RGBColor) throws -> RGBImage {
         try Self.fail([photo])
         decoded.withLock { $0.append("\(photo.fileName) \(width)x\(height)") }
         return RGBImage(width: width, height: height, filledWith: background)
@@ -216,4 +216,12 @@ public func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("collage-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+/// The formats the tests save in by name, from the engine's table (the app
+/// itself names none: a format is its table's entry).
+extension ImageFormat {
+    public static let jpeg = try! ImageFormat(extension: "jpg")
+    public static let png = try! ImageFormat(extension: "png")
+    public static let webp = try! ImageFormat(extension: "webp")
 }

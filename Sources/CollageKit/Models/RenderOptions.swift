@@ -292,38 +292,6 @@ public struct RGBColor: Equatable, Sendable, CustomStringConvertible {
     public var description: String { String(format: "#%02x%02x%02x", red, green, blue) }
 }
 
-/// The file formats a collage is saved in, chosen by the file's extension.
-public enum ImageFormat: String, Equatable, Sendable, CaseIterable {
-    case jpeg
-    case png
-    case webp
-
-    public init(extension ext: String) throws {
-        switch ext.lowercased() {
-        case "jpg", "jpeg": self = .jpeg
-        case "png": self = .png
-        case "webp": self = .webp
-        case "": throw OptionError("the output file needs an extension: .jpg, .jpeg, .png or .webp")
-        default: throw OptionError("cannot save as '.\(ext)': use .jpg, .jpeg, .png or .webp")
-        }
-    }
-
-    public init(path: String) throws {
-        try self.init(extension: URL(fileURLWithPath: path).pathExtension)
-    }
-
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: "jpg"
-        case .png: "png"
-        case .webp: "webp"
-        }
-    }
-
-    /// Whether --quality means something for it (PNG is lossless).
-    public var hasQuality: Bool { self != .png }
-}
-
 /// Where a photo is cropped when its shape differs from its cell's.
 public enum CropMode: String, Equatable, Sendable, OptionChoice {
     /// The focus the person set, else the faces, else the camera's subject, else the centre.

@@ -39,6 +39,35 @@ public struct EngineFormat: Equatable, Sendable {
 /// The formats photos are read in, judged by their bytes.
 public typealias PhotoFormat = EngineFormat
 
+/// The formats a collage is saved in, chosen by the file's extension: those
+/// of the engine's table that it can write.
+public typealias ImageFormat = EngineFormat
+
+extension EngineFormat {
+    /// The formats a collage can be saved in, in the table's order.
+    public static let writable: [EngineFormat] = all.filter(\.canSave)
+
+    /// The table's first writable format (JPEG): what a batch writes unless told.
+    public static var standard: EngineFormat { writable[0] }
+
+    /// The extension a file of this format is given: its usual one.
+    public var fileExtension: String { extensions[0] }
+
+    /// The format written for a file extension (any of a format's, any case).
+    public init(extension ext: String) throws(OptionError) {
+        let names = Self.writable.flatMap(\.extensions).map { ".\($0)" }
+        let choices = names.dropLast().joined(separator: ", ") + " or " + names.last!
+        guard !ext.isEmpty else { throw OptionError("the output file needs an extension: \(choices)") }
+        guard let format = Self.saving(extension: ext) else { throw OptionError("cannot save as '.\(ext)': use \(choices)") }
+        self = format
+    }
+
+    /// The format written for a file's name, by its extension.
+    public init(path: String) throws(OptionError) {
+        try self.init(extension: URL(fileURLWithPath: path).pathExtension)
+    }
+}
+
 /// The formats as help texts list them, from the engine's table.
 extension EngineFormat {
     /// Every format read, by title: "A, B or C".
@@ -523,39 +552,35 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         return draw
     }
 
-    /// One photo, upright, at least large enough to fill a `width` x `height`
-    /// box keeping its aspect ratio (JPEGs shrink on load), transparency
-    /// composited over `background`: for previews.
-    public func decode(_ photo: Photo, fitting width: Int, height: Int, background: RGBColor = .white) throws -> RGBImage {
+    /// One photo, upright and whole, at the size it takes in a `width` x
+    /// `height` box (its aspect kept, never larger than the photo), drawn as
+    /// a collage's cells are (the same driver), transparency over
+    /// `background`: for previews, which then show what `save` draws. The
+    /// picture is the photo's own shape rounded to whole pixels, so it is
+    /// drawn centred to cover (at most a pixel's fraction cut) rather than
+    /// contained, which would leave slivers of background where the rounding
+    /// narrowed it.
+    public func picture(of photo: Photo, fitting width: Int, height: Int, background: RGBColor = .white) throws -> RGBImage {
         let info = try inspect(photo)
-        // The engine's shrink-on-load rule, for a box the photo must fit.
-        let target = ci_shrink_target_for_box(UInt32(info.displayWidth), UInt32(info.displayHeight),
-                                              UInt32(max(1, width)), UInt32(max(1, height)), 1)
-        var options = ci_decode_options()
-        options.min_width = max(1, target.width)
-        options.min_height = max(1, target.height)
-        options.apply_orientation = 1
-        options.keep_alpha = 0
-        options.background = ci_color(r: background.red, g: background.green, b: background.blue)
-        options.limits = ci_limits(max_pixels: maxDecodedPixels)
-        var decoded = ci_image()
+        let scale = min(1, Double(max(1, width)) / Double(info.displayWidth),
+                        Double(max(1, height)) / Double(info.displayHeight))
+        let pictureWidth = max(1, Int((Double(info.displayWidth) * scale).rounded()))
+        let pictureHeight = max(1, Int((Double(info.displayHeight) * scale).rounded()))
+        var image = RGBImage(width: pictureWidth, height: pictureHeight, filledWith: background)
+        var options = CollageRenderOptions.defaults
+        options.background = background
+        options.crop = .centre
+        options.fit = .cover
+        var draw = drawOptions(for: photo, options)
         var error = ci_error()
-        guard let status = photo.withFileSystemPath({ ci_decode_file($0, &options, &decoded, &error) }) else {
-            throw ImageEngineError.unopenable(photo)
+        let status = image.pixels.withUnsafeMutableBufferPointer { buffer in
+            var canvas = ci_image(pixels: buffer.baseAddress, width: UInt32(pictureWidth), height: UInt32(pictureHeight),
+                                  stride: pictureWidth * 3, channels: 3)
+            let cell = ci_rect(x: 0, y: 0, width: UInt32(pictureWidth), height: UInt32(pictureHeight))
+            return photo.withFileSystemPath { ci_draw_photo_placed($0, &canvas, cell, &draw, nil, &error) }
         }
+        guard let status else { throw ImageEngineError.unopenable(photo) }
         guard status == CI_OK else { throw ImageEngineError(error) }
-        defer { ci_image_free(&decoded) }
-        // Every pixel is copied below: nothing to fill first.
-        let (width, height) = (Int(decoded.width), Int(decoded.height))
-        var image = RGBImage(width: width, height: height, filledWith: background,
-                             except: [CellRect(x: 0, y: 0, width: width, height: height)])
-        let rowBytes = image.width * 3
-        image.pixels.withUnsafeMutableBytes { target in
-            for row in 0..<image.height {
-                let source = decoded.pixels + row * decoded.stride
-                (target.baseAddress! + row * rowBytes).copyMemory(from: source, byteCount: rowBytes)
-            }
-        }
         return image
     }
 
@@ -572,10 +597,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             var output: UnsafeMutablePointer<UInt8>?
             var size = 0
             var error = ci_error()
-            guard let engineFormat = EngineFormat.saving(extension: format.fileExtension) else {
-                throw ImageEngineError(kind: .invalidArgument, message: "cannot save as .\(format.fileExtension)")
-            }
-            let status = ci_encode(engineFormat.format, &source, Int32(quality), Int32(decodeThreads), image.dateTaken,
+            let status = ci_encode(format.format, &source, Int32(quality), Int32(decodeThreads), image.dateTaken,
                                    &output, &size, &error)
             guard status == CI_OK, let output else { throw ImageEngineError(error) }
             defer { ci_buffer_free(output) }

@@ -32,22 +32,22 @@ extension PreviewProviding {
 }
 
 /// What previews are drawn with: the collage's one plan and its draw (so a
-/// picture shows what `save` writes), and one photo decoded to fit a box.
+/// picture shows what `save` writes), and one photo drawn to fit a box.
 /// `ImageEngine` in the app; a fake in the tests.
 public protocol PreviewDrawing: Sendable {
     func plan(_ photos: [Photo], options: CollageRenderOptions) throws -> LayoutPlan
     func draw(_ photos: [Photo], plan: LayoutPlan, options: CollageRenderOptions) throws -> RenderedCollage
-    func decode(_ photo: Photo, fitting width: Int, height: Int, background: RGBColor) throws -> RGBImage
+    func picture(of photo: Photo, fitting width: Int, height: Int, background: RGBColor) throws -> RGBImage
 }
 
 extension ImageEngine: PreviewDrawing {}
 
-/// Makes previews off the interface thread, from shrink-on-load decodes,
-/// and keeps the most recent ones, so moving back over a photo is instant.
+/// Makes previews off the interface thread, through the engine's draw
+/// (shrink-on-load, then scaled to the picture's size), and keeps the most recent ones, so moving back over a photo is instant.
 ///
 /// One serial queue does the work: scrolling quickly through a folder queues
 /// requests that are cancelled before they start, so only the photo the
-/// highlight rests on is decoded.
+/// highlight rests on is drawn.
 public final class PreviewService: PreviewProviding {
     private let engine: any PreviewDrawing
     private let renderer: PictureRendering
@@ -72,7 +72,7 @@ public final class PreviewService: PreviewProviding {
         let key = "photo\u{0}\(photo.fileSystemPath)\u{0}\(columns)x\(rows)"
         return schedule(key: key, completion: completion) { [engine, renderer] in
             let box = renderer.pixelSize(columns: columns, rows: rows)
-            let image = try engine.decode(photo, fitting: box.width, height: box.height, background: .white)
+            let image = try engine.picture(of: photo, fitting: box.width, height: box.height, background: .white)
             return renderer.render(image, columns: columns, rows: rows)
         }
     }

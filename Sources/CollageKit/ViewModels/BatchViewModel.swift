@@ -20,7 +20,7 @@ public struct BatchOptions: Sendable {
     /// The most pixels one decoded photo may have (`ImageEngine.maxDecodedPixels`).
     public var maxDecodedPixels: UInt64
 
-    public init(outputDirectory: URL, format: ImageFormat = .jpeg, render: CollageRenderOptions,
+    public init(outputDirectory: URL, format: ImageFormat = .standard, render: CollageRenderOptions,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, overwrite: Bool = false,
                 skipExisting: Bool = false, dryRun: Bool = false,
                 maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels) {

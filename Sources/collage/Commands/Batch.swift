@@ -67,7 +67,7 @@ struct Batch: ParsableCommand {
     var output: String = "."
 
     @Option(help: "File format of the collages.")
-    var format: BatchFormat = .jpg
+    var format: BatchFormat = .standard
 
     @OptionGroup var render: RenderOptionGroup
 
@@ -85,20 +85,20 @@ struct Batch: ParsableCommand {
     @Flag(help: "Check the whole list and print the plan, writing nothing.")
     var dryRun = false
 
-    /// --format: an output format by its file extension (the values --help
-    /// lists come from ImageFormat, not from a second list here).
+    /// --format: an output format by any of its file extensions (the values
+    /// --help lists come from the engine's table, not from a second list here).
     struct BatchFormat: ExpressibleByArgument {
         let imageFormat: ImageFormat
-        static let jpg = BatchFormat(imageFormat: .jpeg)
+        static let standard = BatchFormat(imageFormat: .standard)
 
         init(imageFormat: ImageFormat) { self.imageFormat = imageFormat }
 
         init?(argument: String) {
-            guard let format = ImageFormat.allCases.first(where: { $0.fileExtension == argument }) else { return nil }
+            guard let format = try? ImageFormat(extension: argument) else { return nil }
             imageFormat = format
         }
 
-        static var allValueStrings: [String] { ImageFormat.allCases.map(\.fileExtension) }
+        static var allValueStrings: [String] { ImageFormat.writable.map(\.fileExtension) }
         var defaultValueDescription: String { imageFormat.fileExtension }
     }
 
