@@ -9,7 +9,7 @@ struct ci_output_tags {
     uint8_t *icc;        // an sRGB ICC profile
     size_t icc_size;
     uint8_t *exif;       // NULL, or "Exif\0\0" and a TIFF structure holding DateTimeOriginal
-    size_t exif_size;    // (PNG's eXIf and WebP's EXIF chunk take it from byte 6)
+    size_t exif_size;    // (containers with an EXIF chunk of their own take it from byte 6)
 };
 
 // The profile, and the EXIF block when `date_taken` is a date

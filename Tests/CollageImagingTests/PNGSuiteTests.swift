@@ -28,7 +28,7 @@ enum PNGTestSupport {
     /// Encodes tightly packed RGB (channels 3) or RGBA (4) pixels as PNG.
     static func encodePNG(_ pixels: [UInt8], width: Int, height: Int, channels: Int) throws -> Data {
         try encode(pixels, width: width, height: height, channels: channels) { image, out, size, error in
-            ci_encode_png(image, out, size, error)
+            ci_encode(CI_FORMAT_PNG, image, 90, 1, nil, out, size, error)
         }
     }
 
@@ -37,7 +37,7 @@ enum PNGTestSupport {
     /// Encodes tightly packed RGB pixels as a JPEG (4:2:0).
     static func encodeJPEG(_ pixels: [UInt8], width: Int, height: Int, quality: Int) throws -> Data {
         try encode(pixels, width: width, height: height, channels: 3) { image, out, size, error in
-            ci_encode_jpeg(image, Int32(quality), out, size, error)
+            ci_encode(CI_FORMAT_JPEG, image, Int32(quality), 1, nil, out, size, error)
         }
     }
 
@@ -366,7 +366,7 @@ extension PNGSuiteTests {
             let status = padded.withUnsafeMutableBufferPointer { buffer -> ci_status in
                 var image = ci_image(pixels: buffer.baseAddress, width: UInt32(width), height: UInt32(height),
                                      stride: stride, channels: 3)
-                return ci_encode_png(&image, &out, &size, &error)
+                return ci_encode(CI_FORMAT_PNG, &image, 90, 1, nil, &out, &size, &error)
             }
             try #require(status == CI_OK, "\(PNGTestSupport.message(error))")
             defer { ci_buffer_free(out) }
@@ -384,12 +384,12 @@ extension PNGSuiteTests {
             var size = 0
             var error = ci_error()
             var image = ci_image(pixels: nil, width: 4, height: 4, stride: 12, channels: 3)
-            #expect(ci_encode_png(&image, &out, &size, &error) == CI_ERR_INVALID_ARGUMENT)
+            #expect(ci_encode(CI_FORMAT_PNG, &image, 90, 1, nil, &out, &size, &error) == CI_ERR_INVALID_ARGUMENT)
             #expect(out == nil)
             var two: [UInt8] = [1, 2, 3, 4]
             let status = two.withUnsafeMutableBufferPointer { buffer -> ci_status in
                 var image = ci_image(pixels: buffer.baseAddress, width: 2, height: 1, stride: 4, channels: 2)
-                return ci_encode_png(&image, &out, &size, &error)
+                return ci_encode(CI_FORMAT_PNG, &image, 90, 1, nil, &out, &size, &error)
             }
             #expect(status == CI_ERR_INVALID_ARGUMENT)
         }

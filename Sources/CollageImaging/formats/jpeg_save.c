@@ -184,7 +184,8 @@ static ci_status join_halves(const encode_half *top, const encode_half *bottom, 
     return CI_OK;
 }
 
-// ci_encode_jpeg_threads with `tags` in the file (NULL: none).
+// The JPEG at `quality` on up to `threads` threads (see below), with `tags`
+// in the file (NULL: none).
 static ci_status encode_tagged(const ci_image *image, int quality, int threads, const ci_output_tags *tags,
                                uint8_t **out, size_t *out_size, ci_error *err) {
     if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_jpeg: missing argument");
@@ -232,17 +233,7 @@ static ci_status encode_tagged(const ci_image *image, int quality, int threads, 
     return status;
 }
 
-ci_status ci_encode_jpeg_threads(const ci_image *image, int quality, int threads,
-                                 uint8_t **out, size_t *out_size, ci_error *err) {
-    return encode_tagged(image, quality, threads, NULL, out, out_size, err);
-}
-
 ci_status ci_jpeg_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
                        size_t *out_size, ci_error *err) {
     return encode_tagged(image, quality, threads, tags, out, out_size, err);
-}
-
-ci_status ci_encode_jpeg(const ci_image *image, int quality,
-                         uint8_t **out, size_t *out_size, ci_error *err) {
-    return ci_encode_jpeg_threads(image, quality, 1, out, out_size, err);
 }

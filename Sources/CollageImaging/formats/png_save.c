@@ -73,7 +73,7 @@ static ci_status encode_body(png_writer *writer, const ci_image *image, const ci
     return CI_OK;
 }
 
-// ci_encode_png with `tags` in the file (NULL: none).
+// The PNG, with `tags` in the file (NULL: none).
 static ci_status encode_tagged(const ci_image *image, const ci_output_tags *tags, uint8_t **out, size_t *out_size,
                                ci_error *err) {
     if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_png: missing output");
@@ -112,10 +112,6 @@ static ci_status encode_tagged(const ci_image *image, const ci_output_tags *tags
     *out = fitted ? fitted : writer.sink.data;
     *out_size = writer.sink.size;
     return CI_OK;
-}
-
-ci_status ci_encode_png(const ci_image *image, uint8_t **out, size_t *out_size, ci_error *err) {
-    return encode_tagged(image, NULL, out, out_size, err);
 }
 
 // Lossless: no quality; one thread.

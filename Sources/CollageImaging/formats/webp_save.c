@@ -12,12 +12,12 @@
 // ---------------------------------------------------------------------------
 // Encode
 
-ci_status ci_encode_webp(const ci_image *image, int quality, uint8_t **out, size_t *out_size,
-                         ci_error *err) {
+static ci_status encode_plain(const ci_image *image, int quality, uint8_t **out, size_t *out_size,
+                              ci_error *err) {
     if (out) *out = NULL;
     if (out_size) *out_size = 0;
     if (!image || !image->pixels || image->channels != 3 || !out || !out_size)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_webp: an RGB image is needed");
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode: an RGB image is needed");
     if (image->width > WEBP_MAX_DIMENSION || image->height > WEBP_MAX_DIMENSION)
         return ci_fail(err, CI_ERR_ENCODE, "WebP images are at most %dx%d pixels; this one is %ux%u",
                        WEBP_MAX_DIMENSION, WEBP_MAX_DIMENSION, image->width, image->height);
@@ -78,7 +78,7 @@ ci_status ci_webp_save(const ci_image *image, int quality, int threads, const ci
     (void)threads;
     uint8_t *plain = NULL;
     size_t size = 0;
-    ci_status status = ci_encode_webp(image, quality, &plain, &size, err);
+    ci_status status = encode_plain(image, quality, &plain, &size, err);
     if (status != CI_OK || !tags || (!tags->icc && !tags->exif)) {
         if (status == CI_OK) {
             *out = plain;

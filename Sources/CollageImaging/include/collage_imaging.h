@@ -1,10 +1,10 @@
 // collage_imaging.h — the C image engine behind `collage`.
 //
-// Decodes JPEG (libjpeg-turbo), PNG (libpng), HEIC/HEIF/AVIF (libheif,
-// libde265) and WebP (libwebp), applies EXIF orientation (libexif) and the
-// HEIF transformations, converts colours to sRGB (lcms2), scales each photo
-// to cover its cell of the collage with an anti-aliased filter, and encodes
-// the result as JPEG, PNG or WebP.
+// Decodes photos in the formats its table lists (ci_formats: each through
+// the library made for it), applies their orientation, converts colours to
+// sRGB (lcms2), scales each photo to cover its cell of the collage with an
+// anti-aliased filter, and encodes the result in the formats the table can
+// save (ci_encode).
 //
 // Rules every function here keeps:
 //  - no global state: every call works on its own data, so calls on different
@@ -26,7 +26,7 @@ extern "C" {
 typedef enum {
     CI_OK = 0,
     CI_ERR_OPEN = 1,             // cannot open or read the file (missing, permission, a folder, a FIFO...)
-    CI_ERR_NOT_IMAGE = 2,        // the content is neither JPEG nor PNG
+    CI_ERR_NOT_IMAGE = 2,        // the content is in no format the table reads
     CI_ERR_UNSUPPORTED = 3,      // a valid file we do not handle (e.g. 12-bit JPEG)
     CI_ERR_CORRUPT = 4,          // the decoder found broken data
     CI_ERR_TOO_LARGE = 5,        // decoding would exceed the pixel limit
@@ -65,8 +65,7 @@ typedef struct {
     int has_alpha;                           // PNG with an alpha channel or tRNS
     // When the photo was taken: EXIF DateTimeOriginal as the camera wrote it,
     // "YYYY:MM:DD HH:MM:SS" (local time, no zone), checked to be a date;
-    // empty when the photo has none (JPEG, WebP and HEIF carry EXIF; PNG's
-    // eXIf is not read).
+    // empty when the photo has none or its loader reads no EXIF.
     char date_taken[CI_DATE_TAKEN_BYTES];
 } ci_photo_info;
 
@@ -264,20 +263,7 @@ typedef struct {
 ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t cell_width,
                            uint32_t cell_height, const ci_placement_hints *hints, ci_box *shown);
 
-// Encoders (JPEG, PNG, WebP): write the RGB `image` into a new malloc'd buffer (*out, *out_size);
-// free it with ci_buffer_free. JPEG uses 4:2:0 chroma subsampling.
-ci_status ci_encode_jpeg(const ci_image *image, int quality,
-                         uint8_t **out, size_t *out_size, ci_error *err);
-ci_status ci_encode_png(const ci_image *image,
-                        uint8_t **out, size_t *out_size, ci_error *err);
-// ci_encode_jpeg on up to `threads` threads (1 or 2). An image at least 256
-// rows tall is encoded as two halves joined by a restart marker (so they can
-// be encoded at once); the bytes are the same whatever `threads` is.
-ci_status ci_encode_jpeg_threads(const ci_image *image, int quality, int threads,
-                                 uint8_t **out, size_t *out_size, ci_error *err);
-// WebP (lossy, libwebp) at `quality` 1-100; at most 16383 pixels a side.
-ci_status ci_encode_webp(const ci_image *image, int quality,
-                         uint8_t **out, size_t *out_size, ci_error *err);
+// Frees a buffer ci_encode returned.
 void ci_buffer_free(uint8_t *buffer);
 
 // --- The formats: one table of loaders and savers ---
