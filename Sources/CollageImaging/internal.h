@@ -141,6 +141,9 @@ const ci_focus *ci_placement_without_pixels(const ci_draw_request *request, uint
 ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas, ci_rect cell,
                         const ci_draw_request *request, const char *name, ci_error *err);
 
+// "Pango 1.50.12, Cairo 1.16.0": the text libraries as loaded (text.c).
+void ci_text_library(char *out, size_t size);
+
 // The one refusal of content that is no format we read.
 ci_status ci_fail_not_image(const char *name, ci_error *err);
 
@@ -243,6 +246,9 @@ typedef struct ci_loader {
     const char *name;        // "JPEG", for messages and --help
     const char *title;       // the names people know it by, for help texts: "HEIC/HEIF/AVIF"
     const char *extensions;  // the names its files go by, lower case, space-separated, the usual first
+    // Optional: the library it reads with and its version as loaded at run
+    // time, not as its headers said ("libpng 1.6.39"), into `out` (`size` bytes).
+    void (*library)(char *out, size_t size);
     // The smallest scale (in eighths) a photo is decoded at, which the pixel
     // limit is checked against: 1 for a JPEG's 1/8 IDCT; 8 where the whole
     // photo is decoded first (a PNG, a lossless stream, HEIF's planes).

@@ -21,6 +21,7 @@
 // fontconfig's own configuration is process-wide and thread-safe.
 #include "text_api.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define CI_TEXT_MAX_LINES 64
@@ -43,6 +44,16 @@ static int text_has_fonts(const ci_text_api *t) {
     FcFontSet *fonts = t->FcConfigGetFonts(NULL, FcSetSystem);  // NULL: the current configuration
     FcFontSet *added = t->FcConfigGetFonts(NULL, FcSetApplication);
     return (fonts && fonts->nfont > 0) || (added && added->nfont > 0);
+}
+
+void ci_text_library(char *out, size_t size) {
+    ci_text_api api;
+    if (ci_text_api_open(&api, NULL) != CI_OK) {
+        snprintf(out, size, "Pango and Cairo (not installed)");
+        return;
+    }
+    snprintf(out, size, "Pango %s, Cairo %s", api.pango_version_string(), api.cairo_version_string());
+    ci_text_api_close(&api);
 }
 
 int ci_text_fonts_available(void) {

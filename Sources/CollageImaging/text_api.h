@@ -76,6 +76,8 @@ cairo_status_t cairo_status(cairo_t *cr);
 const char *cairo_status_to_string(cairo_status_t status);
 void cairo_set_source_rgb(cairo_t *cr, double red, double green, double blue);
 void cairo_move_to(cairo_t *cr, double x, double y);
+const char *pango_version_string(void);
+const char *cairo_version_string(void);
 gpointer g_object_ref(gpointer object);
 void g_object_unref(gpointer object);
 gboolean g_utf8_validate(const char *text, gssize length, const char **end);
@@ -89,6 +91,7 @@ FcFontSet *FcConfigGetFonts(FcConfig *config, FcSetName set);
 #define CI_PANGO_FUNCTIONS(X)                     \
     X(pango_font_map_create_context)              \
     X(pango_layout_new)                           \
+    X(pango_version_string)                       \
     X(pango_font_description_from_string)         \
     X(pango_font_description_set_absolute_size)   \
     X(pango_font_description_free)                \
@@ -118,6 +121,7 @@ FcFontSet *FcConfigGetFonts(FcConfig *config, FcSetName set);
     X(cairo_surface_destroy)             \
     X(cairo_create)                      \
     X(cairo_destroy)                     \
+    X(cairo_version_string)              \
     X(cairo_status)                      \
     X(cairo_status_to_string)            \
     X(cairo_set_source_rgb)              \

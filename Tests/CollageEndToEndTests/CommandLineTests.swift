@@ -52,6 +52,12 @@ import Testing
         #expect(output.status == 0)
         #expect(output.stdout.hasPrefix("0.1.0 (libjpeg-turbo "))
         #expect(output.stdout.contains(", libpng 1.") && output.stdout.contains(", libchafa 1."))
+        // The libraries loaded at run time say their own versions (not the
+        // headers' words, like "loaded on first use").
+        for library in [#"libheif \d+\.\d+\.\d+ with libde265 \d+\.\d+\.\d+"#, #"libwebp \d+\.\d+\.\d+"#,
+                        #"lcms2 2\.\d+"#, #"Pango 1\.\d+\.\d+, Cairo 1\.\d+\.\d+"#] {
+            #expect(output.stdout.range(of: library, options: .regularExpression) != nil, "\(library) in \(output.stdout)")
+        }
     }
 
     @Test func statusEscapesControlCharactersAndJSONKeepsBytesThatAreNotUTF8() throws {

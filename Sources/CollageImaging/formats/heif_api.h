@@ -9,6 +9,7 @@
 #include <libheif/heif.h>
 
 #define CI_HEIF_FUNCTIONS(X)                      \
+    X(heif_get_version)                           \
     X(heif_context_alloc)                         \
     X(heif_context_free)                          \
     X(heif_context_read_from_memory_without_copy) \
@@ -42,6 +43,7 @@
     X(heif_image_get_nclx_color_profile)
 
 #define CI_DE265_FUNCTIONS(X)   \
+    X(de265_get_version)        \
     X(de265_new_decoder)        \
     X(de265_free_decoder)       \
     X(de265_push_NAL)           \

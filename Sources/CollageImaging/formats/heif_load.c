@@ -19,6 +19,7 @@
 #include "../internal.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -894,11 +895,25 @@ static int heif_sniff(const uint8_t *data, size_t size) {
     return 0;
 }
 
+// The libraries as loaded (they are loaded here for this only when no HEIF
+// has been read yet).
+static void heif_library(char *out, size_t size) {
+    ci_heif_api api;
+    ci_error err;
+    if (ci_heif_api_open(&api, "--version", &err) != CI_OK) {
+        snprintf(out, size, "libheif (not installed)");
+        return;
+    }
+    snprintf(out, size, "libheif %s with libde265 %s", api.heif_get_version(), api.de265_get_version());
+    ci_heif_api_close(&api);
+}
+
 const ci_loader ci_heif_loader = {
     .format = CI_FORMAT_HEIF,
     .name = "HEIF",
     .title = "HEIC/HEIF/AVIF",
     .extensions = "heic heif hif avif",
+    .library = heif_library,
     .smallest_scale = 8,
     .sniff = heif_sniff,
     .probe = heif_probe_source,

@@ -559,11 +559,20 @@ static int jpeg_sniff(const uint8_t *data, size_t size) {
     return size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF;
 }
 
+// libjpeg has no function that says its version: the headers' (Debian's
+// package pins the library to them).
+#define JPEG_STRINGIFY_(x) #x
+#define JPEG_STRINGIFY(x) JPEG_STRINGIFY_(x)
+static void jpeg_library(char *out, size_t size) {
+    snprintf(out, size, "libjpeg-turbo " JPEG_STRINGIFY(LIBJPEG_TURBO_VERSION));
+}
+
 const ci_loader ci_jpeg_loader = {
     .format = CI_FORMAT_JPEG,
     .name = "JPEG",
     .title = "JPEG",
     .extensions = "jpg jpeg",
+    .library = jpeg_library,
     .smallest_scale = 1,
     .sniff = jpeg_sniff,
     .complete = jpeg_complete,

@@ -425,11 +425,14 @@ static int png_sniff(const uint8_t *data, size_t size) {
     return size >= 8 && memcmp(data, signature, 8) == 0;
 }
 
+static void png_library(char *out, size_t size) { snprintf(out, size, "libpng %s", png_get_libpng_ver(NULL)); }
+
 const ci_loader ci_png_loader = {
     .format = CI_FORMAT_PNG,
     .name = "PNG",
     .title = "PNG",
     .extensions = "png",
+    .library = png_library,
     .smallest_scale = 8,
     .sniff = png_sniff,
     .complete = png_complete,

@@ -7,9 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>  // before jpeglib.h, which uses FILE
 
-#include <jpeglib.h>
-#include <libheif/heif_version.h>
-#include <png.h>
+#include <lcms2.h>
 
 // Each in its loader's file (formats/*_load.c).
 extern const ci_loader ci_jpeg_loader, ci_png_loader, ci_heif_loader, ci_webp_loader;
@@ -74,12 +72,32 @@ ci_status ci_fail_not_image(const char *name, ci_error *err) {
     return ci_fail(err, CI_ERR_NOT_IMAGE, "%s: not a %s file", name, names);
 }
 
-#define CI_STRINGIFY_(x) #x
-#define CI_STRINGIFY(x) CI_STRINGIFY_(x)
-
-const char *ci_library_versions(void) {
-    // From the headers built against (libjpeg-turbo's version is a bare
-    // token, hence the stringification).
-    return "libjpeg-turbo " CI_STRINGIFY(LIBJPEG_TURBO_VERSION) ", libpng " PNG_LIBPNG_VER_STRING
-           ", libexif, libheif " LIBHEIF_VERSION " with libde265 (loaded on first use), lcms2, libwebp, Pango and Cairo (loaded on first text)";
+size_t ci_library_versions(char *out, size_t size) {
+    char text[1024] = "";
+    size_t length = 0;
+    // Appends `part` and a separator, as far as it fits.
+    #define APPEND(part)                                                                              \
+        do {                                                                                          \
+            int wrote = snprintf(text + length, sizeof text - length, "%s%s", length ? ", " : "", part); \
+            if (wrote > 0) length += (size_t)wrote < sizeof text - length ? (size_t)wrote : sizeof text - length - 1; \
+        } while (0)
+    for (size_t i = 0; i < LOADER_COUNT; i++) {
+        if (!loaders[i]->library) continue;
+        char library[128] = "";
+        loaders[i]->library(library, sizeof library);
+        if (library[0]) APPEND(library);
+    }
+    // The colour, metadata and text libraries every format shares (libexif
+    // has no version function).
+    char lcms[32];
+    int cms = cmsGetEncodedCMMversion();
+    snprintf(lcms, sizeof lcms, "lcms2 %d.%d", cms / 1000, cms / 10 % 100);
+    APPEND(lcms);
+    APPEND("libexif");
+    char text_libraries[128];
+    ci_text_library(text_libraries, sizeof text_libraries);
+    APPEND(text_libraries);
+    #undef APPEND
+    if (out && size) snprintf(out, size, "%s", text);
+    return length;
 }

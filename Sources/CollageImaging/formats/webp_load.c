@@ -17,6 +17,7 @@
 #include "../internal.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,11 +264,17 @@ static int webp_sniff(const uint8_t *data, size_t size) {
     return size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0;
 }
 
+static void webp_library(char *out, size_t size) {
+    int version = WebPGetDecoderVersion();
+    snprintf(out, size, "libwebp %d.%d.%d", version >> 16, version >> 8 & 0xFF, version & 0xFF);
+}
+
 const ci_loader ci_webp_loader = {
     .format = CI_FORMAT_WEBP,
     .name = "WebP",
     .title = "WebP",
     .extensions = "webp",
+    .library = webp_library,
     .smallest_scale = 8,
     .sniff = webp_sniff,
     .complete = webp_complete,

@@ -148,11 +148,14 @@ unsigned ci_draw_scale(uint32_t width, uint32_t height, int orientation, uint32_
 // `size` bytes (48 is plenty).
 void ci_describe_pixels(uint64_t pixels, uint64_t limit, char *pixels_text, char *limit_text, size_t size);
 
-// The libraries the engine was built with and their versions, for
-// `collage --version`: "libjpeg-turbo 2.1.5, libpng 1.6.39, libexif, libheif
-// 1.15.1 ...". A
-// string constant (libexif exposes no version).
-const char *ci_library_versions(void);
+// The libraries the engine reads and writes with, and their versions as
+// loaded at run time where the library can say ("libjpeg-turbo 2.1.5,
+// libpng 1.6.39, libheif 1.15.1 with libde265 1.0.11, ..."), for `collage
+// --version`, into `out` (`size` bytes, NUL-terminated, cut short if
+// small). Loads the libraries the engine otherwise loads on first use, so
+// it costs a few milliseconds: call it for --version only. Returns the
+// length of the whole text.
+size_t ci_library_versions(char *out, size_t size);
 
 // The format by the first bytes of a file (magic numbers, a HEIF's `ftyp`
 // brands), never by its name. CI_SNIFF_BYTES are enough to tell.

@@ -585,7 +585,14 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     }
 
     /// The image libraries the engine was built with, with their versions.
-    public static var libraryVersions: String { String(cString: ci_library_versions()) }
+    /// Loads the libraries the engine otherwise loads on first use (a few
+    /// milliseconds): for `--version` only.
+    public static var libraryVersions: String {
+        let length = ci_library_versions(nil, 0)
+        var text = [CChar](repeating: 0, count: length + 1)
+        _ = ci_library_versions(&text, text.count)
+        return String(cString: text)
+    }
 
     public func encode(_ image: RGBImage, as format: ImageFormat, quality: Int) throws -> [UInt8] {
         // The encoders only read the pixels, so borrow them: a mutable buffer

@@ -53,9 +53,19 @@ struct CollageCommand: ParsableCommand {
               collage batch summer.txt -o collages/
               collage clear
             """,
-        version: "0.1.0 (\(ImageEngine.libraryVersions), \(ChafaPictureRenderer.libraryVersion))",
+        // What --version prints in full, with the libraries as loaded, is
+        // CommandLineEntry's: this text is made for every command.
+        version: CollageCommand.version,
         subcommands: [Add.self, Remove.self, Move.self, Focus.self, Caption.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self,
                       Preview.self])
+
+    static let version = "0.1.0"
+
+    /// `collage --version`: the version and the libraries as loaded at run
+    /// time (loading them costs a few milliseconds, so only here).
+    static var fullVersion: String {
+        "\(version) (\(ImageEngine.libraryVersions), \(ChafaPictureRenderer.libraryVersion))"
+    }
 
     @OptionGroup var render: RenderOptionGroup
 

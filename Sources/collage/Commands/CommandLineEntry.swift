@@ -32,7 +32,8 @@ enum CommandLineEntry {
             let status = CollageCommand.exitCode(for: error)
             if status == .success {
                 // --help, --version and the like: not errors.
-                print(CollageCommand.fullMessage(for: error))
+                let message = CollageCommand.fullMessage(for: error)
+                print(message == CollageCommand.version ? CollageCommand.fullVersion : message)
                 exit(0)
             }
             let message = CollageCommand.message(for: error)
