@@ -35,8 +35,38 @@ static ci_status make_icc(ci_output_tags *tags, ci_error *err) {
     return CI_OK;
 }
 
-// DateTimeOriginal in an Exif sub-IFD, written by libexif: "Exif\0\0" and
-// a little-endian TIFF structure.
+// An ASCII entry `tag` of `length` characters (and its NUL) in the Exif
+// sub-IFD, holding `text`. Returns 0 when out of memory.
+static int add_text(ExifData *exif, ExifTag tag, const char *text, unsigned length) {
+    ExifEntry *entry = exif_entry_new();
+    if (!entry) return 0;
+    exif_content_add_entry(exif->ifd[EXIF_IFD_EXIF], entry);
+    // libexif's initialiser knows DateTimeOriginal (20 bytes) but gives
+    // OffsetTimeOriginal no data, so the data is made here for both.
+    exif_entry_initialize(entry, tag);
+    ExifMem *mem = exif_mem_new_default();
+    int added = 0;
+    if (mem) {
+        unsigned char *data = exif_mem_alloc(mem, length + 1);
+        if (data) {
+            if (entry->data) exif_mem_free(mem, entry->data);
+            memcpy(data, text, length);
+            data[length] = '\0';
+            entry->data = data;
+            entry->size = length + 1;
+            entry->components = length + 1;
+            entry->format = EXIF_FORMAT_ASCII;
+            added = 1;
+        }
+        exif_mem_unref(mem);
+    }
+    exif_entry_unref(entry);
+    return added;
+}
+
+// DateTimeOriginal (and OffsetTimeOriginal when the date has one) in an
+// Exif sub-IFD, written by libexif: "Exif\0\0" and a little-endian TIFF
+// structure.
 static ci_status make_exif(const char *date_taken, ci_output_tags *tags, ci_error *err) {
     ExifData *exif = exif_data_new();
     if (!exif) return ci_fail(err, CI_ERR_NO_MEMORY, "out of memory for the collage's EXIF");
@@ -44,19 +74,11 @@ static ci_status make_exif(const char *date_taken, ci_output_tags *tags, ci_erro
     // tags a camera writes (resolution, colour space, versions).
     exif_data_unset_option(exif, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
     exif_data_set_byte_order(exif, EXIF_BYTE_ORDER_INTEL);
-    ExifEntry *entry = exif_entry_new();
     unsigned char *data = NULL;
     unsigned int size = 0;
-    if (entry) {
-        exif_content_add_entry(exif->ifd[EXIF_IFD_EXIF], entry);
-        exif_entry_initialize(entry, EXIF_TAG_DATE_TIME_ORIGINAL);  // 20 bytes of ASCII
-        if (entry->data && entry->size >= CI_DATE_TAKEN_BYTES) {
-            memcpy(entry->data, date_taken, CI_DATE_TAKEN_BYTES - 1);
-            entry->data[CI_DATE_TAKEN_BYTES - 1] = '\0';
-            exif_data_save_data(exif, &data, &size);
-        }
-        exif_entry_unref(entry);
-    }
+    int added = add_text(exif, EXIF_TAG_DATE_TIME_ORIGINAL, date_taken, 19);
+    if (added && date_taken[19]) added = add_text(exif, EXIF_TAG_OFFSET_TIME_ORIGINAL, date_taken + 19, 6);
+    if (added) exif_data_save_data(exif, &data, &size);
     exif_data_unref(exif);
     if (!data || size == 0) {
         free(data);
@@ -67,11 +89,14 @@ static ci_status make_exif(const char *date_taken, ci_output_tags *tags, ci_erro
     return CI_OK;
 }
 
-// "YYYY:MM:DD HH:MM:SS", as ci_photo_info.date_taken holds it.
+// "YYYY:MM:DD HH:MM:SS" or "YYYY:MM:DD HH:MM:SS+HH:MM", as
+// ci_photo_info.date_taken holds it.
 static int is_date(const char *text) {
-    const char *pattern = "dddd:dd:dd dd:dd:dd";
-    if (!text || strnlen(text, CI_DATE_TAKEN_BYTES) != 19) return 0;
-    for (int i = 0; i < 19; i++) {
+    const char *pattern = "dddd:dd:dd dd:dd:dd+dd:dd";
+    size_t length = text ? strnlen(text, CI_DATE_TAKEN_BYTES) : 0;
+    if (length != 19 && length != 25) return 0;
+    for (size_t i = 0; i < length; i++) {
+        if (i == 19 && (text[i] == '+' || text[i] == '-')) continue;
         int digit = text[i] >= '0' && text[i] <= '9';
         if (pattern[i] == 'd' ? !digit : text[i] != pattern[i]) return 0;
     }

@@ -58,6 +58,22 @@ import Testing
         }
     }
 
+    @Test func theDatesOffsetFromUTCTravelsWithIt() throws {
+        let cli = try CLI()
+        let sample = [UInt8](try Data(contentsOf: CLI.samples.appendingPathComponent("coffee-cup.jpg")))
+        let photo = cli.workingDirectory.appendingPathComponent("zoned.jpg")
+        try Data(EXIFBlock.inserted(EXIFBlock.dateTaken("2019:07:04 18:30:00", offset: "-04:00"), into: sample)).write(to: photo)
+        #expect(try Self.dateTaken(photo.path) == "2019:07:04 18:30:00-04:00")
+        #expect(try cli.run("add", photo.path, photo.path).status == 0)
+        let saved = try cli.run("save", "-o", "collage.jpg", "--size", "200x100", "--caption", "date")
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let path = cli.workingDirectory.appendingPathComponent("collage.jpg").path
+        #expect(try Self.dateTaken(path) == "2019:07:04 18:30:00-04:00")
+        // An offset that is none ("+25:00") is not kept; the date is.
+        try Data(EXIFBlock.inserted(EXIFBlock.dateTaken("2019:07:04 18:30:00", offset: "+25:00"), into: sample)).write(to: photo)
+        #expect(try Self.dateTaken(photo.path) == "2019:07:04 18:30:00")
+    }
+
     @Test func withoutADateOnlyTheProfile() throws {
         let cli = try CLI()
         let png = cli.workingDirectory.appendingPathComponent("undated.png")

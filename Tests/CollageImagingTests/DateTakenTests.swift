@@ -51,7 +51,7 @@ import Testing
     /// Phone HEICs keep EXIF in an Exif item; the Xiaomi's is 192,182 bytes
     /// (its thumbnail inside), three times what a JPEG's APP1 can hold.
     @Test("a HEIF's Exif item is read, however large", arguments: [
-        ("pug.heic", "2023:02:21 14:33:08"),
+        ("pug.heic", "2023:02:21 14:33:08+03:00"),  // with its offset from UTC
         ("xiaomi.heic", "2023:04:27 19:44:18"),
     ])
     func heifDates(_ name: String, _ date: String) throws {

@@ -38,6 +38,14 @@ import Testing
         #expect(CaptionSource.date.caption(for: photo, dateTaken: "2019:07:04 23:59:00", locale: Locale(identifier: locale)) == expected)
     }
 
+    @Test func anOffsetFromUTCLeavesTheLocalDate() {
+        // 23:59 in New York is the next day in UTC: the caption keeps the camera's day.
+        let us = Locale(identifier: "en_US")
+        #expect(CaptionSource.date.caption(for: photo, dateTaken: "2019:07:04 23:59:00-04:00", locale: us)
+                == CaptionSource.date.caption(for: photo, dateTaken: "2019:07:04 23:59:00", locale: us))
+        #expect(CaptionSource.date.caption(for: photo, dateTaken: "2019:07:04 23:59:00-04:00", locale: us) != nil)
+    }
+
     @Test func theLocaleIsChosenAsPOSIXSays() {
         #expect(CaptionSource.environmentLocale(["LANG": "de_DE.UTF-8"]).identifier == "de_DE")
         #expect(CaptionSource.environmentLocale(["LANG": "de_DE.UTF-8", "LC_TIME": "fr_FR.UTF-8@euro"]).identifier == "fr_FR")

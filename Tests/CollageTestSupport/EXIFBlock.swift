@@ -28,6 +28,20 @@ public enum EXIFBlock {
         return block(ifd0: [], exif: { entry(0x9003, 2, UInt32(text.count), le32($0)) }, data: text)
     }
 
+    /// DateTimeOriginal = `date` and OffsetTimeOriginal = `offset` ("+02:00"),
+    /// each with its NUL.
+    public static func dateTaken(_ date: String, offset: String) -> [UInt8] {
+        let dateText = Array(date.utf8) + [0], offsetText = Array(offset.utf8) + [0]
+        let exifOffset = UInt32(8 + 2 + 12 + 4)     // after IFD0, which holds only the pointer
+        let dataOffset = exifOffset + 2 + 2 * 12 + 4
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8)
+        tiff += le16(1) + entry(0x8769, 4, 1, le32(exifOffset)) + le32(0)
+        tiff += le16(2) + entry(0x9003, 2, UInt32(dateText.count), le32(dataOffset))
+        tiff += entry(0x9011, 2, UInt32(offsetText.count), le32(dataOffset + UInt32(dateText.count))) + le32(0)
+        tiff += dateText + offsetText
+        return Array("Exif".utf8) + [0, 0] + tiff
+    }
+
     /// `jpeg` with `app1` as its first segment after SOI.
     public static func inserted(_ app1: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
         let length = app1.count + 2

@@ -54,7 +54,9 @@ typedef enum {
     CI_FORMAT_RAW = 8     // camera RAW (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2), through libraw
 } ci_format;
 
-#define CI_DATE_TAKEN_BYTES 20
+// "YYYY:MM:DD HH:MM:SS", then "+HH:MM" where the photo says its offset
+// from UTC, and the NUL.
+#define CI_DATE_TAKEN_BYTES 26
 
 // What a file is, read from its header only (cheap: no pixel is decoded).
 typedef struct {
@@ -64,8 +66,9 @@ typedef struct {
     uint32_t display_width, display_height;  // after orientation (swapped for 5-8)
     int has_alpha;                           // PNG with an alpha channel or tRNS
     // When the photo was taken: EXIF DateTimeOriginal as the camera wrote it,
-    // "YYYY:MM:DD HH:MM:SS" (local time, no zone), checked to be a date;
-    // empty when the photo has none or its loader reads no EXIF.
+    // "YYYY:MM:DD HH:MM:SS" (local time), checked to be a date, followed by
+    // OffsetTimeOriginal ("+02:00") when the photo says its zone; empty when
+    // the photo has none or its loader reads no EXIF.
     char date_taken[CI_DATE_TAKEN_BYTES];
 } ci_photo_info;
 

@@ -122,9 +122,9 @@ public struct PhotoInfo: Equatable, Sendable {
         dateTaken = Self.text(of: info.date_taken)
     }
 
-    /// A date the engine read (`date_taken`), or nil for "".
-    static func text(of date: (CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar,
-                               CChar, CChar, CChar, CChar, CChar, CChar, CChar)) -> String? {
+    /// A date the engine read (`date_taken`, a C array of CI_DATE_TAKEN_BYTES),
+    /// or nil for "".
+    static func text<CArray>(of date: CArray) -> String? {
         let text = withUnsafeBytes(of: date) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return text.isEmpty ? nil : text
     }

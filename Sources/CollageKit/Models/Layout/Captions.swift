@@ -65,7 +65,9 @@ public enum CaptionSource: String, OptionChoice, Sendable, CustomStringConvertib
         parser.locale = Locale(identifier: "en_US_POSIX")
         parser.timeZone = TimeZone(identifier: "UTC")
         parser.dateFormat = "yyyy:MM:dd HH:mm:ss"
-        guard let date = parser.date(from: exifDate) else { return nil }
+        // The local time the camera showed; an offset after it ("+02:00") is
+        // not applied: the caption says the time where the photo was taken.
+        guard let date = parser.date(from: String(exifDate.prefix(19))) else { return nil }
         let formatter = DateFormatter()
         formatter.locale = locale
         // The same zone both ways: the date is the one the camera's clock showed.
