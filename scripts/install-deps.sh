@@ -47,6 +47,11 @@ fi
 if ! command -v cwebp >/dev/null 2>&1 || ! command -v dwebp >/dev/null 2>&1; then
   missing+=(webp)
 fi
+# avifenc (libavif's) writes the limited-range AVIF the colour tests strip
+# of its colour box: heif-enc 1.15 writes AV1 in full range only.
+if ! command -v avifenc >/dev/null 2>&1; then
+  missing+=(libavif-bin)
+fi
 # dlib's face detector is compiled from its headers (no library is linked);
 # scripts/faces/make-model.sh links libdlib with BLAS and LAPACK to read the
 # model, which the test suite checks.

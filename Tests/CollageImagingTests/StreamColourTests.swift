@@ -41,6 +41,46 @@ import Testing
         }
     }
 
+    /// AVIF's equivalent: an AV1 sequence header that says limited range,
+    /// in a file whose colour box is gone (renamed `free`, same size), is
+    /// drawn as the same file with its box (libheif's AV1 decoders pass the
+    /// sequence header's range on; checked here so it stays so).
+    @Test func anAVIFsSequenceHeaderRangeIsUsedWithoutAColourBox() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/avifenc") else {
+            Issue.record("avifenc (Debian libavif-bin) is missing: make test installs it")
+            return
+        }
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (width, height) = (1024, 256)
+        let greys: [UInt8] = [0, 255, 128, 40]
+        var samples: [UInt8] = []
+        for _ in 0..<height {
+            for x in 0..<width { samples += [UInt8](repeating: greys[x * 4 / width], count: 3) }
+        }
+        let png = folder.appendingPathComponent("patches.png"), avif = folder.appendingPathComponent("limited.avif")
+        try Data(PNGFile.encode(width: width, height: height, colourType: 2, samples: samples)).write(to: png)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/avifenc")
+        process.arguments = ["-r", "limited", "-s", "10", "--min", "0", "--max", "8", png.path, avif.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "avifenc failed")
+        var bytes = [UInt8](try Data(contentsOf: avif))
+        let colr = Array("colr".utf8)
+        let at = try #require((0...(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == colr }, "avifenc wrote no colour box")
+        bytes.replaceSubrange(at..<at + 4, with: Array("free".utf8))
+        let bare = folder.appendingPathComponent("bare.avif")
+        try Data(bytes).write(to: bare)
+        let withBox = try Self.greys(avif.path), without = try Self.greys(bare.path)
+        #expect(without == withBox)
+        for drawn in without {
+            #expect(zip(drawn, [0, 255, 128, 40]).allSatisfy { abs($0 - $1) <= 3 }, "limited-range AV1 drawn as \(drawn)")
+        }
+    }
+
     @Test func aLimitedRangeStreamIsExpandedAndAFullRangeOneIsNot() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-enc") else {
             Issue.record("heif-enc (Debian libheif-examples) is missing: make test installs it")
