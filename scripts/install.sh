@@ -32,6 +32,14 @@ install)
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   "$tools/release/generate-manual" "$binary" --output-directory "$work" 2>/dev/null
+  # generate-manual leaves out the defaults --help shows: added from the
+  # binary's own description of its options (scripts/man-defaults.py).
+  if command -v python3 >/dev/null 2>&1; then
+    "$binary" --experimental-dump-help > "$work/options.json"
+    python3 "$(dirname "$0")/man-defaults.py" "$work/collage.1" "$work/options.json"
+  else
+    echo "install: python3 is missing, so the manual page does not say the options' defaults" >&2
+  fi
   install -D -m 0755 "$binary" "$root/bin/collage"
   install -D -m 0644 "$work/collage.1" "$root/share/man/man1/collage.1"
   "$binary" --generate-completion-script bash > "$work/bash"

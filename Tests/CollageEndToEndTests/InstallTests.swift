@@ -40,6 +40,10 @@ import Testing
         for text in ["collage", "EXIT STATUS", "64 for a usage error", "selection.json", "NO_COLOR", "EXAMPLES", "save"] {
             #expect(manual.out.contains(text), "the manual lacks \(text)")
         }
+        // The defaults --help shows, which generate-manual leaves out (scripts/man-defaults.py).
+        for text in ["Default: 1920x1080.", "Default: smart.", "Default: 100M.", "Default: jpg."] {
+            #expect(manual.out.contains(text), "the manual lacks \(text)")
+        }
 
         // bash completes photo names (and folders) for `collage add Sa`, not other
         // files; bash calls the function with the command, the word and the one before.
