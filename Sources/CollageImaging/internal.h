@@ -318,6 +318,24 @@ typedef struct {
 int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
                       uint32_t stored_height, ci_heif_geometry *out);
 
+// The same built step by step, from whatever lists the transformations (the
+// boxes above, or libheif >= 1.16 itself): an affine map with a
+// signed-permutation matrix, stored = A * shown + b.
+typedef struct {
+    int64_t a, b, c, d;     // [[a, b], [c, d]]
+    int64_t x, y;
+    int64_t width, height;  // of the image so far
+} ci_heif_mapping;
+void ci_heif_mapping_start(ci_heif_mapping *m, uint32_t stored_width, uint32_t stored_height);
+void ci_heif_mapping_rotate(ci_heif_mapping *m, int turns);  // quarter turns anticlockwise (irot)
+void ci_heif_mapping_mirror(ci_heif_mapping *m, int axis);   // 1: left to right, 0: top to bottom (imir)
+// Keeps columns left..right and rows top..bottom (inclusive) of the image so
+// far; 0 when that is empty or reaches outside it.
+int ci_heif_mapping_crop(ci_heif_mapping *m, int64_t left, int64_t top, int64_t right, int64_t bottom);
+// The geometry the steps make; 0 when it reaches outside the stored image.
+int ci_heif_mapping_finish(const ci_heif_mapping *m, uint32_t stored_width, uint32_t stored_height,
+                           ci_heif_geometry *out);
+
 // Bytes inside a buffer someone else owns.
 typedef struct {
     const uint8_t *data;

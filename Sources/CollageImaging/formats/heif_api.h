@@ -8,6 +8,21 @@
 #include <libde265/de265.h>
 #include <libheif/heif.h>
 
+// libheif 1.16 lists an item's transformations itself (heif_load.c's
+// `transformations`); with 1.15 (Debian 12) heif_box.c reads them.
+#if LIBHEIF_HAVE_VERSION(1, 16, 0)
+#include <libheif/heif_properties.h>
+#define CI_HEIF_FUNCTIONS_1_16(X)                     \
+    X(heif_image_handle_get_item_id)                  \
+    X(heif_item_get_transformation_properties)        \
+    X(heif_item_get_property_type)                    \
+    X(heif_item_get_property_transform_rotation_ccw)  \
+    X(heif_item_get_property_transform_mirror)        \
+    X(heif_item_get_property_transform_crop_borders)
+#else
+#define CI_HEIF_FUNCTIONS_1_16(X)
+#endif
+
 #define CI_HEIF_FUNCTIONS(X)                      \
     X(heif_get_version)                           \
     X(heif_context_alloc)                         \
@@ -40,7 +55,8 @@
     X(heif_image_get_bits_per_pixel_range)        \
     X(heif_image_get_plane_readonly)              \
     X(heif_image_has_channel)                     \
-    X(heif_image_get_nclx_color_profile)
+    X(heif_image_get_nclx_color_profile)          \
+    CI_HEIF_FUNCTIONS_1_16(X)
 
 #define CI_DE265_FUNCTIONS(X)   \
     X(de265_get_version)        \

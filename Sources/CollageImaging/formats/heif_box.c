@@ -52,13 +52,9 @@ static int find_box(span parent, const char *type, span *payload) {
     return 0;
 }
 
-// An affine map with a signed-permutation matrix: stored = A * here + b, the
-// pixel of the stored (coded) image that a pixel of the current one shows.
-typedef struct {
-    int64_t a, b, c, d;  // [[a, b], [c, d]]
-    int64_t x, y;
-    int64_t width, height;  // of the current image
-} mapping;
+// The map from the shown image to the stored one (ci_heif_mapping): each
+// transformation composes onto it.
+typedef ci_heif_mapping mapping;
 
 // `m` followed by: current pixel (u, v) = previous pixel (p*u + q*v + s, r*u + t*v + w).
 static void compose(mapping *m, int64_t p, int64_t q, int64_t s, int64_t r, int64_t t, int64_t w,
@@ -104,13 +100,17 @@ static int apply_clap(mapping *m, span box) {
     if (top < 0) top = 0;
     if (right >= m->width) right = m->width - 1;
     if (bottom >= m->height) bottom = m->height - 1;
-    if (right < left || bottom < top) return 0;
+    return ci_heif_mapping_crop(m, left, top, right, bottom);
+}
+
+int ci_heif_mapping_crop(ci_heif_mapping *m, int64_t left, int64_t top, int64_t right, int64_t bottom) {
+    if (left < 0 || top < 0 || right >= m->width || bottom >= m->height || right < left || bottom < top) return 0;
     compose(m, 1, 0, left, 0, 1, top, right - left + 1, bottom - top + 1);
     return 1;
 }
 
 // irot: `turns` quarter turns anticlockwise.
-static void apply_irot(mapping *m, int turns) {
+void ci_heif_mapping_rotate(ci_heif_mapping *m, int turns) {
     int64_t w = m->width, h = m->height;
     switch (turns & 3) {
     case 1: compose(m, 0, -1, w - 1, 1, 0, 0, h, w); break;          // N(u,v) = C(W-1-v, u)
@@ -123,7 +123,7 @@ static void apply_irot(mapping *m, int turns) {
 // imir: libheif 1.15 reads axis 0 as "vertical" and flips top to bottom
 // (heif_transform_mirror_direction_vertical), axis 1 left to right; this
 // follows it, so a file looks as heif-convert shows it.
-static void apply_imir(mapping *m, int axis) {
+void ci_heif_mapping_mirror(ci_heif_mapping *m, int axis) {
     if (axis & 1)
         compose(m, -1, 0, m->width - 1, 0, 1, 0, m->width, m->height);
     else
@@ -192,8 +192,8 @@ static int for_each_property(span iprp, span ipco, uint32_t item, property_visit
 static int apply_transform(const char kind[4], span property, int found, void *context) {
     mapping *m = context;
     if (!found) return -1;
-    if (memcmp(kind, "irot", 4) == 0 && property.size >= 1) apply_irot(m, property.data[0] & 3);
-    else if (memcmp(kind, "imir", 4) == 0 && property.size >= 1) apply_imir(m, property.data[0] & 1);
+    if (memcmp(kind, "irot", 4) == 0 && property.size >= 1) ci_heif_mapping_rotate(m, property.data[0] & 3);
+    else if (memcmp(kind, "imir", 4) == 0 && property.size >= 1) ci_heif_mapping_mirror(m, property.data[0] & 1);
     else if (memcmp(kind, "clap", 4) == 0 && !apply_clap(m, property)) return -1;
     return 0;
 }
@@ -216,15 +216,24 @@ int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
                                          : (pitm.size >= 8 ? be32(pitm.data + 4) : 0);
     if (!find_box(meta, "iprp", &iprp) || !find_box(iprp, "ipco", &ipco)) return 1;
 
-    mapping m = {1, 0, 0, 1, 0, 0, stored_width, stored_height};
+    mapping m;
+    ci_heif_mapping_start(&m, stored_width, stored_height);
     // The primary item's properties in the order listed, which is the order
     // the transformations apply in (ISO/IEC 23008-12 6.5.1).
     if (for_each_property(iprp, ipco, primary, apply_transform, &m) < 0) return 0;
+    return ci_heif_mapping_finish(&m, stored_width, stored_height, out);
+}
 
+void ci_heif_mapping_start(ci_heif_mapping *m, uint32_t stored_width, uint32_t stored_height) {
+    *m = (ci_heif_mapping){1, 0, 0, 1, 0, 0, stored_width, stored_height};
+}
+
+int ci_heif_mapping_finish(const ci_heif_mapping *m, uint32_t stored_width, uint32_t stored_height,
+                           ci_heif_geometry *out) {
     // The crop: the stored pixels the displayed image covers.
-    int64_t x0 = m.x, y0 = m.y;
-    int64_t x1 = m.a * (m.width - 1) + m.b * (m.height - 1) + m.x;
-    int64_t y1 = m.c * (m.width - 1) + m.d * (m.height - 1) + m.y;
+    int64_t x0 = m->x, y0 = m->y;
+    int64_t x1 = m->a * (m->width - 1) + m->b * (m->height - 1) + m->x;
+    int64_t y1 = m->c * (m->width - 1) + m->d * (m->height - 1) + m->y;
     int64_t left = x0 < x1 ? x0 : x1, right = x0 < x1 ? x1 : x0;
     int64_t top = y0 < y1 ? y0 : y1, bottom = y0 < y1 ? y1 : y0;
     if (left < 0 || top < 0 || right >= stored_width || bottom >= stored_height) return 0;
@@ -232,9 +241,9 @@ int ci_heif_transform(const uint8_t *data, size_t size, uint32_t stored_width,
     out->crop_y = (uint32_t)top;
     out->crop_width = (uint32_t)(right - left + 1);
     out->crop_height = (uint32_t)(bottom - top + 1);
-    out->orientation = orientation_of(&m);
-    out->width = (uint32_t)m.width;
-    out->height = (uint32_t)m.height;
+    out->orientation = orientation_of(m);
+    out->width = (uint32_t)m->width;
+    out->height = (uint32_t)m->height;
     return 1;
 }
 

@@ -486,6 +486,57 @@ typedef struct {
     planes p;                 // set by load otherwise
 } heif_read;
 
+// The primary image's transformations (clap, irot, imir) as one crop of the
+// stored image and a turn, or 0 when they cannot be followed here (the
+// caller then lets libheif apply them). libheif 1.16 lists them itself;
+// with an older one (Debian 12 has 1.15) heif_box.c reads them from the
+// boxes: when the oldest libheif supported is 1.16, ci_heif_transform and
+// its box walk can go.
+static int transformations(heif_job *job, const uint8_t *data, size_t size, uint32_t stored_w,
+                           uint32_t stored_h, ci_heif_geometry *g) {
+#if LIBHEIF_HAVE_VERSION(1, 16, 0)
+    (void)data;
+    (void)size;
+    const ci_heif_api *api = &job->api;
+    heif_item_id item = api->heif_image_handle_get_item_id(job->handle);
+    heif_property_id ids[16];
+    int count = api->heif_item_get_transformation_properties(job->context, item, ids, 16);
+    if (count < 0 || count > 16) return 0;
+    ci_heif_mapping m;
+    ci_heif_mapping_start(&m, stored_w, stored_h);
+    for (int i = 0; i < count; i++) {
+        switch (api->heif_item_get_property_type(job->context, item, ids[i])) {
+        case heif_item_property_type_transform_rotation: {
+            int degrees = api->heif_item_get_property_transform_rotation_ccw(job->context, item, ids[i]);
+            if (degrees < 0 || degrees % 90 != 0) return 0;
+            ci_heif_mapping_rotate(&m, degrees / 90);
+            break;
+        }
+        case heif_item_property_type_transform_mirror: {
+            enum heif_transform_mirror_direction axis =
+                api->heif_item_get_property_transform_mirror(job->context, item, ids[i]);
+            if (axis == heif_transform_mirror_direction_invalid) return 0;
+            ci_heif_mapping_mirror(&m, axis == heif_transform_mirror_direction_horizontal);
+            break;
+        }
+        case heif_item_property_type_transform_crop: {
+            int left = 0, top = 0, right = 0, bottom = 0;  // what is cut from each side
+            api->heif_item_get_property_transform_crop_borders(job->context, item, ids[i], (int)m.width,
+                                                               (int)m.height, &left, &top, &right, &bottom);
+            if (!ci_heif_mapping_crop(&m, left, top, m.width - 1 - right, m.height - 1 - bottom)) return 0;
+            break;
+        }
+        default: return 0;
+        }
+    }
+    memset(g, 0, sizeof *g);
+    return ci_heif_mapping_finish(&m, stored_w, stored_h, g);
+#else
+    (void)job;
+    return ci_heif_transform(data, size, stored_w, stored_h, g);
+#endif
+}
+
 // Chooses for an upright need_width x need_height (0 x 0: full size): the
 // thumbnail when it covers it, else the primary image.
 static void choose(heif_job *job, const uint8_t *data, size_t size, uint32_t need_width,
@@ -503,7 +554,7 @@ static void choose(heif_job *job, const uint8_t *data, size_t size, uint32_t nee
     }
     uint32_t stored_w, stored_h;
     stored_size(&job->api, job->handle, &stored_w, &stored_h);
-    read->ours = ci_heif_transform(data, size, stored_w, stored_h, &read->g) &&
+    read->ours = transformations(job, data, size, stored_w, stored_h, &read->g) &&
                  read->g.width == shown_w && read->g.height == shown_h;
     // An alpha image carries transformations of its own, which libheif
     // applies to it (abc_color_irot_alpha_irot.avif); with alpha, a turned
@@ -873,7 +924,7 @@ static void heif_close(void *state) {
 // sequences, whose primary image is still shown), HEVC-coded (heic, heix,
 // heim, heis, hevc, hevx) and AV1-coded (avif, avis). An MP4 video's brands
 // (isom, mp41...) are not among them.
-static int heif_brand(const uint8_t *brand) {
+static int is_heif_brand(const uint8_t *brand) {
     static const char brands[][4] = {{'m', 'i', 'f', '1'}, {'m', 's', 'f', '1'}, {'h', 'e', 'i', 'c'},
                                      {'h', 'e', 'i', 'x'}, {'h', 'e', 'i', 'm'}, {'h', 'e', 'i', 's'},
                                      {'h', 'e', 'v', 'c'}, {'h', 'e', 'v', 'x'}, {'a', 'v', 'i', 'f'},
@@ -887,11 +938,11 @@ static int heif_brand(const uint8_t *brand) {
 // bytes given, is a HEIF one.
 static int heif_sniff(const uint8_t *data, size_t size) {
     if (size < 12 || memcmp(data + 4, "ftyp", 4) != 0) return 0;
-    if (heif_brand(data + 8)) return 1;
+    if (is_heif_brand(data + 8)) return 1;
     uint32_t box = (uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 | (uint32_t)data[2] << 8 | data[3];
     size_t end = box < size ? box : size;
     for (size_t at = 16; at + 4 <= end; at += 4)  // after the major brand and its version
-        if (heif_brand(data + at)) return 1;
+        if (is_heif_brand(data + at)) return 1;
     return 0;
 }
 
