@@ -246,6 +246,7 @@ typedef struct ci_loader {
     const char *name;        // "JPEG", for messages and --help
     const char *title;       // the names people know it by, for help texts: "HEIC/HEIF/AVIF"
     const char *extensions;  // the names its files go by, lower case, space-separated, the usual first
+    const char *save_extensions;  // those its saver writes, the usual first; NULL: `extensions`
     // Optional: the library it reads with and its version as loaded at run
     // time, not as its headers said ("libpng 1.6.39"), into `out` (`size` bytes).
     void (*library)(char *out, size_t size);

@@ -41,32 +41,46 @@ import Testing
         #expect(info.format == CI_FORMAT_HEIF)
     }
 
-    @Test func savesAndBatchesWriteWebPWithTheirQuality() throws {
+    @Test("save and batch write WebP and AVIF at their --quality", arguments: [("webp", CI_FORMAT_WEBP), ("avif", CI_FORMAT_HEIF)])
+    func savesAndBatchesWriteLossyFormatsWithTheirQuality(_ ext: String, _ format: ci_format) throws {
         let cli = try CLI()
         try cli.run(["add", CLI.jpegs[0], Self.heic])
-        let saved = try cli.run("save", "-o", "out.webp", "--size", "320x200", "--quality", "90")
+        let saved = try cli.run("save", "-o", "out.\(ext)", "--size", "320x200", "--quality", "90", "--keep")
         #expect(saved.status == 0, "\(saved.stderr)")
-        #expect(saved.stderr.isEmpty, "no --quality warning for WebP: \(saved.stderr)")
-        let target = cli.workingDirectory.appendingPathComponent("out.webp").path
+        #expect(saved.stderr.isEmpty, "no --quality warning for \(ext): \(saved.stderr)")
+        let target = cli.workingDirectory.appendingPathComponent("out.\(ext)").path
         var info = ci_photo_info()
         var error = ci_error()
         #expect(ci_probe_file(target, &info, &error) == CI_OK)
-        #expect(info.format == CI_FORMAT_WEBP && info.width == 320 && info.height == 200)
+        #expect(info.format == format && info.width == 320 && info.height == 200)
+        // The pixels: the same collage saved losslessly, within the codec's loss.
+        #expect(try cli.run("save", "-o", "out.png", "--size", "320x200").status == 0)
+        let lossy = try DecodedImage(target).rgb, exact = try DecodedImage(cli.workingDirectory.appendingPathComponent("out.png").path).rgb
+        let squared = zip(lossy, exact).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(exact.count)
+        #expect(10 * log10(255 * 255 / squared) > 32, "\(ext) at quality 90: \(10 * log10(255 * 255 / squared)) dB")
 
         let list = cli.workingDirectory.appendingPathComponent("list.txt")
         try "\(CLI.jpegs[0])\n\(CLI.jpegs[1])\n\n\(Self.heic)\n\(CLI.png)\n".write(to: list, atomically: true, encoding: .utf8)
         func batch(_ quality: String, into folder: String) throws -> [Int] {
-            let output = try cli.run("batch", list.path, "-o", folder, "--format", "webp", "--quality", quality,
+            let output = try cli.run("batch", list.path, "-o", folder, "--format", ext, "--quality", quality,
                                      "--size", "320x200")
             #expect(output.status == 0, "\(output.stderr)")
             return try (1...2).map { number in
-                let path = cli.workingDirectory.appendingPathComponent("\(folder)/collage-00\(number).webp").path
-                #expect(ci_probe_file(path, &info, &error) == CI_OK && info.format == CI_FORMAT_WEBP)
+                let path = cli.workingDirectory.appendingPathComponent("\(folder)/collage-00\(number).\(ext)").path
+                #expect(ci_probe_file(path, &info, &error) == CI_OK && info.format == format)
                 return try Data(contentsOf: URL(fileURLWithPath: path)).count
             }
         }
         let high = try batch("95", into: "high"), low = try batch("20", into: "low")
         #expect(zip(low, high).allSatisfy { $0 < $1 }, "--quality 20 \(low) bytes, 95 \(high)")
+    }
+
+    @Test func heicIsReadButNotWritten() throws {
+        let cli = try CLI()
+        try cli.run(["add", CLI.jpegs[0], Self.heic])
+        let saved = try cli.run("save", "-o", "out.heic")
+        #expect(saved.status == 64)
+        #expect(saved.stderr.contains("cannot save as '.heic': use .jpg, .jpeg, .png, .avif or .webp"), "\(saved.stderr)")
     }
 
     @Test func theFolderBrowserListsHEICs() throws {

@@ -37,7 +37,7 @@ import Testing
         return bytes.count >= needle.count && (0...(bytes.count - needle.count)).contains { Array(bytes[$0..<$0 + needle.count]) == needle }
     }
 
-    @Test("JPEG, PNG and WebP carry an sRGB profile and the earliest date", arguments: ["jpg", "png", "webp"])
+    @Test("JPEG, PNG, WebP and AVIF carry an sRGB profile and the earliest date", arguments: ["jpg", "png", "webp", "avif"])
     func tagged(format: String) throws {
         let cli = try collage()
         let saved = try cli.run(["save", "-o", "tagged.\(format)", "--keep", "--size", "400x300"])
@@ -45,11 +45,11 @@ import Testing
         let path = cli.workingDirectory.appendingPathComponent("tagged.\(format)").path
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         // The profile's own marker: each container's chunk or segment, and lcms2's sRGB description.
-        let container = ["jpg": "ICC_PROFILE", "png": "iCCP", "webp": "ICCP"][format]!
+        let container = ["jpg": "ICC_PROFILE", "png": "iCCP", "webp": "ICCP", "avif": "colrprof"][format]!
         #expect(Self.contains(bytes, container), "no \(container)")
         #expect(Self.contains(bytes, "2019:07:04 18:30:00"), "not the earliest photo's date")
         #expect(!Self.contains(bytes, "2024:08:01 09:00:00"))
-        // The engine reads the date back where it reads EXIF (JPEG, WebP).
+        // The engine reads the date back where it reads EXIF (JPEG, WebP, AVIF).
         if format != "png" { #expect(try Self.dateTaken(path) == "2019:07:04 18:30:00") }
         // Nothing else: the EXIF block is the TIFF header, the Exif IFD's
         // pointer and the date (JPEG's APP1 says its length).

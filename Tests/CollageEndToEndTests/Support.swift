@@ -139,7 +139,7 @@ extension CLI {
     }
 }
 
-/// A JPEG, PNG or WebP the binary wrote, decoded: its size and its RGB
+/// A collage the binary wrote (any format it writes), decoded: its size and its RGB
 /// pixels, rows packed.
 struct DecodedImage {
     let width: Int

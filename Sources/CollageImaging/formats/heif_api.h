@@ -56,6 +56,20 @@
     X(heif_image_get_plane_readonly)              \
     X(heif_image_has_channel)                     \
     X(heif_image_get_nclx_color_profile)          \
+    X(heif_context_get_encoder_for_format)        \
+    X(heif_encoder_release)                       \
+    X(heif_encoder_set_lossy_quality)             \
+    X(heif_encoder_set_parameter_integer)         \
+    X(heif_encoder_set_parameter_string)          \
+    X(heif_image_create)                          \
+    X(heif_image_add_plane)                       \
+    X(heif_image_get_plane)                       \
+    X(heif_image_set_raw_color_profile)           \
+    X(heif_encoding_options_alloc)                \
+    X(heif_encoding_options_free)                 \
+    X(heif_context_encode_image)                  \
+    X(heif_context_add_exif_metadata)             \
+    X(heif_context_write)                         \
     CI_HEIF_FUNCTIONS_1_16(X)
 
 #define CI_DE265_FUNCTIONS(X)   \

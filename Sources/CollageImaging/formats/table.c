@@ -40,6 +40,7 @@ size_t ci_formats(size_t index, ci_format_info *info) {
         info->name = loader->name;
         info->title = loader->title;
         info->extensions = loader->extensions;
+        info->save_extensions = loader->save_extensions ? loader->save_extensions : loader->extensions;
         info->can_save = loader->save != NULL;
         info->has_quality = loader->save != NULL && loader->has_quality;
         info->smallest_scale = loader->smallest_scale;

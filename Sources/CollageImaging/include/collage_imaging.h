@@ -281,6 +281,7 @@ typedef struct {
     const char *name;          // "JPEG", "HEIF": as messages name it
     const char *title;         // "JPEG", "HEIC/HEIF/AVIF": the names people know it by, for help texts
     const char *extensions;    // lower case, space-separated, the usual first: "jpg jpeg jpe"
+    const char *save_extensions; // those ci_encode writes it as (HEIF: "avif" only), the same form
     int can_save;              // ci_encode writes it
     int has_quality;           // and its quality means something (a lossy encoder)
     unsigned smallest_scale;   // the smallest scale, in eighths (1-8), a photo is decoded at,

@@ -11,6 +11,8 @@ public struct EngineFormat: Equatable, Sendable {
     public let title: String
     /// The extensions its files go by, lower case, the usual first.
     public let extensions: [String]
+    /// Those a collage saved in it is given (HEIF: only "avif"), the usual first.
+    public let saveExtensions: [String]
     public let canSave: Bool
     /// Its saver has a quality (a lossy encoder).
     public let hasQuality: Bool
@@ -24,6 +26,7 @@ public struct EngineFormat: Equatable, Sendable {
         return EngineFormat(
             format: info.format, name: String(cString: info.name), title: String(cString: info.title),
             extensions: String(cString: info.extensions).split(separator: " ").map(String.init),
+            saveExtensions: String(cString: info.save_extensions).split(separator: " ").map(String.init),
             canSave: info.can_save != 0, hasQuality: info.has_quality != 0, smallestScale: Int(info.smallest_scale))
     }
 
@@ -32,7 +35,7 @@ public struct EngineFormat: Equatable, Sendable {
 
     /// The format written for a file extension, nil when none is.
     static func saving(extension ext: String) -> EngineFormat? {
-        all.first { $0.canSave && $0.extensions.contains(ext.lowercased()) }
+        all.first { $0.canSave && $0.saveExtensions.contains(ext.lowercased()) }
     }
 }
 
@@ -50,15 +53,15 @@ extension EngineFormat {
     /// The table's first writable format (JPEG): what a batch writes unless told.
     public static var standard: EngineFormat { writable[0] }
 
-    /// The extension a file of this format is given: its usual one.
-    public var fileExtension: String { extensions[0] }
+    /// The extension a collage saved in this format is given: its usual one.
+    public var fileExtension: String { saveExtensions[0] }
 
     /// The format written for a file extension (any of a format's, any case).
     public init(extension ext: String) throws(OptionError) {
-        let names = Self.writable.flatMap(\.extensions).map { ".\($0)" }
-        let choices = names.dropLast().joined(separator: ", ") + " or " + names.last!
-        guard !ext.isEmpty else { throw OptionError("the output file needs an extension: \(choices)") }
-        guard let format = Self.saving(extension: ext) else { throw OptionError("cannot save as '.\(ext)': use \(choices)") }
+        guard !ext.isEmpty else { throw OptionError("the output file needs an extension: \(Self.savedExtensions)") }
+        guard let format = Self.saving(extension: ext) else {
+            throw OptionError("cannot save as '.\(ext)': use \(Self.savedExtensions)")
+        }
         self = format
     }
 
@@ -73,17 +76,17 @@ extension EngineFormat {
     /// Every format read, by title: "A, B or C".
     public static var readTitles: String { listed(all.map(\.title), "or") }
     /// Every format written, by title.
-    public static var savedTitles: String { listed(all.filter(\.canSave).map(\.title), "or") }
+    public static var savedTitles: String { listed(writable.map(\.saveTitle), "or") }
     /// The extensions of the formats written: ".a, .b or .c".
-    public static var savedExtensions: String {
-        listed(all.filter(\.canSave).flatMap(\.extensions).map { "." + $0 }, "or")
-    }
+    public static var savedExtensions: String { listed(writable.flatMap(\.saveExtensions).map { "." + $0 }, "or") }
     /// The formats written with a quality: "A and B".
-    public static var qualityTitles: String { listed(all.filter(\.hasQuality).map(\.title), "and") }
+    public static var qualityTitles: String { listed(writable.filter(\.hasQuality).map(\.saveTitle), "and") }
     /// The formats written without one.
-    public static var losslessTitles: String {
-        listed(all.filter { $0.canSave && !$0.hasQuality }.map(\.title), "and")
-    }
+    public static var losslessTitles: String { listed(writable.filter { !$0.hasQuality }.map(\.saveTitle), "and") }
+
+    /// What a saved file of this format is called: its title, or where it
+    /// is written as only some of what it reads (HEIF as AVIF) that kind.
+    public var saveTitle: String { saveExtensions == extensions ? title : saveExtensions[0].uppercased() }
 
     /// "a, b or c".
     private static func listed(_ items: [String], _ conjunction: String) -> String {

@@ -8,9 +8,10 @@ struct Save: ParsableCommand {
         abstract: "Render the collage to a \(EngineFormat.savedTitles) file, then empty the selection.",
         discussion: """
             Needs a non-zero, even number of photos. The format follows the
-            output's extension (\(EngineFormat.savedExtensions)). An existing file is never
-            replaced without --force. If saving fails, the selection is kept;
-            with --keep it is kept after a save too, to try another size or layout.
+            output's extension: \(EngineFormat.savedExtensions).
+            An existing file is never replaced without --force. If saving
+            fails, the selection is kept; with --keep it is kept after a save
+            too, to try another size or layout.
 
             --layout divides the canvas (its values are listed below); --gap puts background-coloured space between neighbouring cells,
             --margin around the edge. In the grid, with n columns each cell is
