@@ -93,3 +93,41 @@ import Testing
     }
 }
 
+
+/// `save -o -`: the collage on standard output, for pipes.
+@Suite struct StandardOutputTests {
+    @Test("-o - writes the collage, and nothing else, to standard output", arguments: ["jpg", "png", "webp", "avif"])
+    func writesTheFormatAsked(_ format: String) throws {
+        let cli = try CLI()
+        try cli.run(["add", CLI.jpegs[0], CLI.jpegs[1]])
+        let piped = try cli.bash("\"$COLLAGE\" save -o - --format \(format) --size 320x200 > piped.\(format)")
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+        // The same bytes save writes to a file (the collage cleared after the pipe: added again).
+        try cli.run(["add", CLI.jpegs[0], CLI.jpegs[1]])
+        #expect(try cli.run("save", "-o", "file.\(format)", "--size", "320x200").status == 0)
+        let pipedBytes = try Data(contentsOf: cli.workingDirectory.appendingPathComponent("piped.\(format)"))
+        #expect(pipedBytes == (try Data(contentsOf: cli.workingDirectory.appendingPathComponent("file.\(format)"))))
+        #expect(isCompleteImage(cli.workingDirectory.appendingPathComponent("piped.\(format)").path, width: 320, height: 200))
+    }
+
+    @Test func theFormatIsNeededAndGoesOnlyWithStandardOutput() throws {
+        let cli = try CLI()
+        try cli.run(["add", CLI.jpegs[0], CLI.jpegs[1]])
+        let bare = try cli.bash("\"$COLLAGE\" save -o - > out.bin")
+        #expect(bare.status == 64)
+        #expect(bare.stderr == "collage: -o - writes to standard output: name its format with --format (jpg, png, avif, webp)\n")
+        let both = try cli.run("save", "-o", "x.png", "--format", "png")
+        #expect(both.status == 64)
+        #expect(both.stderr == "collage: --format goes with -o -: a file's format follows its extension\n")
+        #expect(try cli.run("status").stdout.hasPrefix("2 photos"))
+    }
+
+    @Test func aReaderThatStopsEarlyIsAFailureAndKeepsTheSelection() throws {
+        let cli = try CLI()
+        try cli.run(["add", CLI.jpegs[0], CLI.jpegs[1]])
+        let cut = try cli.bash("set -o pipefail; \"$COLLAGE\" save -o - --format png --size 2000x2000 | head -c 10 > /dev/null")
+        #expect(cut.status == 1)
+        #expect(cut.stderr == "collage: cannot save to standard output: Broken pipe\n", "\(cut.stderr)")
+        #expect(try cli.run("status").stdout.hasPrefix("2 photos"))
+    }
+}

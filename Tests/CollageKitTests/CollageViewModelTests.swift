@@ -94,6 +94,25 @@ import OpenCombine
         #expect(try store.load().count == count)
     }
 
+    @Test func saveToStandardOutputSendsThenClearsAndAFailureKeeps() throws {
+        let store = InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")])
+        let writer = FakeWriter()
+        let viewModel = try makeViewModel(store: store, writer: writer)
+        let events = Recorder(viewModel.events)
+        writer.failure = StandardOutput.WriteError(description: "Broken pipe")
+        let failed = viewModel.save(to: .standardOutput(.avif), options: try CollageRenderOptions(), overwrite: false)
+            .waitForCompletion()
+        #expect(throws: CollageActionError.self) { try failed.get() }
+        #expect(events.values.last?.message == "cannot save to standard output: Broken pipe")
+        #expect(try store.load().count == 2)
+        writer.failure = nil
+        try viewModel.save(to: .standardOutput(.avif), options: try CollageRenderOptions(), overwrite: false)
+            .waitForCompletion().get()
+        #expect(writer.sent == [.avif] && writer.saved.isEmpty)
+        #expect(events.values.last == .saved(path: "standard output"))
+        #expect(try store.load().isEmpty)
+    }
+
     @Test func saveWithKeepWritesAndKeepsTheSelection() throws {
         let photos = (0..<4).map { photo("\($0).jpg") }
         let store = InMemorySelectionStore(photos)

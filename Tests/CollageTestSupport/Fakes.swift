@@ -79,6 +79,16 @@ public final class FakeWriter: PhotoWriting, @unchecked Sendable {
         saved.append(destination)
         return Empty().eraseToAnyPublisher()
     }
+
+    /// What was sent to standard output, by format.
+    public private(set) var sent: [ImageFormat] = []
+
+    public func send(_ image: RGBImage, format: ImageFormat, quality: Int) -> Completable {
+        during?()
+        if let failure { return Fail(error: failure).eraseToAnyPublisher() }
+        sent.append(format)
+        return Empty().eraseToAnyPublisher()
+    }
 }
 
 /// A folder tree in memory, keyed by folder path. Names ending in "/" are
@@ -224,4 +234,5 @@ extension ImageFormat {
     public static let jpeg = try! ImageFormat(extension: "jpg")
     public static let png = try! ImageFormat(extension: "png")
     public static let webp = try! ImageFormat(extension: "webp")
+    public static let avif = try! ImageFormat(extension: "avif")
 }

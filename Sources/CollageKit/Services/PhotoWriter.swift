@@ -16,6 +16,8 @@ public typealias Completable = AnyPublisher<Never, Error>
 /// Saves a rendered collage.
 public protocol PhotoWriting {
     func save(_ image: RGBImage, to destination: URL, format: ImageFormat, quality: Int, overwrite: Bool) -> Completable
+    /// Writes it to standard output (`save -o -`), for a pipe.
+    func send(_ image: RGBImage, format: ImageFormat, quality: Int) -> Completable
 }
 
 /// Encodes a collage and writes it so that a crash never leaves a
@@ -48,5 +50,44 @@ public final class PhotoWriter: PhotoWriting {
         }
         .ignoreOutput()
         .eraseToAnyPublisher()
+    }
+
+    public func send(_ image: RGBImage, format: ImageFormat, quality: Int) -> Completable {
+        let encoder = self.encoder
+        let queue = self.queue
+        return Deferred {
+            Future<Void, Error> { promise in
+                queue.async {
+                    promise(Result {
+                        let bytes = try encoder.encode(image, as: format, quality: quality)
+                        try StandardOutput.write(bytes)
+                    })
+                }
+            }
+        }
+        .ignoreOutput()
+        .eraseToAnyPublisher()
+    }
+}
+
+/// Whole byte buffers to standard output: every byte, or an error naming why
+/// not (a reader that went away is EPIPE, when SIGPIPE is ignored).
+public enum StandardOutput {
+    public struct WriteError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public static func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw WriteError(description: String(cString: strerror(errno)))
+                }
+                offset += written
+            }
+        }
     }
 }

@@ -228,11 +228,17 @@ public final class CollageViewModel {
     /// and writing run on the work queue.
     public func save(to destination: URL, options: CollageRenderOptions, overwrite: Bool,
                      keep: Bool = false) -> Completable {
+        save(to: .file(destination), options: options, overwrite: overwrite, keep: keep)
+    }
+
+    /// `save(to:)` for any target: a file, or standard output.
+    public func save(to target: SaveTarget, options: CollageRenderOptions, overwrite: Bool,
+                     keep: Bool = false) -> Completable {
         Deferred { [self] () -> Completable in
             let format: ImageFormat
             let photos: [Photo]
             do {
-                format = try ImageFormat(path: destination.path)
+                format = try target.format()
                 photos = try store.load()
             } catch {
                 return fail(.failed(CollageFailure(error)))
@@ -248,15 +254,20 @@ public final class CollageViewModel {
             return Future<RGBImage, Error> { [workQueue] promise in
                 workQueue.async { promise(Result { try renderer.render(photos, options: options).image }) }
             }
-            .flatMap { image in
-                writer.save(image, to: destination, format: format, quality: options.quality, overwrite: overwrite)
+            .flatMap { image -> Completable in
+                switch target {
+                case let .file(destination):
+                    writer.save(image, to: destination, format: format, quality: options.quality, overwrite: overwrite)
+                case .standardOutput:
+                    writer.send(image, format: format, quality: options.quality)
+                }
             }
             .catch { [weak self] error -> Completable in
                 guard let self else { return Fail(error: error).eraseToAnyPublisher() }
-                return self.fail(.failed(CollageFailure(error).within("cannot save \(destination.path)")))
+                return self.fail(.failed(CollageFailure(error).within(target.cannotSave)))
             }
             .handleEvents(receiveCompletion: { [weak self] completion in
-                if case .finished = completion { self?.didSave(photos, to: destination, keep: keep) }
+                if case .finished = completion { self?.didSave(photos, to: target.name, keep: keep) }
             })
             .eraseToAnyPublisher()
         }
@@ -301,9 +312,9 @@ public final class CollageViewModel {
 
     /// After a save, clear the photos that were saved. Photos another shell
     /// added meanwhile stay; a selection someone else changed is left alone.
-    private func didSave(_ saved: [Photo], to destination: URL, keep: Bool) {
+    private func didSave(_ saved: [Photo], to destination: String, keep: Bool) {
         if keep {
-            publish(.saved(path: destination.path))
+            publish(.saved(path: destination))
             return
         }
         do {
@@ -312,10 +323,10 @@ public final class CollageViewModel {
                 return photos
             }
             stateSubject.send(state(of: after))
-            publish(.saved(path: destination.path))
+            publish(.saved(path: destination))
         } catch {
-            publish(.failed(CollageFailure(.clearAfterSave, path: destination.path,
-                                           message: "saved \(destination.path), but could not clear the selection: \(error)")))
+            publish(.failed(CollageFailure(.clearAfterSave, path: destination,
+                                           message: "saved \(destination), but could not clear the selection: \(error)")))
         }
     }
 

@@ -67,7 +67,7 @@ struct Batch: ParsableCommand {
     var output: String = "."
 
     @Option(help: "File format of the collages.")
-    var format: BatchFormat = .standard
+    var format: ImageFormat = .standard
 
     @OptionGroup var render: RenderOptionGroup
 
@@ -84,23 +84,6 @@ struct Batch: ParsableCommand {
 
     @Flag(help: "Check the whole list and print the plan, writing nothing.")
     var dryRun = false
-
-    /// --format: an output format by any of its file extensions (the values
-    /// --help lists come from the engine's table, not from a second list here).
-    struct BatchFormat: ExpressibleByArgument {
-        let imageFormat: ImageFormat
-        static let standard = BatchFormat(imageFormat: .standard)
-
-        init(imageFormat: ImageFormat) { self.imageFormat = imageFormat }
-
-        init?(argument: String) {
-            guard let format = try? ImageFormat(extension: argument) else { return nil }
-            imageFormat = format
-        }
-
-        static var allValueStrings: [String] { ImageFormat.writable.map(\.fileExtension) }
-        var defaultValueDescription: String { imageFormat.fileExtension }
-    }
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -123,8 +106,8 @@ struct Batch: ParsableCommand {
             throw ExitCode.failure
         }
 
-        render.warnIfQualityIsIgnored(for: format.imageFormat)
-        let options = BatchOptions(outputDirectory: outputDirectory, format: format.imageFormat,
+        render.warnIfQualityIsIgnored(for: format)
+        let options = BatchOptions(outputDirectory: outputDirectory, format: format,
                                    render: try render.renderOptions(),
                                    jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, overwrite: force,
                                    skipExisting: skipExisting, dryRun: dryRun,

@@ -61,6 +61,18 @@ extension RGBColor: ModelArgument {
     }
 }
 
+/// An output format (`batch --format`, `save --format` for `-o -`), by any
+/// of the extensions it is saved with: the engine table's writable formats.
+extension EngineFormat: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let format = try? ImageFormat(extension: argument) else { return nil }
+        self = format
+    }
+
+    public static var allValueStrings: [String] { writable.map(\.fileExtension) }
+    public var defaultValueDescription: String { fileExtension }
+}
+
 /// A model's value as an argument, parsed by the model.
 public protocol ModelArgument: ExpressibleByArgument {
     init(parsing text: String) throws

@@ -9,6 +9,8 @@ struct Save: ParsableCommand {
         discussion: """
             Needs a non-zero, even number of photos. The format follows the
             output's extension: \(EngineFormat.savedExtensions).
+            -o - writes the collage to standard output, for a pipe, in the
+            format --format names (`collage save -o - --format png | ...`).
             An existing file is never replaced without --force. If saving
             fails, the selection is kept; with --keep it is kept after a save
             too, to try another size or layout.
@@ -26,9 +28,12 @@ struct Save: ParsableCommand {
             """)
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("The file to write, or a folder to write the default name in (default: collage-YYYYMMDD-HHMMSS.jpg here; -2, -3... when taken).", valueName: "path"),
+            help: ArgumentHelp("The file to write, a folder to write the default name in (default: collage-YYYYMMDD-HHMMSS.jpg here; -2, -3... when taken), or - for standard output.", valueName: "path"),
             completion: .file(extensions: photoExtensions))
     var output: String?
+
+    @Option(help: ArgumentHelp("With -o -: the format written to standard output (a file's follows its extension).", valueName: "format"))
+    var format: ImageFormat?
 
     @OptionGroup var render: RenderOptionGroup
 
@@ -46,8 +51,21 @@ struct Save: ParsableCommand {
     @Flag(help: "With --dry-run: print the plan as one JSON object.")
     var json = false
 
+    /// `-o -`: the collage goes to standard output.
+    var toStandardOutput: Bool { output == "-" }
+
     func validate() throws {
         if json && !dryRun { throw ValidationError("--json goes with --dry-run: it prints the plan instead of saving") }
+        if toStandardOutput {
+            let formats = ImageFormat.writable.map(\.fileExtension).joined(separator: ", ")
+            guard format != nil else { throw ValidationError("-o - writes to standard output: name its format with --format (\(formats))") }
+            // Image bytes on a terminal are noise, and can leave it in a strange state.
+            if !dryRun && isatty(STDOUT_FILENO) != 0 {
+                throw ValidationError("standard output is a terminal: pipe it to a program or redirect it to a file")
+            }
+            return
+        }
+        if format != nil { throw ValidationError("--format goes with -o -: a file's format follows its extension") }
         if let output {
             // A wrong extension is a usage error (exit 64), said in the model's
             // words; a folder gets the default name (.jpg).
@@ -67,6 +85,7 @@ struct Save: ParsableCommand {
 
     func run() throws {
         let options = try render.renderOptions()
+        if toStandardOutput, let format { return try send(format, options) }
         let target = SaveDestination(output: output, workingDirectory: FileManager.default.currentDirectoryPath) {
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && isFolder.boolValue
@@ -104,6 +123,26 @@ struct Save: ParsableCommand {
 }
 
 extension Save {
+    /// `-o -`: the collage to standard output, nothing else printed there.
+    func send(_ format: ImageFormat, _ options: CollageRenderOptions) throws {
+        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels.pixels)
+        if let refusal = viewModel.saveRefusal {
+            Console.error(refusal.description)
+            throw ExitCode.failure
+        }
+        if dryRun { return try printPlan(viewModel, options) }
+        render.warnIfQualityIsIgnored(for: format)
+        // A reader that stops early (`| head -c 100`) is an error to report
+        // (EPIPE), not a signal that kills the process mid-write.
+        signal(SIGPIPE, SIG_IGN)
+        if case let .failure(error) = viewModel.save(to: .standardOutput(format), options: options, overwrite: false, keep: keep)
+            .waitForCompletion() {
+            let failure = (error as? CollageActionError)?.failure
+            Console.error(failure?.commandLineMessage ?? "\(error)")
+            throw ExitCode(failure?.kind == .options ? CommandLineEntry.usageError : 1)
+        }
+    }
+
     /// `--dry-run`: the plan, as a table or (`--json`) one JSON object.
     func printPlan(_ viewModel: CollageViewModel, _ options: CollageRenderOptions) throws {
         let plan: CollagePlanReport
