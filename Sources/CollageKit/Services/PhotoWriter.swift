@@ -36,31 +36,25 @@ public final class PhotoWriter: PhotoWriting {
     }
 
     public func save(_ image: RGBImage, to destination: URL, format: ImageFormat, quality: Int, overwrite: Bool) -> Completable {
-        let encoder = self.encoder
-        let queue = self.queue
-        return Deferred {
-            Future<Void, Error> { promise in
-                queue.async {
-                    promise(Result {
-                        let bytes = try encoder.encode(image, as: format, quality: quality)
-                        try AtomicFile.write(bytes, to: destination.path, overwrite: overwrite, mode: AtomicFile.sharedFileMode)
-                    })
-                }
-            }
+        encode(image, as: format, quality: quality) { bytes in
+            try AtomicFile.write(bytes, to: destination.path, overwrite: overwrite, mode: AtomicFile.sharedFileMode)
         }
-        .ignoreOutput()
-        .eraseToAnyPublisher()
     }
 
     public func send(_ image: RGBImage, format: ImageFormat, quality: Int) -> Completable {
+        encode(image, as: format, quality: quality, then: StandardOutput.write)
+    }
+
+    /// Encodes on the writer's queue, then hands the bytes to `write` there.
+    private func encode(_ image: RGBImage, as format: ImageFormat, quality: Int,
+                        then write: @escaping @Sendable ([UInt8]) throws -> Void) -> Completable {
         let encoder = self.encoder
         let queue = self.queue
         return Deferred {
             Future<Void, Error> { promise in
                 queue.async {
                     promise(Result {
-                        let bytes = try encoder.encode(image, as: format, quality: quality)
-                        try StandardOutput.write(bytes)
+                        try write(try encoder.encode(image, as: format, quality: quality))
                     })
                 }
             }
@@ -78,16 +72,6 @@ public enum StandardOutput {
     }
 
     public static func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw WriteError(description: String(cString: strerror(errno)))
-                }
-                offset += written
-            }
-        }
+        guard AtomicFile.writeEvery(bytes, to: STDOUT_FILENO) else { throw WriteError(description: String(cString: strerror(errno))) }
     }
 }

@@ -87,21 +87,28 @@ enum AtomicFile {
         }
     }
 
-    /// Writes, fsyncs, runs `publish` (which names the file), closes.
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String,
-                                 publish: (Int32) throws -> Void) throws {
-        defer { close(fd) }
-        try bytes.withUnsafeBytes { raw in
+    /// Writes every byte to `fd`, through short writes and interruptions;
+    /// false with errno set on an error.
+    static func writeEvery(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw ioError(path)
+                    return false
                 }
                 offset += n
             }
+            return true
         }
+    }
+
+    /// Writes, fsyncs, runs `publish` (which names the file), closes.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String,
+                                 publish: (Int32) throws -> Void) throws {
+        defer { close(fd) }
+        guard writeEvery(bytes, to: fd) else { throw ioError(path) }
         guard fsync(fd) == 0 else { throw ioError(path) }
         try publish(fd)
     }
