@@ -370,10 +370,16 @@ public struct BatchListReader: Sequence, IteratorProtocol {
                 return parser.finish()
             }
             lineNumber += 1
-            if let group = parser.consume(bytes: line, lineNumber: lineNumber) { return group }
+            // A UTF-8 byte-order mark (what some editors put first) is no part
+            // of the first path. CRLF line ends need nothing: the parser trims
+            // a line's whitespace, the "\r" with it.
+            let text = lineNumber == 1 && line.starts(with: Self.byteOrderMark) ? Array(line.dropFirst(3)) : line
+            if let group = parser.consume(bytes: text, lineNumber: lineNumber) { return group }
         }
         return nil
     }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// A read error, if reading stopped because of one.
     public var readError: Int32? { lines.readError }

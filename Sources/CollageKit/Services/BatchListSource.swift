@@ -35,6 +35,18 @@ public final class BatchListSource {
                 throw CollageFailure(.folder, path: absolute,
                                      message: "cannot read the list \(absolute): \(String(cString: strerror(errno)))")
             }
+            // A photo where the list goes (`collage batch cat.webp`) would be
+            // read as lines of binary, each a photo that does not exist, and
+            // reported as "81 photos are too many". Its first bytes say what
+            // it is (read with pread, which leaves the offset where it is; a
+            // pipe, which cannot be read twice, is not looked at).
+            var head = [UInt8](repeating: 0, count: EngineFormat.sniffedBytes)
+            let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0, let format = EngineFormat.of(firstBytes: Array(head[..<count])) {
+                close(fd)
+                throw CollageFailure(.folder, path: absolute,
+                                     message: "\(absolute) is a photo (\(format.name)), not a list: give a text file with one photo path per line, or add photos to the collage with `collage add`")
+            }
             name = absolute
             fileDescriptor = fd
             baseDirectory = (absolute as NSString).deletingLastPathComponent
@@ -64,7 +76,8 @@ public final class BatchListSource {
     /// So is a pipe given by name (`collage batch <(find ...)`, a FIFO,
     /// /dev/stdin): a first pass over it would consume the list, and the
     /// run proper would find it empty and make nothing.
-    public func countGroups() -> Int? {
+    /// Only the groups `including` takes are counted (a shard's).
+    public func countGroups(including: (BatchGroup) -> Bool = { _ in true }) -> Int? {
         guard let path else { return nil }
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -73,7 +86,9 @@ public final class BatchListSource {
         defer { close(fd) }
         var counter = BatchListReader(fileDescriptor: fd, baseDirectory: baseDirectory)
         var count = 0
-        while counter.next() != nil { count += 1 }
+        while let group = counter.next() {
+            if including(group) { count += 1 }
+        }
         return count
     }
 }

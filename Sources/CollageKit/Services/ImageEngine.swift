@@ -30,6 +30,15 @@ public struct EngineFormat: Equatable, Sendable {
     /// The format of an engine's code, nil for one it does not know.
     static func of(_ format: ci_format) -> EngineFormat? { all.first { $0.format == format } }
 
+    /// The format a file's first bytes (up to `sniffedBytes` of them) say it
+    /// is, as the engine judges photos; nil for anything else.
+    static func of(firstBytes bytes: [UInt8]) -> EngineFormat? {
+        of(bytes.withUnsafeBufferPointer { ci_sniff_format($0.baseAddress, $0.count) })
+    }
+
+    /// How many first bytes tell a format.
+    static let sniffedBytes = Int(CI_SNIFF_BYTES)
+
     /// The format written for a file extension, nil when none is.
     static func saving(extension ext: String) -> EngineFormat? {
         all.first { $0.canSave && $0.extensions.contains(ext.lowercased()) }
