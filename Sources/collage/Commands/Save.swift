@@ -90,7 +90,8 @@ struct Save: ParsableCommand {
             let destination = URL(fileURLWithPath: target.path(now: now, attempt: attempt))
             switch viewModel.save(to: destination, options: options, overwrite: force, keep: keep).waitForCompletion() {
             case .success:
-                print("Saved \(destination.path)")
+                // Escaped as `status` shows names: a line break in one would forge a second line.
+                print("Saved \(Console.printable(destination.path))")
                 return
             case let .failure(error):
                 let failure = (error as? CollageActionError)?.failure
