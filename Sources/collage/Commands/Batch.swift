@@ -85,6 +85,15 @@ struct Batch: ParsableCommand {
     @Flag(help: "Check the whole list and print the plan, writing nothing.")
     var dryRun = false
 
+    @Option(help: ArgumentHelp("Make only part K of N of the list: collage i is in part ((i - 1) mod N) + 1, named as in a whole run (for a job runner splitting a list across machines).",
+                               valueName: "K/N"))
+    var shard: BatchShard?
+
+    @Option(help: ArgumentHelp("Write a JSON line per collage to FILE (- for standard output) as each finishes: collage, line, output, status (saved, kept, skipped, failed), photos, reason.",
+                               valueName: "file"),
+            completion: .file())
+    var report: String?
+
     /// --format: an output format by its file extension (the values --help
     /// lists come from ImageFormat, not from a second list here).
     struct BatchFormat: ExpressibleByArgument {
@@ -104,9 +113,12 @@ struct Batch: ParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let refusal = BatchOptions.refusal(overwrite: force, skipExisting: skipExisting) {
+            throw ValidationError(refusal.description)
+        }
         // Folders and the list are named by String: bytes that are not UTF-8
         // would silently become U+FFFD. (The photos in the list may have any name.)
-        for (name, value) in [("output folder", output), ("list", list)] where RawArguments.isLossy(value) {
+        for (name, value) in [("output folder", output), ("list", list), ("report", report ?? "")] where RawArguments.isLossy(value) {
             throw ValidationError("the \(name) name \(value) is not valid UTF-8: choose a UTF-8 name")
         }
     }
@@ -114,39 +126,48 @@ struct Batch: ParsableCommand {
     func run() throws {
         let workingDirectory = FileManager.default.currentDirectoryPath
         let outputDirectory = URL(fileURLWithPath: Photo(resolving: output, against: workingDirectory).path)
+        // The output folder is made by the view model, when a collage is first written.
         let listSource: BatchListSource
+        let reportFile: BatchReportFile?
         do {
             listSource = try BatchListSource(argument: list, workingDirectory: workingDirectory)
-            if !dryRun { try OutputFolder.create(outputDirectory.path) }
+            reportFile = try report.map { try BatchReportFile(argument: $0, workingDirectory: workingDirectory) }
         } catch {
             Console.error("\(error)")
             throw ExitCode.failure
         }
+        // With the report on standard output, it is all that goes there.
+        let reportIsStandardOutput = report == "-"
 
         render.warnIfQualityIsIgnored(for: format.imageFormat)
         let options = BatchOptions(outputDirectory: outputDirectory, format: format.imageFormat,
                                    render: try render.renderOptions(),
                                    jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, overwrite: force,
                                    skipExisting: skipExisting, dryRun: dryRun,
-                                   maxDecodedPixels: limits.maxPixels.pixels)
+                                   maxDecodedPixels: limits.maxPixels.pixels, shard: shard ?? .whole)
         let viewModel = BatchViewModel(options: options)
-        let progress = BatchProgressView(total: listSource.countGroups(), dryRun: dryRun)
-        let subscription = viewModel.results.sink { progress.show($0) }
+        let progress = BatchProgressView(total: listSource.countGroups(including: options.makes), dryRun: dryRun,
+                                         planOnStandardOutput: !reportIsStandardOutput)
+        let subscription = viewModel.results.sink { result in
+            reportFile?.write(result.reportLine(wording: \.commandLineMessage))
+            progress.show(result)
+        }
         let summary = viewModel.run(IteratorSequence(listSource.groups))
         subscription.cancel()
         progress.finish()
 
-        if let failure = listSource.readFailure {
+        if let failure = listSource.readFailure ?? reportFile?.writeFailure {
             Console.error(failure.message)
             throw ExitCode.failure
         }
-        print(Self.summaryLine(summary, directory: outputDirectory.path, dryRun: dryRun))
+        let line = Self.summaryLine(summary, directory: outputDirectory.path, dryRun: dryRun, shard: shard)
+        if reportIsStandardOutput { Console.note(line) } else { print(Console.printable(line)) }
         if !summary.allSucceeded { throw ExitCode.failure }
     }
 
-    static func summaryLine(_ summary: BatchSummary, directory: String, dryRun: Bool) -> String {
+    static func summaryLine(_ summary: BatchSummary, directory: String, dryRun: Bool, shard: BatchShard? = nil) -> String {
         func collages(_ n: Int) -> String { n == 1 ? "1 collage" : "\(n) collages" }
-        if summary.total == 0 { return "The list has no collage." }
+        if summary.total == 0 { return shard.map { "Shard \($0) of the list has no collage." } ?? "The list has no collage." }
         if dryRun {
             let kept = summary.kept > 0 ? "; \(summary.kept) kept (already there)" : ""
             return "Dry run: \(collages(summary.saved)) would be saved in \(directory)\(kept); \(summary.failed) would fail."

@@ -14,6 +14,13 @@ enum Console {
         FileHandle.standardError.write(Data("collage: warning: \(printable(message))\n".utf8))
     }
 
+    /// A line for the person that is neither a result nor an error, on
+    /// stderr: where results go when stdout carries something else
+    /// (`batch --report -`).
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("\(printable(message))\n".utf8))
+    }
+
     /// `text` safe to print on a terminal, one line: control characters (a
     /// line break in a file name, an escape sequence that would recolour or
     /// clear the screen) are shown as escapes, \n, \t, \r or \u{1B}.
