@@ -153,9 +153,12 @@ public struct PhotoFocus: Hashable, Sendable, Codable, CustomStringConvertible {
     public let x: Double
     public let y: Double
 
+    /// What a focus is, in the words every refusal of one uses.
+    public static let rule = "a focus is two fractions from 0 to 1 (0 0 is the top left, 0.5 0.5 the middle)"
+
     public init(x: Double, y: Double) throws {
         guard (0...1).contains(x), (0...1).contains(y) else {
-            throw OptionError("a focus is two fractions from 0 to 1 (0 0 is the top left, 0.5 0.5 the middle), not \(x) \(y)")
+            throw OptionError("\(Self.rule), not \(x) \(y)")
         }
         self.x = x
         self.y = y
