@@ -15,8 +15,16 @@ import Testing
             (["batch", "-", "--quality", "101"], "collage: --quality 101 is out of range: use 1 to 100\n"),
             (["save", "--size", "1920x"], "collage: --layout grid cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT\n"),
             (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg, .png or .webp\n"),
-            (["nope"], "collage: Unexpected argument 'nope'\n"),
+            (["nope"], "collage: no command 'nope' (see 'collage --help')\n"),
             (["help", "nope"], "collage: no command 'nope' (see 'collage --help')\n"),
+            // The nearest command or option by edit distance (issue #24).
+            (["sav"], "collage: no command 'sav': did you mean 'save'?\n"),
+            (["stauts", "--json"], "collage: no command 'stauts': did you mean 'status'?\n"),
+            (["help", "bach"], "collage: no command 'bach': did you mean 'batch'?\n"),
+            (["save", "--sze", "10x10"], "collage: Unknown option '--sze'. Did you mean '--size'?\n"),
+            (["batch", "-", "--formt", "png"], "collage: Unknown option '--formt'. Did you mean '--format'?\n"),
+            // A negative number is taken for an option, so the rule is what is said.
+            (["focus", "1", "-0.1", "0.5"], "collage: give the focus as X Y: a focus is two fractions from 0 to 1 (0 0 is the top left, 0.5 0.5 the middle), e.g. 0.5 0.2; or --clear\n"),
             (["save", "--size", "0x10"], "collage: The value '0x10' is invalid for '--size <WxH>': size 0x10 is out of range: each side must be 1 to 16384 pixels\n"),
         ]
         for (arguments, expected) in cases {
@@ -65,6 +73,16 @@ import Testing
         let json = try cli.status()
         #expect((json["pathBytes"] as? [Any])?.count == 2)
         #expect((json["pathBytes"] as? [Any])?.allSatisfy { $0 is NSNull } == true, "UTF-8 names need no bytes")
+    }
+
+    /// A line break in a saved file's name would print as a second line.
+    @Test func savedEscapesControlCharactersAsStatusDoes() throws {
+        let cli = try CLI()
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
+        let saved = try cli.run("save", "-o", "two\nlines\u{1B}[2J.jpg", "--size", "64x64")
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stdout == "Saved \(cli.workingDirectory.path)/two\\nlines\\u{1B}[2J.jpg\n")
+        #expect(FileManager.default.fileExists(atPath: cli.workingDirectory.appendingPathComponent("two\nlines\u{1B}[2J.jpg").path))
     }
 
     @Test func readOnlyCommandsCreateNothing() throws {

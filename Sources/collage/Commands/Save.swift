@@ -26,7 +26,7 @@ struct Save: ParsableCommand {
 
     @Option(name: [.short, .customLong("output")],
             help: ArgumentHelp("The file to write, or a folder to write the default name in (default: collage-YYYYMMDD-HHMMSS.jpg here; -2, -3... when taken).", valueName: "path"),
-            completion: .file(extensions: photoExtensions))
+            completion: .file(extensions: savedPhotoExtensions))
     var output: String?
 
     @OptionGroup var render: RenderOptionGroup

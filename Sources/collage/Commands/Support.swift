@@ -42,7 +42,33 @@ enum Console {
 
 /// What shells complete photo names with: every extension of every format
 /// the engine reads, in lower and upper case.
-let photoExtensions = EngineFormat.all.flatMap(\.extensions).flatMap { [$0, $0.uppercased()] }
+let photoExtensions = completedExtensions(of: EngineFormat.all)
+
+/// What shells complete `save -o` with: the extensions of the formats the
+/// engine writes (a name it reads but cannot write would be refused).
+let savedPhotoExtensions = completedExtensions(of: EngineFormat.all.filter(\.canSave))
+
+private func completedExtensions(of formats: [EngineFormat]) -> [String] {
+    formats.flatMap(\.extensions).flatMap { [$0, $0.uppercased()] }
+}
+
+/// The shell completion scripts as ArgumentParser writes them, with what
+/// they need here.
+enum CompletionScript {
+    /// bash's: ArgumentParser registers the function with `-o filenames`,
+    /// which makes bash add a slash to any word naming a folder, so
+    /// `collage ba<Tab>` beside a folder `batch/` offered the folder, not
+    /// the command (and a folder `grid` would do the same to `--layout`'s
+    /// values). Here the file-name handling is asked for only where files
+    /// or folders are completed.
+    static func adjusted(_ script: String, shell: String) -> String {
+        guard shell == "bash" else { return script }
+        return script
+            .replacingOccurrences(of: "complete -o filenames -F _collage collage", with: "complete -F _collage collage")
+            .replacingOccurrences(of: "__collage_add_completions() {\n",
+                                  with: "__collage_add_completions() {\n    [[ \" ${*} \" = *' -W '* ]] || compopt -o filenames 2>/dev/null\n")
+    }
+}
 
 extension CollageFailure {
     /// How the command line words a failure: the view model's line, and the
