@@ -52,7 +52,8 @@ import Testing
         let cli = try CLI()
         let small = try cli.run("add", "--max-pixels", "1000", CLI.png)
         #expect(small.status == 1)
-        #expect(small.stderr.hasSuffix("480x480 is 230400 pixels, over the limit of 1000 pixels\n"), "\(small.stderr)")
+        #expect(small.stderr.hasSuffix("480x480 is 230400 pixels, over the limit of 1000 pixels (--max-pixels 231K lets it through)\n"), "\(small.stderr)")
+        #expect(try cli.run("add", "--max-pixels", "231K", CLI.png).status == 0, "the value offered lets it through")
     }
 
     @Test func versionNamesTheImageLibraries() throws {

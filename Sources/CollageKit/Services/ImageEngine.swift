@@ -290,7 +290,20 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         let smallest = scale < 8 ? " (\(describe(width * height).pixels) at \(scale)/8 scale)" : ""
         throw ImageEngineError(
             kind: .tooLarge,
-            message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit)")
+            message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit) (--max-pixels \(PixelLimit.admitting(width * height)) lets it through)")
+    }
+
+    /// A photo over the limit, refused as it was drawn (the grid reads no
+    /// header first), in `checkLimit`'s words, which say the --max-pixels
+    /// that lets it through; any other error as it is. Only on failure.
+    private func explained(_ error: ImageEngineError, _ photo: Photo) -> ImageEngineError {
+        guard error.kind == .tooLarge else { return error }
+        do {
+            _ = try inspect(photo)
+        } catch let refusal as ImageEngineError where refusal.kind == .tooLarge {
+            return refusal
+        } catch {}
+        return error
     }
 
     /// Draws every photo into its cell of the collage's plan. The photos
@@ -490,7 +503,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     if status == nil {
                         failures.record(.unopenable(photos[index]), at: index)
                     } else if status != CI_OK {
-                        failures.record(ImageEngineError(error), at: index)
+                        failures.record(explained(ImageEngineError(error), photos[index]), at: index)
                     }
                 }
             }
