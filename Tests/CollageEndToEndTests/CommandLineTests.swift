@@ -86,6 +86,23 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: cli.workingDirectory.appendingPathComponent("two\nlines\u{1B}[2J.jpg").path))
     }
 
+    /// A photo there but refused by the system is told from one that has
+    /// gone, with the system's reason. (The tests may run as root, who reads
+    /// any file whatever its mode: a link that loops is refused to anyone.)
+    @Test func anUnreadablePhotoIsNotCalledMissing() throws {
+        let cli = try CLI()
+        let photo = cli.workingDirectory.appendingPathComponent("cat.jpg")
+        try FileManager.default.copyItem(atPath: CLI.jpegs[0], toPath: photo.path)
+        try cli.run("add", photo.path, CLI.jpegs[1])
+        try FileManager.default.removeItem(at: photo)
+        #expect(try cli.run("status").stdout.contains("  1. \(photo.path)  (missing)\n"))
+        try FileManager.default.createSymbolicLink(atPath: photo.path, withDestinationPath: photo.path)
+        #expect(try cli.run("status").stdout.contains("  1. \(photo.path)  (unreadable (Too many levels of symbolic links))\n"))
+        let save = try cli.run("save", "-o", "out.jpg")
+        #expect(save.status == 1)
+        #expect(save.stderr == "collage: photo 1 is unreadable (Too many levels of symbolic links): \(photo.path) (remove it, or make it readable)\n")
+    }
+
     @Test func readOnlyCommandsCreateNothing() throws {
         let cli = try CLI()
         for arguments in [["status"], ["status", "--json"], ["preview"], ["--help"], ["save", "--help"]] {

@@ -118,6 +118,9 @@ import Testing
         let screen = CollageScreenView.render(state, columns: 70, rows: 12)
         let lines = screen.text.components(separatedBy: "\n")
         #expect(lines[3].hasPrefix(" 2. dog.jpg  (missing)"))
+        let locked = CollageScreenView.render(CollageScreenViewModel.screenState(for: CollageState(
+            photos: [cat, dog], absences: [cat: .unreadable(reason: "Permission denied")])), columns: 140, rows: 12)
+        #expect(locked.text.components(separatedBy: "\n")[2].hasPrefix(" 1. cat.jpg  (unreadable (Permission denied))"))
         #expect(lines[10].hasPrefix(" Save as: out.jpg"))
         #expect(lines[11] == " cannot save /w/out.jpg: /w/out.jpg already exists")
     }

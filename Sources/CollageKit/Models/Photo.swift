@@ -78,9 +78,17 @@ public struct Photo: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the file is there and readable now (access(2), R_OK).
-    public var isReadable: Bool {
-        withFileSystemPath { access($0, R_OK) == 0 } ?? false
+    /// Why the file cannot be read now (access(2), R_OK), nil when it can:
+    /// gone (no such file, or a folder on its path that is not one), or
+    /// there but refused, with the system's reason ("Permission denied"),
+    /// which putting the file back would not mend.
+    public var absence: PhotoAbsence? {
+        guard let result = withFileSystemPath({ access($0, R_OK) == 0 ? 0 : errno }) else { return .missing }
+        switch result {
+        case 0: return nil
+        case ENOENT, ENOTDIR: return .missing
+        default: return .unreadable(reason: String(cString: strerror(result)))
+        }
     }
 
     /// The folder that holds this file, by its exact bytes ("/" for "/").
@@ -144,6 +152,31 @@ public struct Photo: Hashable, Sendable, CustomStringConvertible {
             components.append(component)
         }
         return joined(components)
+    }
+}
+
+/// Why a photo of the selection can no longer be read.
+public enum PhotoAbsence: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Deleted or moved since it was added.
+    case missing
+    /// There, but the system refuses to read it (permissions), for `reason`.
+    case unreadable(reason: String)
+
+    /// As `status` and the collage screen mark the photo: "missing",
+    /// "unreadable (Permission denied)".
+    public var description: String {
+        switch self {
+        case .missing: "missing"
+        case let .unreadable(reason): "unreadable (\(reason))"
+        }
+    }
+
+    /// What a person can do about it.
+    public var remedy: String {
+        switch self {
+        case .missing: "remove it, or put the file back"
+        case .unreadable: "remove it, or make it readable"
+        }
     }
 }
 

@@ -215,13 +215,13 @@ public struct RGBImage: Equatable, Sendable {
 /// Tells whether a file is a photo we can use, by its content.
 public protocol PhotoInspecting: Sendable {
     func inspect(_ photo: Photo) throws -> PhotoInfo
-    /// Whether the photo's file is still there and readable: checked on
-    /// every reload, so it must be cheap (no decoding).
-    func isAvailable(_ photo: Photo) -> Bool
+    /// Why the photo's file cannot be read now (gone, or refused), nil
+    /// when it can: checked on every reload, so it must be cheap (no decoding).
+    func absence(of photo: Photo) -> PhotoAbsence?
 }
 
 extension PhotoInspecting {
-    public func isAvailable(_ photo: Photo) -> Bool { photo.isReadable }
+    public func absence(of photo: Photo) -> PhotoAbsence? { photo.absence }
 }
 
 /// Draws a collage of photos.

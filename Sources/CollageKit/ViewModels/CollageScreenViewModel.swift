@@ -34,8 +34,8 @@ public struct ScreenAction: Equatable, Sendable {
 public struct CollageScreenState: Equatable, Sendable {
     public var title: String
     public var photos: [Photo]
-    /// The photos that can no longer be read (marked on screen).
-    public var missing: [Photo] = []
+    /// The photos that can no longer be read (marked on screen), and why.
+    public var missing: [Photo: PhotoAbsence] = [:]
     /// The photo the person is on (Up/Down): what x, [ and ] act on. Nil
     /// when the collage is empty.
     public var highlighted: Int?
@@ -380,7 +380,7 @@ public final class CollageScreenViewModel {
         return CollageScreenState(
             title: collage.title,
             photos: collage.photos,
-            missing: collage.missing,
+            missing: collage.absences,
             highlighted: collage.photos.isEmpty ? nil : 0,
             actions: [
                 ScreenAction(key: "↑↓", label: "select", isEnabled: hasPhotos, keys: "↑↓ k j",

@@ -48,13 +48,13 @@ public enum CollageScreenView {
                        maxWidth: layout.listWidth)
         }
         for (index, photo) in state.photos.enumerated() where index < layout.bodyHeight {
-            let missing = state.missing.contains(photo)
+            let absence = state.missing[photo]
             var line = "\(index + 1). \(photo.fileName)"
-            if missing { line += "  (missing)" }
+            if let absence { line += "  (\(absence))" }
             if let focus = photo.focus { line += "  (focus \(focus))" }
             if let caption = photo.caption { line += "  “\(caption)”" }
             let row = layout.bodyTop + index
-            screen.put(line, column: 1, row: row, style: missing ? Palette.message : .plain, maxWidth: layout.listWidth)
+            screen.put(line, column: 1, row: row, style: absence != nil ? Palette.message : .plain, maxWidth: layout.listWidth)
             if index == state.highlighted {
                 screen.paint(style: Palette.highlight, column: 0, row: row, width: layout.listWidth + 1)
             }
