@@ -110,6 +110,18 @@ import Testing
         #expect(lines[3].hasPrefix(" 2. dog.jpg") && !lines[3].contains("focus"))
     }
 
+    /// The empty collage's hint is read whole at 80 columns (and down to
+    /// the smallest screen), not cut before the key to press.
+    @Test func theEmptyCollagesHintFitsEightyColumns() {
+        let empty = CollageScreenViewModel.screenState(for: CollageState(photos: []))
+        for columns in [ScreenLayout.minimumColumns, 80] {
+            let lines = CollageScreenView.render(empty, columns: columns, rows: 24).text.components(separatedBy: "\n")
+            #expect(lines[2].hasPrefix(" No photos yet:") && lines[3].hasPrefix(" press a to add some."), "\(columns): \(lines)")
+        }
+        let wide = CollageScreenView.render(empty, columns: 140, rows: 24).text.components(separatedBy: "\n")
+        #expect(wide[2].hasPrefix(" No photos yet: press a to add some."))
+    }
+
     @Test func aMissingPhotoIsMarkedAndAFailedSaveSaysWhyUnderThePrompt() {
         let cat = Photo(path: "/x/cat.jpg"), dog = Photo(path: "/x/dog.jpg")
         var state = CollageScreenViewModel.screenState(for: CollageState(photos: [cat, dog], missing: [dog]))

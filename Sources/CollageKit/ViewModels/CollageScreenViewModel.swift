@@ -125,8 +125,12 @@ public final class CollageScreenViewModel {
     /// The folder the photos screen was on when it closed (the coordinator
     /// tells): the save prompt offers it. A folder whose name is not UTF-8
     /// cannot be typed in the prompt, so then the working directory stays.
+    /// The collage's events reach this screen while the photos screen is in
+    /// front too: a refusal there ("the collage is full") was shown there,
+    /// and is not left here to be read as this screen's.
     public func browsed(folder: Photo) {
         saveFolder = folder.pathIsExact ? folder.path : nil
+        if currentState.message != nil && !currentState.isSaving { update { $0.message = nil } }
     }
 
     public func handle(_ key: Key) {

@@ -44,8 +44,13 @@ public enum CollageScreenView {
     /// The photos on the left; the layout and the picture on the right.
     private static func putBody(_ state: CollageScreenState, on screen: inout ScreenBuffer, layout: ScreenLayout) {
         if state.photos.isEmpty {
-            screen.put("No photos yet: press a to add some.", column: 1, row: layout.bodyTop, style: Palette.dim,
-                       maxWidth: layout.listWidth)
+            // On two lines when the list is narrower than the hint (80
+            // columns give it 32): cut to fit, it lost the key to press.
+            let hint = ["No photos yet:", "press a to add some."]
+            let lines = hint.joined(separator: " ").count <= layout.listWidth ? [hint.joined(separator: " ")] : hint
+            for (offset, line) in lines.enumerated() {
+                screen.put(line, column: 1, row: layout.bodyTop + offset, style: Palette.dim, maxWidth: layout.listWidth)
+            }
         }
         for (index, photo) in state.photos.enumerated() where index < layout.bodyHeight {
             let absence = state.missing[photo]
