@@ -40,6 +40,12 @@ import Testing
         for text in ["collage", "EXIT STATUS", "64 for a usage error", "selection.json", "NO_COLOR", "EXAMPLES", "save"] {
             #expect(manual.out.contains(text), "the manual lacks \(text)")
         }
+        // Every option --help lists, in the manual as man shows it (ASCII
+        // hyphens, lines too wide to be broken, no overstrike).
+        let unbroken = try sh("LC_ALL=C MANWIDTH=1000 man -l '\(destination.path)/usr/share/man/man1/collage.1' 2>/dev/null | col -b")
+        for option in try CLI().helpOptions().sorted() {
+            #expect(CLI.names(option, in: unbroken.out), "the manual does not name \(option)")
+        }
 
         // bash completes photo names (and folders) for `collage add Sa`, not other
         // files; bash calls the function with the command, the word and the one before.
