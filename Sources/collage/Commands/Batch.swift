@@ -40,9 +40,18 @@ struct Batch: ParsableCommand {
             its lines and the reason, and skipped; the others are still made.
             Collage N is written to DIR/collage-NNN.EXT, numbered by its position
             in the list, so re-runs give the same names. Existing files are not
-            replaced without --force. The interactive selection is never touched.
+            replaced without --force; --skip-existing leaves them alone (not
+            both). The interactive selection is never touched.
             --dry-run prints each collage's photos, layout, title and file. Exits
             0 only if every collage was saved.
+
+            --shard K/N makes collages K, K + N, K + 2N... of the list, under
+            the same names as a whole run: N machines (GNU parallel, a Slurm
+            array, a Kubernetes Indexed Job) writing into one folder make what
+            one run would. --report FILE (- for standard output) writes a JSON
+            line per collage as each finishes: {"collage":3,"line":9,
+            "output":"/abs/out/collage-003.jpg","status":"saved","photos":[...],
+            "reason":null}; a run that stopped is finished with --skip-existing.
 
             Example list (the second collage titled, in justified rows whatever
             --layout says):
@@ -62,7 +71,7 @@ struct Batch: ParsableCommand {
     var list: String
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("The folder for the collages (created if missing).", valueName: "dir"),
+            help: ArgumentHelp("The folder for the collages (created, if missing, when the first collage is written).", valueName: "dir"),
             completion: .directory)
     var output: String = "."
 
