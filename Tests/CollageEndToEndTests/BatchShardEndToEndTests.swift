@@ -169,6 +169,12 @@ import Glibc
         #expect(run.status == 1)
         #expect(run.stderr == "collage: \(CLI.png) is a photo (PNG), not a list: give a text file with one photo path per line, or add photos to the collage with `collage add`\n")
         #expect(!FileManager.default.fileExists(atPath: cli.file("out").path))
+        let piped = try cli.bash("exec \"$COLLAGE\" batch - -o out < \(shellQuoted(CLI.jpegs[0]))")
+        #expect(piped.status == 1)
+        #expect(piped.stderr == "collage: standard input is a photo (JPEG), not a list: give a text file with one photo path per line, or add photos to the collage with `collage add`\n")
+        // A list on standard input is read whole, its first bytes included.
+        let list = try cli.bash("printf '%s\\n%s\\n' \(shellQuoted(CLI.jpegs[0])) \(shellQuoted(CLI.jpegs[1])) | \"$COLLAGE\" batch - -o out --size 32x32")
+        #expect(list.status == 0, "\(list.stderr)")
     }
 
     /// No folder is left behind by a run that writes nothing.

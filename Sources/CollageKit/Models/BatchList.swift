@@ -358,8 +358,9 @@ public struct BatchListReader: Sequence, IteratorProtocol {
     private var lineNumber = 0
     private var finished = false
 
-    public init(fileDescriptor: Int32, baseDirectory: String) {
-        lines = LineReader(fileDescriptor: fileDescriptor)
+    /// `prefix`: bytes already read from the descriptor, which come first.
+    public init(fileDescriptor: Int32, baseDirectory: String, prefix: [UInt8] = []) {
+        lines = LineReader(fileDescriptor: fileDescriptor, prefix: prefix)
         parser = BatchListParser(baseDirectory: baseDirectory)
     }
 
@@ -398,7 +399,10 @@ struct LineReader: IteratorProtocol {
     private var atEnd = false
     private(set) var readError: Int32?
 
-    init(fileDescriptor: Int32) { fd = fileDescriptor }
+    init(fileDescriptor: Int32, prefix: [UInt8] = []) {
+        fd = fileDescriptor
+        buffer = prefix
+    }
 
     mutating func next() -> [UInt8]? {
         while true {
