@@ -112,6 +112,19 @@ import Testing
         for option in options.sorted() { #expect(CLI.names(option, in: readme), "the README does not name \(option)") }
     }
 
+    /// What the help said wrongly in a new user's trial (issue #24): crops
+    /// "centred" (the default is smart) and "JPEG quality" (WebP has one too).
+    @Test func helpSaysWhatTheProgramDoes() throws {
+        let cli = try CLI()
+        let root = try cli.run("--help").stdout
+        #expect(root.contains("(default: \(CropMode.smart.rawValue))") && !root.contains("cropped centred"))
+        let quality = EngineFormat.all.filter(\.hasQuality).map(\.title)
+        for command in ["save", "batch"] {
+            let line = try cli.run(command, "--help").stdout.split(separator: "\n").first { $0.contains("--quality <1-100>") } ?? ""
+            #expect(quality.count > 1 && quality.allSatisfy(line.contains), "\(command): \(line)")
+        }
+    }
+
     @Test func readOnlyCommandsCreateNothing() throws {
         let cli = try CLI()
         for arguments in [["status"], ["status", "--json"], ["preview"], ["--help"], ["save", "--help"]] {

@@ -133,7 +133,7 @@ extension BatchResult {
 
     /// Its line of `batch --report`: one JSON object, its keys in this
     /// order (a line per collage, so a crashed run's report is whole up to
-    /// its last line), e.g. `{"collage":3,"line":9,"output":"out/collage-003.jpg",
+    /// its last line), e.g. `{"collage":3,"line":9,"output":"/abs/out/collage-003.jpg",
     /// "status":"saved","photos":["/abs/a.jpg","/abs/b.jpg"],"reason":null}`;
     /// `line` is the group's first line. Written by hand rather than by
     /// JSONEncoder, whose key order is not the documented one unless sorted.
