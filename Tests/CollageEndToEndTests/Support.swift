@@ -69,7 +69,11 @@ extension CLI {
     /// Every option `--help` lists, of `collage` and of each command, by
     /// its long name ("--size"): what the README and the manual must name.
     func helpOptions() throws -> Set<String> {
-        let commands = ["", "add", "remove", "move", "focus", "caption", "clear", "save", "status", "batch", "pick", "preview"]
+        // The commands as `collage --help` lists them ("  name   what it does"), so a new one is checked too.
+        let root = try run("--help").stdout
+        let listed = root.components(separatedBy: "SUBCOMMANDS:").dropFirst().first?.split(separator: "\n")
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap { $0.split(separator: " ").first.map(String.init) } ?? []
+        let commands = [""] + listed.filter { $0 != "See" }
         let option = try Regex("--[a-z0-9][a-z0-9-]*")
         var options: Set<String> = []
         for command in commands {
