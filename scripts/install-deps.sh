@@ -35,6 +35,12 @@ missing=()
 if ! command -v tmux >/dev/null 2>&1; then
   missing+=(tmux)
 fi
+# GNU parallel runs the README's recipe for splitting a batch across
+# machines (batch --shard) in the batch tests; moreutils' parallel, which
+# has the same name, takes other arguments.
+if ! parallel --version 2>/dev/null | grep -q 'GNU parallel'; then
+  missing+=(parallel)
+fi
 # man renders the installed manual page in the install test.
 if ! command -v man >/dev/null 2>&1; then
   missing+=(man-db)

@@ -137,11 +137,12 @@ import Glibc
         try write(HostileFiles.png(width: 8000, height: 8000), to: big)
         let refused = try cli.collage("add", "--max-pixels", "50M", big.path, cat)
         #expect(refused.isOneLineRefusal(naming: big.path), "\(refused)")
-        #expect(refused.stderr.contains("8000x8000 is 64.0 megapixels, over the limit of 50.0 megapixels"), "\(refused)")
+        #expect(refused.stderr.contains("8000x8000 is 64.0 megapixels, over the limit of 50.0 megapixels (--max-pixels 64M lets it through)"), "\(refused)")
         #expect(try cli.collage("add", big.path, cat).succeeded)
         // Limits apply when the photo is decoded too: saving with a lower one is refused.
         let lowered = try cli.collage("save", "-o", "low.jpg", "--max-pixels", "10M")
         #expect(lowered.isOneLineRefusal(naming: big.path), "\(lowered)")
+        #expect(lowered.stderr.hasSuffix("over the limit of 10.0 megapixels (--max-pixels 64M lets it through)\n"), "\(lowered)")
         #expect(try cli.count() == 2)
         let (saved, kib) = try measured(cli, ["save", "-o", "out.jpg"])
         #expect(saved.succeeded, "\(saved)")

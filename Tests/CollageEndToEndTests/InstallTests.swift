@@ -44,6 +44,12 @@ import Testing
         for text in ["Default: 1920x1080.", "Default: smart.", "Default: 100M.", "Default: jpg."] {
             #expect(manual.out.contains(text), "the manual lacks \(text)")
         }
+        // Every option --help lists, in the manual as man shows it (ASCII
+        // hyphens, lines too wide to be broken, no overstrike).
+        let unbroken = try sh("LC_ALL=C MANWIDTH=1000 man -l '\(destination.path)/usr/share/man/man1/collage.1' 2>/dev/null | col -b")
+        for option in try CLI().helpOptions().sorted() {
+            #expect(CLI.names(option, in: unbroken.out), "the manual does not name \(option)")
+        }
 
         // bash completes photo names (and folders) for `collage add Sa`, not other
         // files; bash calls the function with the command, the word and the one before.

@@ -27,6 +27,31 @@ import Glibc
         return folder
     }
 
+    /// At 80 columns the empty collage's hint is read whole; a refusal on
+    /// the photos screen (a seventh photo) does not follow the person back
+    /// to the collage screen (issue #24).
+    @Test func eightyColumnsAndAMessageThatStaysOnItsScreen() throws {
+        guard Self.tmuxAvailable else { return }
+        let cli = try CLI()
+        let photos = try photosFolder()
+        let session = try TmuxSession(command: "'\(CLI.binary.path)'", environment: ["XDG_STATE_HOME": cli.state.path],
+                                      folder: photos, columns: 80, rows: 24)
+        let empty = try session.waitFor("the empty collage screen") { $0.contains("a add") }
+        #expect(empty.contains("No photos yet:") && empty.contains("press a to add some."), "\(empty)")
+        try session.keys("a")
+        try session.waitFor("the photos screen") { $0.contains("a.jpg") }
+        try session.keys("j")
+        for count in 1...6 {
+            try session.keys("Enter")
+            try session.waitFor("photo \(count)") { $0.contains(count == 1 ? "1 photo ·" : "\(count) photos ·") }
+        }
+        try session.keys("Enter")
+        try session.waitFor("the refusal") { $0.contains("the collage is full") }
+        try session.keys("q")
+        let back = try session.waitFor("the collage screen") { $0.contains("6. a.jpg") }
+        #expect(!back.contains("the collage is full"), "\(back)")
+    }
+
     @Test func addTwoPhotosSaveAndQuit() throws {
         guard Self.tmuxAvailable else { return }
         let cli = try CLI()

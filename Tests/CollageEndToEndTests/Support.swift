@@ -66,6 +66,34 @@ func atOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
 extension CLI {
+    /// Every option `--help` lists, of `collage` and of each command, by
+    /// its long name ("--size"): what the README and the manual must name.
+    func helpOptions() throws -> Set<String> {
+        // The commands as `collage --help` lists them ("  name   what it does"), so a new one is checked too.
+        let root = try run("--help").stdout
+        let listed = root.components(separatedBy: "SUBCOMMANDS:").dropFirst().first?.split(separator: "\n")
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap { $0.split(separator: " ").first.map(String.init) } ?? []
+        let commands = [""] + listed.filter { $0 != "See" }
+        let option = try Regex("--[a-z0-9][a-z0-9-]*")
+        var options: Set<String> = []
+        for command in commands {
+            let help = try run(command.isEmpty ? ["--help"] : [command, "--help"]).stdout
+            // Only the lines that define options ("  -o, --output <path>  ..."), not the prose.
+            for line in help.split(separator: "\n") where line.drop(while: { $0 == " " }).hasPrefix("-") && line.hasPrefix("  ") {
+                for match in line.matches(of: option) { options.insert(String(line[match.range])) }
+            }
+        }
+        return options
+    }
+
+    /// Whether `text` names `option` ("--size", not only "--size-x").
+    static func names(_ option: String, in text: String) -> Bool {
+        text.ranges(of: option).contains { range in
+            guard let next = text[range.upperBound...].first else { return true }
+            return !(next.isLetter || next.isNumber || next == "-")
+        }
+    }
+
     /// A fontconfig configuration that finds no font, for FONTCONFIG_FILE.
     func fontlessConfig() throws -> URL {
         let config = workingDirectory.appendingPathComponent("no-fonts.conf")

@@ -36,6 +36,20 @@ import OpenCombine
         #expect(coordinator.collageScreen.currentState.title == "2 photos")
     }
 
+    /// A refusal on the photos screen (a seventh photo) is that screen's:
+    /// back on the collage screen it is not shown again.
+    @Test func aMessageFromThePhotosScreenDoesNotStayOnTheCollageScreen() throws {
+        let coordinator = try makeCoordinator()
+        coordinator.handle(.character("a"))
+        scan.sync {}
+        for _ in 0..<7 { coordinator.handle(.enter) }
+        #expect(coordinator.collage.currentState.count == 6)
+        #expect(coordinator.photosScreen?.currentState.message == "the collage is full: it holds at most 6 photos")
+        coordinator.handle(.character("q"))
+        #expect(coordinator.currentScene == .collage)
+        #expect(coordinator.collageScreen.currentState.message == nil)
+    }
+
     /// The original app's leak: every visit to the photos screen left a
     /// subscription behind. Here the count returns to where it was.
     @Test func resourcesStayFlatAcrossOpenCloseCycles() throws {

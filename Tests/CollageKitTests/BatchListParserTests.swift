@@ -67,6 +67,35 @@ import CollageTestSupport
         }
         #expect(count == 3000)
     }
+
+    /// Lines as an editor on another system may save them: a byte-order mark
+    /// first, CRLF line ends; a mark anywhere else is part of its line.
+    @Test func aByteOrderMarkIsSkippedAndCRLFAccepted() throws {
+        let file = try temporaryDirectory().appendingPathComponent("list.txt")
+        try Data([0xEF, 0xBB, 0xBF] + Array("a.jpg\r\n#focus 0.5 0.2 b.jpg\r\n\r\n\u{FEFF}c.jpg\r\n".utf8)).write(to: file)
+        let fd = open(file.path, O_RDONLY)
+        defer { close(fd) }
+        let groups = Array(IteratorSequence(BatchListReader(fileDescriptor: fd, baseDirectory: "/b")))
+        #expect(groups.map(\.photos) == [
+            [Photo(path: "/b/a.jpg"), Photo(path: "/b/b.jpg").focused(try PhotoFocus(x: 0.5, y: 0.2))],
+            [Photo(path: "/b/\u{FEFF}c.jpg")],
+        ])
+    }
+
+    /// A photo given as the list is refused as a photo, by its bytes, not
+    /// read as lines of binary.
+    @Test func aPhotoIsNotAList() throws {
+        let folder = try temporaryDirectory()
+        let photo = folder.appendingPathComponent("cat.list")
+        try Data([0x89] + Array("PNG\r\n".utf8) + [0x1A, 0x0A] + [UInt8](repeating: 0, count: 40)).write(to: photo)
+        #expect(throws: CollageFailure(.folder, path: photo.path,
+                                       message: "\(photo.path) is a photo (PNG), not a list: give a text file with one photo path per line, or add photos to the collage with `collage add`")) {
+            try BatchListSource(argument: "cat.list", workingDirectory: folder.path)
+        }
+        let text = folder.appendingPathComponent("list.txt")
+        try Data("a.jpg\n".utf8).write(to: text)
+        #expect(try BatchListSource(argument: "list.txt", workingDirectory: folder.path).countGroups() == 1)
+    }
 }
 
 /// `#layout MODE` lines: the layout of the collage they are a line of.

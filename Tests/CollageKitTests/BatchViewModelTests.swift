@@ -187,3 +187,84 @@ import CollageTestSupport
         #expect(renderer.rendered.first?.map(\.caption) == ["Grandma, 1962", nil])
     }
 }
+
+@Suite struct BatchShardAndReportTests {
+    func group(_ number: Int, _ names: [String]) -> BatchGroup {
+        BatchGroup(number: number, firstLine: number * 10, lastLine: number * 10 + names.count - 1, photos: names.map(photo))
+    }
+
+    /// Only the shard's collages are made, under the numbers of the whole list.
+    @Test func aShardMakesItsCollagesUnderTheWholeListsNumbers() throws {
+        let writer = FakeWriter()
+        let options = BatchOptions(outputDirectory: try temporaryDirectory(), render: try CollageRenderOptions(), jobs: 1,
+                                   shard: try BatchShard(parsing: "2/3"))
+        let batch = BatchViewModel(options: options, inspector: FakeInspector(), renderer: FakeRenderer(), writer: writer)
+        let results = Recorder(batch.results)
+        let groups = (1...7).map { group($0, ["a.jpg", "b.jpg"]) }
+        #expect(batch.run(groups) == BatchSummary(saved: 2))
+        #expect(writer.saved.map(\.lastPathComponent) == ["collage-002.jpg", "collage-005.jpg"])
+        #expect(results.values.map(\.group.number) == [2, 5])
+    }
+
+    /// A run that writes nothing (skipped, kept or planned collages) leaves no folder behind.
+    @Test func theOutputFolderIsMadeOnlyWhenACollageIsWritten() throws {
+        let folder = try temporaryDirectory().appendingPathComponent("new/out")
+        let skipped = BatchViewModel(options: BatchOptions(outputDirectory: folder, render: try CollageRenderOptions(), jobs: 1),
+                                     inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        #expect(skipped.run([group(1, ["a.jpg"]), group(2, ["a.jpg", "bad.jpg"])]) == BatchSummary(failed: 2))
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+        let planned = BatchViewModel(options: BatchOptions(outputDirectory: folder, render: try CollageRenderOptions(), dryRun: true),
+                                     inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        #expect(planned.run([group(1, ["a.jpg", "b.jpg"])]) == BatchSummary(saved: 1))
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+        let saved = BatchViewModel(options: BatchOptions(outputDirectory: folder, render: try CollageRenderOptions(), jobs: 1),
+                                   inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        #expect(saved.run([group(1, ["a.jpg", "b.jpg"])]) == BatchSummary(saved: 1))
+        #expect(FileManager.default.fileExists(atPath: folder.path))
+    }
+
+    /// A folder that cannot be made fails every collage that would be written, naming it.
+    @Test func aFolderThatCannotBeMadeFailsTheCollagesNamingIt() throws {
+        let base = try temporaryDirectory()
+        try Data().write(to: base.appendingPathComponent("file"))
+        let folder = base.appendingPathComponent("file/out")
+        let batch = BatchViewModel(options: BatchOptions(outputDirectory: folder, render: try CollageRenderOptions(), jobs: 1),
+                                   inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        let results = Recorder(batch.results)
+        #expect(batch.run([group(1, ["a.jpg", "b.jpg"]), group(2, ["c.jpg", "d.jpg"])]) == BatchSummary(failed: 2))
+        let message = "cannot create the output folder \(folder.path): Not a directory"
+        #expect(results.values.map(\.outcome) == Array(repeating: .failed(CollageFailure(.write, path: folder.path, message: message)), count: 2))
+    }
+
+    @Test func forceAndSkipExistingAreRefusedTogether() {
+        #expect(BatchOptions.refusal(overwrite: true, skipExisting: true)
+            == OptionError("--skip-existing leaves existing collages alone and --force replaces them: give one or the other"))
+        #expect(BatchOptions.refusal(overwrite: true, skipExisting: false) == nil)
+        #expect(BatchOptions.refusal(overwrite: false, skipExisting: true) == nil)
+    }
+
+    /// One JSON object a line, its keys in the documented order, for each outcome.
+    @Test func reportLinesSayWhatBecameOfEachCollage() throws {
+        let directory = try temporaryDirectory()
+        try Data("old".utf8).write(to: directory.appendingPathComponent("collage-003.jpg"))
+        let options = BatchOptions(outputDirectory: directory, render: try CollageRenderOptions(), jobs: 1)
+        let batch = BatchViewModel(options: options, inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        let results = Recorder(batch.results)
+        _ = batch.run([group(1, ["a.jpg", "b.jpg"]), group(2, ["a \"quoted\".jpg", "bad.jpg"]), group(3, ["c.jpg", "d.jpg"])])
+        let out = directory.path
+        #expect(results.values.map { $0.reportLine() } == [
+            #"{"collage":1,"line":10,"output":"\#(out)/collage-001.jpg","status":"saved","photos":["/photos/a.jpg","/photos/b.jpg"],"reason":null}"#,
+            #"{"collage":2,"line":20,"output":"\#(out)/collage-002.jpg","status":"skipped","photos":["/photos/a \"quoted\".jpg","/photos/bad.jpg"],"reason":"/photos/bad.jpg: not a JPEG, PNG, HEIF or WebP file"}"#,
+            #"{"collage":3,"line":30,"output":"\#(out)/collage-003.jpg","status":"failed","photos":["/photos/c.jpg","/photos/d.jpg"],"reason":"\#(out)/collage-003.jpg already exists"}"#,
+        ])
+        for line in results.values.map({ $0.reportLine() }) {
+            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
+        }
+        var skipExisting = options
+        skipExisting.skipExisting = true
+        let again = BatchViewModel(options: skipExisting, inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        let kept = Recorder(again.results)
+        _ = again.run([group(3, ["c.jpg", "d.jpg"])])
+        #expect(kept.values.map(\.status) == ["kept"])
+    }
+}

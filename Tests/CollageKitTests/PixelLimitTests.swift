@@ -16,6 +16,15 @@ import Testing
         #expect(throws: OptionError("'300000G' is out of range: 1 to 281474976710656 pixels")) { try PixelLimit(parsing: "300000G") }
     }
 
+    /// What a refusal offers: the least round limit that lets the photo through.
+    @Test func theLimitAdmittingACountIsRoundedUpAsItWouldBeTyped() {
+        #expect(PixelLimit.admitting(200_000_000).description == "200M")
+        #expect(PixelLimit.admitting(200_000_001).description == "201M")
+        #expect(PixelLimit.admitting(230_400).description == "231K")
+        #expect(PixelLimit.admitting(999).description == "999")
+        #expect(PixelLimit.admitting(10_000_000_000).description == "10G")
+    }
+
     @Test func aLimitIsWrittenAsItWouldBeTyped() throws {
         #expect(PixelLimit.default.description == "100M")
         #expect(PixelLimit.default.pixels == ImageEngine.defaultMaxDecodedPixels)

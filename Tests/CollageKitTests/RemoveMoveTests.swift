@@ -69,6 +69,38 @@ import Testing
         #expect(viewModel.currentState.missing.isEmpty)
     }
 
+    /// A file the system refuses to read (permissions) is not "missing":
+    /// putting it back, the advice for a deleted one, would not help.
+    @Test func anUnreadablePhotoIsToldFromAMissingOneWithItsReason() throws {
+        let store = InMemorySelectionStore([photo("locked.jpg"), photo("gone.jpg")])
+        let viewModel = try makeViewModel(store: store)
+        #expect(viewModel.currentState.missing == [photo("locked.jpg"), photo("gone.jpg")])
+        #expect(viewModel.currentState.absences == [photo("locked.jpg"): .unreadable(reason: "Permission denied"),
+                                                    photo("gone.jpg"): .missing])
+        #expect(viewModel.saveRefusal?.description
+            == "photo 1 is unreadable (Permission denied): /photos/locked.jpg (remove it, or make it readable)")
+        #expect(viewModel.remove(at: [0]).isSuccess)
+        #expect(viewModel.saveRefusal?.description == "cannot save 1 photo: a collage needs an even number of photos")
+        #expect(CollageRefusal.missingPhoto(path: "/photos/gone.jpg", position: 1, absence: .missing).description
+            == "photo 1 is missing: /photos/gone.jpg (remove it, or put the file back)")
+    }
+
+    /// The system's reason, told from a file that has gone.
+    @Test func aPhotosAbsenceIsReadFromTheFileSystem() throws {
+        let folder = try temporaryDirectory()
+        let file = folder.appendingPathComponent("a.jpg")
+        try Data("x".utf8).write(to: file)
+        #expect(Photo(path: file.path).absence == nil)
+        #expect(Photo(path: folder.appendingPathComponent("gone.jpg").path).absence == .missing)
+        #expect(Photo(path: file.path + "/under-a-file.jpg").absence == .missing)
+        #expect(PhotoAbsence.unreadable(reason: "Permission denied").description == "unreadable (Permission denied)")
+        // Root reads any file whatever its mode: only others see the refusal.
+        if geteuid() != 0 {
+            try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: file.path)
+            #expect(Photo(path: file.path).absence == .unreadable(reason: "Permission denied"))
+        }
+    }
+
     /// A change made from another shell shows on the open screens within a
     /// tick of the live updates, without a key press.
     @Test func liveUpdatesShowAnotherShellsChange() throws {

@@ -110,6 +110,18 @@ import Testing
         #expect(lines[3].hasPrefix(" 2. dog.jpg") && !lines[3].contains("focus"))
     }
 
+    /// The empty collage's hint is read whole at 80 columns (and down to
+    /// the smallest screen), not cut before the key to press.
+    @Test func theEmptyCollagesHintFitsEightyColumns() {
+        let empty = CollageScreenViewModel.screenState(for: CollageState(photos: []))
+        for columns in [ScreenLayout.minimumColumns, 80] {
+            let lines = CollageScreenView.render(empty, columns: columns, rows: 24).text.components(separatedBy: "\n")
+            #expect(lines[2].hasPrefix(" No photos yet:") && lines[3].hasPrefix(" press a to add some."), "\(columns): \(lines)")
+        }
+        let wide = CollageScreenView.render(empty, columns: 140, rows: 24).text.components(separatedBy: "\n")
+        #expect(wide[2].hasPrefix(" No photos yet: press a to add some."))
+    }
+
     @Test func aMissingPhotoIsMarkedAndAFailedSaveSaysWhyUnderThePrompt() {
         let cat = Photo(path: "/x/cat.jpg"), dog = Photo(path: "/x/dog.jpg")
         var state = CollageScreenViewModel.screenState(for: CollageState(photos: [cat, dog], missing: [dog]))
@@ -118,6 +130,9 @@ import Testing
         let screen = CollageScreenView.render(state, columns: 70, rows: 12)
         let lines = screen.text.components(separatedBy: "\n")
         #expect(lines[3].hasPrefix(" 2. dog.jpg  (missing)"))
+        let locked = CollageScreenView.render(CollageScreenViewModel.screenState(for: CollageState(
+            photos: [cat, dog], absences: [cat: .unreadable(reason: "Permission denied")])), columns: 140, rows: 12)
+        #expect(locked.text.components(separatedBy: "\n")[2].hasPrefix(" 1. cat.jpg  (unreadable (Permission denied))"))
         #expect(lines[10].hasPrefix(" Save as: out.jpg"))
         #expect(lines[11] == " cannot save /w/out.jpg: /w/out.jpg already exists")
     }

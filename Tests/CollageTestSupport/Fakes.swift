@@ -11,11 +11,16 @@ import OpenCombine
 #endif
 
 /// Accepts every photo except those whose name contains "bad"; photos whose
-/// name contains "gone" have vanished since they were added.
+/// name contains "gone" have vanished since they were added, and those
+/// whose name contains "locked" may no longer be read.
 public struct FakeInspector: PhotoInspecting {
     public init() {}
 
-    public func isAvailable(_ photo: Photo) -> Bool { !photo.path.contains("gone") }
+    public func absence(of photo: Photo) -> PhotoAbsence? {
+        if photo.path.contains("gone") { return .missing }
+        if photo.path.contains("locked") { return .unreadable(reason: "Permission denied") }
+        return nil
+    }
 
     public func inspect(_ photo: Photo) throws -> PhotoInfo {
         if photo.path.contains("bad") {

@@ -358,8 +358,9 @@ public struct BatchListReader: Sequence, IteratorProtocol {
     private var lineNumber = 0
     private var finished = false
 
-    public init(fileDescriptor: Int32, baseDirectory: String) {
-        lines = LineReader(fileDescriptor: fileDescriptor)
+    /// `prefix`: bytes already read from the descriptor, which come first.
+    public init(fileDescriptor: Int32, baseDirectory: String, prefix: [UInt8] = []) {
+        lines = LineReader(fileDescriptor: fileDescriptor, prefix: prefix)
         parser = BatchListParser(baseDirectory: baseDirectory)
     }
 
@@ -370,10 +371,16 @@ public struct BatchListReader: Sequence, IteratorProtocol {
                 return parser.finish()
             }
             lineNumber += 1
-            if let group = parser.consume(bytes: line, lineNumber: lineNumber) { return group }
+            // A UTF-8 byte-order mark (what some editors put first) is no part
+            // of the first path. CRLF line ends need nothing: the parser trims
+            // a line's whitespace, the "\r" with it.
+            let text = lineNumber == 1 && line.starts(with: Self.byteOrderMark) ? Array(line.dropFirst(3)) : line
+            if let group = parser.consume(bytes: text, lineNumber: lineNumber) { return group }
         }
         return nil
     }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// A read error, if reading stopped because of one.
     public var readError: Int32? { lines.readError }
@@ -392,7 +399,10 @@ struct LineReader: IteratorProtocol {
     private var atEnd = false
     private(set) var readError: Int32?
 
-    init(fileDescriptor: Int32) { fd = fileDescriptor }
+    init(fileDescriptor: Int32, prefix: [UInt8] = []) {
+        fd = fileDescriptor
+        buffer = prefix
+    }
 
     mutating func next() -> [UInt8]? {
         while true {

@@ -102,7 +102,7 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
     /// A position (1-based, as `status` numbers photos) the collage does not have.
     case noSuchPhoto(position: Int, count: Int)
     /// A photo of the selection that can no longer be read (deleted, moved, unreadable).
-    case missingPhoto(path: String, position: Int)
+    case missingPhoto(path: String, position: Int, absence: PhotoAbsence = .missing)
 
     public var description: String {
         switch self {
@@ -138,8 +138,8 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
         case let .noSuchPhoto(position, count):
             if position < 1 { return "photos are numbered from 1, not \(position)" }
             return "there is no photo \(position): the collage has \(CollageRules.title(count: count).lowercased())"
-        case let .missingPhoto(path, position):
-            return "photo \(position) is missing: \(path) (remove it, or put the file back)"
+        case let .missingPhoto(path, position, absence):
+            return "photo \(position) is \(absence): \(path) (\(absence.remedy))"
         }
     }
 }

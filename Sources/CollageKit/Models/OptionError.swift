@@ -22,7 +22,9 @@ extension OptionChoice {
         guard let value = Self(rawValue: text.lowercased()) ?? Self.aliases[text.lowercased()] else {
             let words = Self.allCases.map(\.rawValue)
             let list = words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
-            throw OptionError("\(Self.optionName) '\(text)' is not \(list)")
+            // A typo is answered with the word it most likely was.
+            let meant = NearestWord.nearest(to: text, among: words + Array(Self.aliases.keys)).map { ": did you mean \($0)?" } ?? ""
+            throw OptionError("\(Self.optionName) '\(text)' is not \(list)\(meant)")
         }
         self = value
     }

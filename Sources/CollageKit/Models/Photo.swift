@@ -78,9 +78,17 @@ public struct Photo: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the file is there and readable now (access(2), R_OK).
-    public var isReadable: Bool {
-        withFileSystemPath { access($0, R_OK) == 0 } ?? false
+    /// Why the file cannot be read now (access(2), R_OK), nil when it can:
+    /// gone (no such file, or a folder on its path that is not one), or
+    /// there but refused, with the system's reason ("Permission denied"),
+    /// which putting the file back would not mend.
+    public var absence: PhotoAbsence? {
+        guard let result = withFileSystemPath({ access($0, R_OK) == 0 ? 0 : errno }) else { return .missing }
+        switch result {
+        case 0: return nil
+        case ENOENT, ENOTDIR: return .missing
+        default: return .unreadable(reason: String(cString: strerror(result)))
+        }
     }
 
     /// The folder that holds this file, by its exact bytes ("/" for "/").
@@ -147,15 +155,43 @@ public struct Photo: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Why a photo of the selection can no longer be read.
+public enum PhotoAbsence: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Deleted or moved since it was added.
+    case missing
+    /// There, but the system refuses to read it (permissions), for `reason`.
+    case unreadable(reason: String)
+
+    /// As `status` and the collage screen mark the photo: "missing",
+    /// "unreadable (Permission denied)".
+    public var description: String {
+        switch self {
+        case .missing: "missing"
+        case let .unreadable(reason): "unreadable (\(reason))"
+        }
+    }
+
+    /// What a person can do about it.
+    public var remedy: String {
+        switch self {
+        case .missing: "remove it, or put the file back"
+        case .unreadable: "remove it, or make it readable"
+        }
+    }
+}
+
 /// A point of a photo, in fractions (0-1) of its upright width and height,
 /// that its crop is centred on (as far as the photo allows).
 public struct PhotoFocus: Hashable, Sendable, Codable, CustomStringConvertible {
     public let x: Double
     public let y: Double
 
+    /// What a focus is, in the words every refusal of one uses.
+    public static let rule = "a focus is two fractions from 0 to 1 (0 0 is the top left, 0.5 0.5 the middle)"
+
     public init(x: Double, y: Double) throws {
         guard (0...1).contains(x), (0...1).contains(y) else {
-            throw OptionError("a focus is two fractions from 0 to 1 (0 0 is the top left, 0.5 0.5 the middle), not \(x) \(y)")
+            throw OptionError("\(Self.rule), not \(x) \(y)")
         }
         self.x = x
         self.y = y

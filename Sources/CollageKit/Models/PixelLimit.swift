@@ -34,6 +34,16 @@ public struct PixelLimit: Equatable, Sendable, CustomStringConvertible {
         self.pixels = UInt64(pixels)
     }
 
+    /// The limit to give to let `pixels` through, rounded up to whole
+    /// megapixels (or kilopixels, or pixels, for small counts) so that it
+    /// reads as a person would type it: 200000001 pixels need "201M".
+    public static func admitting(_ pixels: UInt64) -> PixelLimit {
+        for unit: UInt64 in [1_000_000, 1_000] where pixels >= unit {
+            return PixelLimit(pixels: (pixels + unit - 1) / unit * unit)
+        }
+        return PixelLimit(pixels: pixels)
+    }
+
     /// As it would be typed: "100M", "1500K", "123456".
     public var description: String {
         for (suffix, unit) in [("G", 1_000_000_000 as UInt64), ("M", 1_000_000), ("K", 1_000)] where pixels % unit == 0 {

@@ -19,11 +19,16 @@ public final class BatchListSource {
     /// `workingDirectory`. Throws a failure naming the list when it is a
     /// folder or cannot be read.
     public init(argument: String, workingDirectory: String) throws {
+        var head: [UInt8] = []
         if argument == "-" {
             name = "standard input"
             fileDescriptor = STDIN_FILENO
             baseDirectory = workingDirectory
             path = nil
+            // A pipe cannot be read twice: the first bytes, read to judge
+            // them, are handed to the reader.
+            head = Self.firstBytes(of: STDIN_FILENO)
+            if let format = EngineFormat.of(firstBytes: head) { throw Self.photo(format, name: name, path: nil) }
         } else {
             let absolute = Photo(resolving: argument, against: workingDirectory).path
             var info = stat()
@@ -35,12 +40,44 @@ public final class BatchListSource {
                 throw CollageFailure(.folder, path: absolute,
                                      message: "cannot read the list \(absolute): \(String(cString: strerror(errno)))")
             }
+            // A photo where the list goes (`collage batch cat.webp`) would be
+            // read as lines of binary, each a photo that does not exist, and
+            // reported as "81 photos are too many". Its first bytes say what
+            // it is (read with pread, which leaves the offset where it is).
+            var first = [UInt8](repeating: 0, count: EngineFormat.sniffedBytes)
+            let count = first.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0, let format = EngineFormat.of(firstBytes: Array(first[..<count])) {
+                close(fd)
+                throw Self.photo(format, name: absolute, path: absolute)
+            }
             name = absolute
             fileDescriptor = fd
             baseDirectory = (absolute as NSString).deletingLastPathComponent
             path = absolute
         }
-        reader = BatchListReader(fileDescriptor: fileDescriptor, baseDirectory: baseDirectory)
+        reader = BatchListReader(fileDescriptor: fileDescriptor, baseDirectory: baseDirectory, prefix: head)
+    }
+
+    /// The first bytes of a stream, up to those that tell a format: what
+    /// one read gives, and more only until there are 12 (the magic numbers
+    /// and a RIFF's or ftyp box's type), so a list written a line at a time
+    /// (a person typing, a slow producer) is not held up waiting for more.
+    private static func firstBytes(of fd: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: EngineFormat.sniffedBytes)
+        while bytes.count < 12 {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, EngineFormat.sniffedBytes - bytes.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }  // the end, or an error the reader meets again and reports
+            bytes += chunk[..<count]
+        }
+        return bytes
+    }
+
+    /// The refusal of a photo given as the list.
+    private static func photo(_ format: EngineFormat, name: String, path: String?) -> CollageFailure {
+        CollageFailure(.folder, path: path,
+                       message: "\(name) is a photo (\(format.name)), not a list: give a text file with one photo path per line, or add photos to the collage with `collage add`")
     }
 
     deinit {
@@ -64,7 +101,8 @@ public final class BatchListSource {
     /// So is a pipe given by name (`collage batch <(find ...)`, a FIFO,
     /// /dev/stdin): a first pass over it would consume the list, and the
     /// run proper would find it empty and make nothing.
-    public func countGroups() -> Int? {
+    /// Only the groups `including` takes are counted (a shard's).
+    public func countGroups(including: (BatchGroup) -> Bool = { _ in true }) -> Int? {
         guard let path else { return nil }
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -73,7 +111,9 @@ public final class BatchListSource {
         defer { close(fd) }
         var counter = BatchListReader(fileDescriptor: fd, baseDirectory: baseDirectory)
         var count = 0
-        while counter.next() != nil { count += 1 }
+        while let group = counter.next() {
+            if including(group) { count += 1 }
+        }
         return count
     }
 }

@@ -33,6 +33,15 @@ public struct EngineFormat: Equatable, Sendable {
     /// The format of an engine's code, nil for one it does not know.
     static func of(_ format: ci_format) -> EngineFormat? { all.first { $0.format == format } }
 
+    /// The format a file's first bytes (up to `sniffedBytes` of them) say it
+    /// is, as the engine judges photos; nil for anything else.
+    static func of(firstBytes bytes: [UInt8]) -> EngineFormat? {
+        of(bytes.withUnsafeBufferPointer { ci_sniff_format($0.baseAddress, $0.count) })
+    }
+
+    /// How many first bytes tell a format.
+    static let sniffedBytes = Int(CI_SNIFF_BYTES)
+
     /// The format written for a file extension, nil when none is.
     static func saving(extension ext: String) -> EngineFormat? {
         all.first { $0.canSave && $0.saveExtensions.contains(ext.lowercased()) }
@@ -238,13 +247,13 @@ public struct RGBImage: Equatable, Sendable {
 /// Tells whether a file is a photo we can use, by its content.
 public protocol PhotoInspecting: Sendable {
     func inspect(_ photo: Photo) throws -> PhotoInfo
-    /// Whether the photo's file is still there and readable: checked on
-    /// every reload, so it must be cheap (no decoding).
-    func isAvailable(_ photo: Photo) -> Bool
+    /// Why the photo's file cannot be read now (gone, or refused), nil
+    /// when it can: checked on every reload, so it must be cheap (no decoding).
+    func absence(of photo: Photo) -> PhotoAbsence?
 }
 
 extension PhotoInspecting {
-    public func isAvailable(_ photo: Photo) -> Bool { photo.isReadable }
+    public func absence(of photo: Photo) -> PhotoAbsence? { photo.absence }
 }
 
 /// Draws a collage of photos.
@@ -313,7 +322,20 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         let smallest = scale < 8 ? " (\(describe(width * height).pixels) at \(scale)/8 scale)" : ""
         throw ImageEngineError(
             kind: .tooLarge,
-            message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit)")
+            message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit) (--max-pixels \(PixelLimit.admitting(width * height)) lets it through)")
+    }
+
+    /// A photo over the limit, refused as it was drawn (the grid reads no
+    /// header first), in `checkLimit`'s words, which say the --max-pixels
+    /// that lets it through; any other error as it is. Only on failure.
+    private func explained(_ error: ImageEngineError, _ photo: Photo) -> ImageEngineError {
+        guard error.kind == .tooLarge else { return error }
+        do {
+            _ = try inspect(photo)
+        } catch let refusal as ImageEngineError where refusal.kind == .tooLarge {
+            return refusal
+        } catch {}
+        return error
     }
 
     /// Draws every photo into its cell of the collage's plan. The photos
@@ -513,7 +535,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     if status == nil {
                         failures.record(.unopenable(photos[index]), at: index)
                     } else if status != CI_OK {
-                        failures.record(ImageEngineError(error), at: index)
+                        failures.record(explained(ImageEngineError(error), photos[index]), at: index)
                     }
                 }
             }

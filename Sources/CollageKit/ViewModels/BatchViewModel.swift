@@ -19,11 +19,13 @@ public struct BatchOptions: Sendable {
     public var dryRun: Bool
     /// The most pixels one decoded photo may have (`ImageEngine.maxDecodedPixels`).
     public var maxDecodedPixels: UInt64
+    /// The part of the list this run makes (`--shard K/N`); the others' groups are read past.
+    public var shard: BatchShard
 
     public init(outputDirectory: URL, format: ImageFormat = .standard, render: CollageRenderOptions,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, overwrite: Bool = false,
                 skipExisting: Bool = false, dryRun: Bool = false,
-                maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels) {
+                maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels, shard: BatchShard = .whole) {
         self.outputDirectory = outputDirectory
         self.format = format
         self.render = render
@@ -32,7 +34,19 @@ public struct BatchOptions: Sendable {
         self.skipExisting = skipExisting
         self.dryRun = dryRun
         self.maxDecodedPixels = maxDecodedPixels
+        self.shard = shard
     }
+
+    /// Why `overwrite` (`--force`) and `skipExisting` cannot be asked for
+    /// together: one replaces the files that exist, the other leaves them
+    /// alone, and a run cannot do both.
+    public static func refusal(overwrite: Bool, skipExisting: Bool) -> OptionError? {
+        guard overwrite && skipExisting else { return nil }
+        return OptionError("--skip-existing leaves existing collages alone and --force replaces them: give one or the other")
+    }
+
+    /// Whether this run makes `group` (it is in `shard`).
+    public func makes(_ group: BatchGroup) -> Bool { shard.contains(group.number) }
 
     /// How `group` is drawn: the run's options, in the layout of its
     /// `#layout` line and with the title of its `#title` line if it has them.
@@ -96,6 +110,48 @@ public struct BatchResult: Equatable, Sendable {
     }
 }
 
+extension BatchResult {
+    /// What `status` says in a report line.
+    public var status: String {
+        switch outcome {
+        case .saved: "saved"
+        case .planned: "planned"
+        case .kept: "kept"
+        case .skipped: "skipped"
+        case .failed: "failed"
+        }
+    }
+
+    /// Why it was not made, for a skipped or failed collage; `wording` says a failure.
+    public func reason(wording: (CollageFailure) -> String = \.message) -> String? {
+        switch outcome {
+        case .saved, .planned, .kept: nil
+        case let .skipped(reason): reason
+        case let .failed(failure): wording(failure)
+        }
+    }
+
+    /// Its line of `batch --report`: one JSON object, its keys in this
+    /// order (a line per collage, so a crashed run's report is whole up to
+    /// its last line), e.g. `{"collage":3,"line":9,"output":"/abs/out/collage-003.jpg",
+    /// "status":"saved","photos":["/abs/a.jpg","/abs/b.jpg"],"reason":null}`;
+    /// `line` is the group's first line. Written by hand rather than by
+    /// JSONEncoder, whose key order is not the documented one unless sorted.
+    public func reportLine(wording: (CollageFailure) -> String = \.message) -> String {
+        let photos = group.photos.map { Self.json($0.path) }.joined(separator: ",")
+        let reason = reason(wording: wording).map(Self.json) ?? "null"
+        return "{\"collage\":\(group.number),\"line\":\(group.firstLine),\"output\":\(Self.json(output)),"
+            + "\"status\":\"\(status)\",\"photos\":[\(photos)],\"reason\":\(reason)}"
+    }
+
+    /// `text` as a JSON string, escaped by JSONEncoder (a String always encodes).
+    private static func json(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: (try? encoder.encode(text)) ?? Data("null".utf8), as: UTF8.self)
+    }
+}
+
 public struct BatchSummary: Equatable, Sendable {
     public var saved = 0
     public var failed = 0
@@ -116,6 +172,11 @@ public final class BatchViewModel {
     private let resultsSubject = PassthroughSubject<BatchResult, Never>()
     /// Also orders the results: one is sent at a time.
     private let tally = Locked(BatchSummary())
+    /// The output folder, made before the first collage is written (nil
+    /// until then): a run that saves nothing (every collage kept, skipped or
+    /// planned) leaves no empty folder behind. Made once; its failure is
+    /// every collage's.
+    private let folder = Locked<Result<Void, CollageFailure>?>(nil)
 
     /// One value per collage, as each finishes (in parallel runs, not
     /// necessarily in list order), from the worker that finished it.
@@ -141,7 +202,7 @@ public final class BatchViewModel {
         let slots = DispatchSemaphore(value: options.jobs)
         let running = DispatchGroup()
         tally.withLock { $0 = BatchSummary() }
-        for group in groups {
+        for group in groups where options.makes(group) {
             slots.wait()
             running.enter()
             // Each job on its own serial queue, not on one shared concurrent
@@ -167,6 +228,19 @@ public final class BatchViewModel {
         }
         running.wait()
         return tally.current
+    }
+
+    /// Creates the output folder the first time a collage is about to be
+    /// written; why it cannot be, for this and every later collage.
+    private func outputFolder() -> CollageFailure? {
+        folder.withLock { folder in
+            if folder == nil {
+                folder = Result { try OutputFolder.create(options.outputDirectory.path) }
+                    .mapError(CollageFailure.init)
+            }
+            if case let .failure(failure) = folder { return failure }
+            return nil
+        }
     }
 
     /// One collage: the rules through a CollageViewModel, then its save.
@@ -200,6 +274,7 @@ public final class BatchViewModel {
             return result(.failed(CollageFailure(FileWriteError.exists(path: output))))
         }
         if options.dryRun { return result(.planned) }
+        if let failure = outputFolder() { return result(.failed(failure)) }
         switch collage.save(to: URL(fileURLWithPath: output), options: render, overwrite: options.overwrite)
             .waitForCompletion() {
         case .success: return result(.saved)

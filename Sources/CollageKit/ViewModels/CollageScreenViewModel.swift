@@ -34,8 +34,8 @@ public struct ScreenAction: Equatable, Sendable {
 public struct CollageScreenState: Equatable, Sendable {
     public var title: String
     public var photos: [Photo]
-    /// The photos that can no longer be read (marked on screen).
-    public var missing: [Photo] = []
+    /// The photos that can no longer be read (marked on screen), and why.
+    public var missing: [Photo: PhotoAbsence] = [:]
     /// The photo the person is on (Up/Down): what x, [ and ] act on. Nil
     /// when the collage is empty.
     public var highlighted: Int?
@@ -125,8 +125,12 @@ public final class CollageScreenViewModel {
     /// The folder the photos screen was on when it closed (the coordinator
     /// tells): the save prompt offers it. A folder whose name is not UTF-8
     /// cannot be typed in the prompt, so then the working directory stays.
+    /// The collage's events reach this screen while the photos screen is in
+    /// front too: a refusal there ("the collage is full") was shown there,
+    /// and is not left here to be read as this screen's.
     public func browsed(folder: Photo) {
         saveFolder = folder.pathIsExact ? folder.path : nil
+        if currentState.message != nil && !currentState.isSaving { update { $0.message = nil } }
     }
 
     public func handle(_ key: Key) {
@@ -380,7 +384,7 @@ public final class CollageScreenViewModel {
         return CollageScreenState(
             title: collage.title,
             photos: collage.photos,
-            missing: collage.missing,
+            missing: collage.absences,
             highlighted: collage.photos.isEmpty ? nil : 0,
             actions: [
                 ScreenAction(key: "↑↓", label: "select", isEnabled: hasPhotos, keys: "↑↓ k j",

@@ -8,15 +8,23 @@ public struct CollageState: Equatable, Sendable, Codable {
     /// The photos of the selection that can no longer be read (deleted,
     /// moved, made unreadable since they were added), in selection order.
     public let missing: [Photo]
+    /// Why each of `missing` cannot be read.
+    public let absences: [Photo: PhotoAbsence]
 
-    public init(photos: [Photo], missing: [Photo] = []) {
+    public init(photos: [Photo], absences: [Photo: PhotoAbsence]) {
         let count = photos.count
         self.photos = photos
-        self.missing = missing
+        self.absences = absences
+        missing = photos.filter { absences[$0] != nil }
         title = CollageRules.title(count: count)
         canAdd = CollageRules.canAdd(count: count)
         canClear = CollageRules.canClear(count: count)
         canSave = CollageRules.canSave(count: count)
+    }
+
+    /// `missing` photos, all gone (deleted or moved).
+    public init(photos: [Photo], missing: [Photo] = []) {
+        self.init(photos: photos, absences: Dictionary(missing.map { ($0, .missing) }) { first, _ in first })
     }
 
     public var count: Int { photos.count }
@@ -24,8 +32,8 @@ public struct CollageState: Equatable, Sendable, Codable {
     /// Why saving would be refused: the rules, then the first missing photo.
     public var saveRefusal: CollageRefusal? {
         if let refusal = CollageRules.saveRefusal(count: count) { return refusal }
-        if let first = missing.first, let index = photos.firstIndex(of: first) {
-            return .missingPhoto(path: first.path, position: index + 1)
+        if let first = missing.first, let index = photos.firstIndex(of: first), let absence = absences[first] {
+            return .missingPhoto(path: first.path, position: index + 1, absence: absence)
         }
         return nil
     }

@@ -73,7 +73,7 @@ public final class CollageViewModel {
         self.writer = writer
         self.workQueue = workQueue
         let photos = try store.load()
-        stateSubject = CurrentValueSubject(CollageState(photos: photos, missing: photos.filter { !inspector.isAvailable($0) }))
+        stateSubject = CurrentValueSubject(Self.state(of: photos, inspector: inspector))
     }
 
     // MARK: Inputs
@@ -277,8 +277,12 @@ public final class CollageViewModel {
     // MARK: Private
 
     /// The state of a selection, with the photos that have gone since.
-    private func state(of photos: [Photo]) -> CollageState {
-        CollageState(photos: photos, missing: photos.filter { !inspector.isAvailable($0) })
+    private func state(of photos: [Photo]) -> CollageState { Self.state(of: photos, inspector: inspector) }
+
+    private static func state(of photos: [Photo], inspector: PhotoInspecting) -> CollageState {
+        var absences: [Photo: PhotoAbsence] = [:]
+        for photo in photos where absences[photo] == nil { absences[photo] = inspector.absence(of: photo) }
+        return CollageState(photos: photos, absences: absences)
     }
 
     private func project<Value: Equatable>(_ keyPath: KeyPath<CollageState, Value>) -> AnyPublisher<Value, Never> {

@@ -44,17 +44,22 @@ public enum CollageScreenView {
     /// The photos on the left; the layout and the picture on the right.
     private static func putBody(_ state: CollageScreenState, on screen: inout ScreenBuffer, layout: ScreenLayout) {
         if state.photos.isEmpty {
-            screen.put("No photos yet: press a to add some.", column: 1, row: layout.bodyTop, style: Palette.dim,
-                       maxWidth: layout.listWidth)
+            // On two lines when the list is narrower than the hint (80
+            // columns give it 32): cut to fit, it lost the key to press.
+            let hint = ["No photos yet:", "press a to add some."]
+            let lines = hint.joined(separator: " ").count <= layout.listWidth ? [hint.joined(separator: " ")] : hint
+            for (offset, line) in lines.enumerated() {
+                screen.put(line, column: 1, row: layout.bodyTop + offset, style: Palette.dim, maxWidth: layout.listWidth)
+            }
         }
         for (index, photo) in state.photos.enumerated() where index < layout.bodyHeight {
-            let missing = state.missing.contains(photo)
+            let absence = state.missing[photo]
             var line = "\(index + 1). \(photo.fileName)"
-            if missing { line += "  (missing)" }
+            if let absence { line += "  (\(absence))" }
             if let focus = photo.focus { line += "  (focus \(focus))" }
             if let caption = photo.caption { line += "  “\(caption)”" }
             let row = layout.bodyTop + index
-            screen.put(line, column: 1, row: row, style: missing ? Palette.message : .plain, maxWidth: layout.listWidth)
+            screen.put(line, column: 1, row: row, style: absence != nil ? Palette.message : .plain, maxWidth: layout.listWidth)
             if index == state.highlighted {
                 screen.paint(style: Palette.highlight, column: 0, row: row, width: layout.listWidth + 1)
             }

@@ -40,9 +40,18 @@ struct Batch: ParsableCommand {
             its lines and the reason, and skipped; the others are still made.
             Collage N is written to DIR/collage-NNN.EXT, numbered by its position
             in the list, so re-runs give the same names. Existing files are not
-            replaced without --force. The interactive selection is never touched.
+            replaced without --force; --skip-existing leaves them alone (not
+            both). The interactive selection is never touched.
             --dry-run prints each collage's photos, layout, title and file. Exits
             0 only if every collage was saved.
+
+            --shard K/N makes collages K, K + N, K + 2N... of the list, under
+            the same names as a whole run: N machines (GNU parallel, a Slurm
+            array, a Kubernetes Indexed Job) writing into one folder make what
+            one run would. --report FILE (- for standard output) writes a JSON
+            line per collage as each finishes: {"collage":3,"line":9,
+            "output":"/abs/out/collage-003.jpg","status":"saved","photos":[...],
+            "reason":null}; a run that stopped is finished with --skip-existing.
 
             Example list (the second collage titled, in justified rows whatever
             --layout says):
@@ -62,7 +71,7 @@ struct Batch: ParsableCommand {
     var list: String
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("The folder for the collages (created if missing).", valueName: "dir"),
+            help: ArgumentHelp("The folder for the collages (created, if missing, when the first collage is written).", valueName: "dir"),
             completion: .directory)
     var output: String = "."
 
@@ -85,11 +94,23 @@ struct Batch: ParsableCommand {
     @Flag(help: "Check the whole list and print the plan, writing nothing.")
     var dryRun = false
 
+    @Option(help: ArgumentHelp("Make only part K of N of the list: collage i is in part ((i - 1) mod N) + 1, named as in a whole run (for a job runner splitting a list across machines).",
+                               valueName: "K/N"))
+    var shard: BatchShard?
+
+    @Option(help: ArgumentHelp("Write a JSON line per collage to FILE (- for standard output) as each finishes: collage, line, output, status (saved, kept, skipped, failed), photos, reason.",
+                               valueName: "file"),
+            completion: .file())
+    var report: String?
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let refusal = BatchOptions.refusal(overwrite: force, skipExisting: skipExisting) {
+            throw ValidationError(refusal.description)
+        }
         // Folders and the list are named by String: bytes that are not UTF-8
         // would silently become U+FFFD. (The photos in the list may have any name.)
-        for (name, value) in [("output folder", output), ("list", list)] where RawArguments.isLossy(value) {
+        for (name, value) in [("output folder", output), ("list", list), ("report", report ?? "")] where RawArguments.isLossy(value) {
             throw ValidationError("the \(name) name \(value) is not valid UTF-8: choose a UTF-8 name")
         }
     }
@@ -97,39 +118,48 @@ struct Batch: ParsableCommand {
     func run() throws {
         let workingDirectory = FileManager.default.currentDirectoryPath
         let outputDirectory = URL(fileURLWithPath: Photo(resolving: output, against: workingDirectory).path)
+        // The output folder is made by the view model, when a collage is first written.
         let listSource: BatchListSource
+        let reportFile: BatchReportFile?
         do {
             listSource = try BatchListSource(argument: list, workingDirectory: workingDirectory)
-            if !dryRun { try OutputFolder.create(outputDirectory.path) }
+            reportFile = try report.map { try BatchReportFile(argument: $0, workingDirectory: workingDirectory) }
         } catch {
             Console.error("\(error)")
             throw ExitCode.failure
         }
+        // With the report on standard output, it is all that goes there.
+        let reportIsStandardOutput = report == "-"
 
         render.warnIfQualityIsIgnored(for: format)
         let options = BatchOptions(outputDirectory: outputDirectory, format: format,
                                    render: try render.renderOptions(),
                                    jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, overwrite: force,
                                    skipExisting: skipExisting, dryRun: dryRun,
-                                   maxDecodedPixels: limits.maxPixels.pixels)
+                                   maxDecodedPixels: limits.maxPixels.pixels, shard: shard ?? .whole)
         let viewModel = BatchViewModel(options: options)
-        let progress = BatchProgressView(total: listSource.countGroups(), dryRun: dryRun)
-        let subscription = viewModel.results.sink { progress.show($0) }
+        let progress = BatchProgressView(total: listSource.countGroups(including: options.makes), dryRun: dryRun,
+                                         planOnStandardOutput: !reportIsStandardOutput)
+        let subscription = viewModel.results.sink { result in
+            reportFile?.write(result.reportLine(wording: \.commandLineMessage))
+            progress.show(result)
+        }
         let summary = viewModel.run(IteratorSequence(listSource.groups))
         subscription.cancel()
         progress.finish()
 
-        if let failure = listSource.readFailure {
+        if let failure = listSource.readFailure ?? reportFile?.writeFailure {
             Console.error(failure.message)
             throw ExitCode.failure
         }
-        print(Self.summaryLine(summary, directory: outputDirectory.path, dryRun: dryRun))
+        let line = Self.summaryLine(summary, directory: outputDirectory.path, dryRun: dryRun, shard: shard)
+        if reportIsStandardOutput { Console.note(line) } else { print(Console.printable(line)) }
         if !summary.allSucceeded { throw ExitCode.failure }
     }
 
-    static func summaryLine(_ summary: BatchSummary, directory: String, dryRun: Bool) -> String {
+    static func summaryLine(_ summary: BatchSummary, directory: String, dryRun: Bool, shard: BatchShard? = nil) -> String {
         func collages(_ n: Int) -> String { n == 1 ? "1 collage" : "\(n) collages" }
-        if summary.total == 0 { return "The list has no collage." }
+        if summary.total == 0 { return shard.map { "Shard \($0) of the list has no collage." } ?? "The list has no collage." }
         if dryRun {
             let kept = summary.kept > 0 ? "; \(summary.kept) kept (already there)" : ""
             return "Dry run: \(collages(summary.saved)) would be saved in \(directory)\(kept); \(summary.failed) would fail."

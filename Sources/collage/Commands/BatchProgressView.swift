@@ -10,14 +10,17 @@ import Glibc
 final class BatchProgressView: Sendable {
     private let total: Int?
     private let dryRun: Bool
+    /// Where a dry run's plan goes: stdout, unless that carries the report.
+    private let planOnStandardOutput: Bool
     private let onTerminal = isatty(STDERR_FILENO) != 0
     private let started = Date()
     /// Collages done so far; its lock also keeps one result's lines together.
     private let done = Locked(0)
 
-    init(total: Int?, dryRun: Bool) {
+    init(total: Int?, dryRun: Bool, planOnStandardOutput: Bool = true) {
         self.total = total
         self.dryRun = dryRun
+        self.planOnStandardOutput = planOnStandardOutput
         if onTerminal && !dryRun { draw(done: 0) }
     }
 
@@ -25,7 +28,7 @@ final class BatchProgressView: Sendable {
         done.withLock { done in
             done += 1
             if dryRun {
-                if result.succeeded { print(message(result)) } else { write(message(result)) }
+                if result.succeeded && planOnStandardOutput { print(message(result)) } else { write(message(result)) }
                 return
             }
             if onTerminal {
@@ -43,8 +46,9 @@ final class BatchProgressView: Sendable {
         }
     }
 
+    /// Its line, control characters in names escaped as everywhere.
     private func message(_ result: BatchResult) -> String {
-        result.message(wording: \.commandLineMessage)
+        Console.printable(result.message(wording: \.commandLineMessage))
     }
 
     private func draw(done: Int) {

@@ -11,15 +11,34 @@ enum CommandLineEntry {
     /// sysexits.h: the command was used incorrectly.
     static let usageError: Int32 = 64
 
+    /// The subcommands' names.
+    static var commandNames: [String] {
+        var names: [String] = []
+        for command in CollageCommand.configuration.subcommands { names.append(command._commandName) }
+        return names
+    }
+
+    /// The word where a command name goes (after `help`, if that is first)
+    /// when it is not one; nil when it is, or when an option comes first.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        let position = arguments.count > 2 && arguments[1] == "help" ? 2 : 1
+        guard arguments.count > position else { return nil }
+        let word = arguments[position]
+        if word.hasPrefix("-") || commandNames.contains(word) || (position == 1 && word == "help") { return nil }
+        return word
+    }
+
     /// Reads CommandLine.arguments in place, copying nothing: a command may
     /// end the process from deep inside (the picker exits from its run loop),
     /// and a copy held by this frame would then be reported as leaked.
     static func main() -> Never {
-        // `collage help NAME` for a NAME that is no command: ArgumentParser
-        // would print the general help and succeed.
-        if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "help",
-           !CollageCommand.configuration.subcommands.contains(where: { $0._commandName == CommandLine.arguments[2] }) {
-            Console.error("no command '\(CommandLine.arguments[2])' (see 'collage --help')")
+        // A word where a command goes that is none (`collage sav`, which
+        // ArgumentParser calls an unexpected argument), and `collage help
+        // NAME` for such a NAME (ArgumentParser would print the general help
+        // and succeed): named, with the command it most likely meant.
+        if let word = unknownCommand(in: CommandLine.arguments) {
+            let meant = NearestWord.nearest(to: word, among: commandNames + ["help"])
+            Console.error("no command '\(word)'" + (meant.map { ": did you mean '\($0)'?" } ?? " (see 'collage --help')"))
             exit(usageError)
         }
         do {
@@ -32,8 +51,15 @@ enum CommandLineEntry {
             let status = CollageCommand.exitCode(for: error)
             if status == .success {
                 // --help, --version and the like: not errors.
-                let message = CollageCommand.fullMessage(for: error)
-                print(message == CollageCommand.version ? CollageCommand.fullVersion : message)
+                var text = CollageCommand.fullMessage(for: error)
+                if text == CollageCommand.version { text = CollageCommand.fullVersion }
+                let arguments = CommandLine.arguments
+                if let flag = arguments.firstIndex(where: { $0.hasPrefix("--generate-completion-script") }) {
+                    let joined = arguments[flag].split(separator: "=", maxSplits: 1)
+                    let shell = joined.count == 2 ? String(joined[1]) : flag + 1 < arguments.count ? arguments[flag + 1] : ""
+                    text = CompletionScript.adjusted(text, shell: shell)
+                }
+                print(text)
                 exit(0)
             }
             let message = CollageCommand.message(for: error)

@@ -35,7 +35,11 @@ struct Focus: ParsableCommand {
 
     func validate() throws {
         if clear && (x != nil || y != nil) { throw ValidationError("give X and Y, or --clear, not both") }
-        if !clear && (x == nil || y == nil) { throw ValidationError("give the focus as X Y (e.g. 0.5 0.2), or --clear") }
+        // Also what `focus 1 -0.1 0.5` comes to: ArgumentParser takes "-0.1" for
+        // an option, not for X, so it is the rule that a person needs to read.
+        if !clear && (x == nil || y == nil) {
+            throw ValidationError("give the focus as X Y: \(PhotoFocus.rule), e.g. 0.5 0.2; or --clear")
+        }
     }
 
     func run() throws {

@@ -54,6 +54,8 @@ extension RequestedSize: ModelArgument {}
 
 extension PixelLimit: ModelArgument {}
 
+extension BatchShard: ModelArgument {}
+
 extension RGBColor: ModelArgument {
     /// A colour's CSS name where it has one ("white"), else #rrggbb.
     public var defaultValueDescription: String {

@@ -29,7 +29,7 @@ struct Save: ParsableCommand {
 
     @Option(name: [.short, .customLong("output")],
             help: ArgumentHelp("The file to write, a folder to write the default name in (default: collage-YYYYMMDD-HHMMSS.jpg here; -2, -3... when taken), or - for standard output.", valueName: "path"),
-            completion: .file(extensions: photoExtensions))
+            completion: .file(extensions: savedPhotoExtensions))
     var output: String?
 
     @Option(help: ArgumentHelp("With -o -: the format written to standard output (a file's follows its extension).", valueName: "format"))
@@ -110,7 +110,8 @@ struct Save: ParsableCommand {
             let destination = URL(fileURLWithPath: target.path(now: now, attempt: attempt))
             switch viewModel.save(to: destination, options: options, overwrite: force, keep: keep).waitForCompletion() {
             case .success:
-                print("Saved \(destination.path)")
+                // Escaped as `status` shows names: a line break in one would forge a second line.
+                print("Saved \(Console.printable(destination.path))")
                 return
             case let .failure(error):
                 let failure = (error as? CollageActionError)?.failure

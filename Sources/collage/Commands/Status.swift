@@ -23,7 +23,7 @@ struct Status: ParsableCommand {
         for (index, photo) in state.photos.enumerated() {
             print("  \(index + 1). \(Console.printable(photo.path))" + (photo.focus.map { "  (focus \($0))" } ?? "")
                 + (photo.caption.map { "  (caption \"\(Console.printable($0))\")" } ?? "")
-                + (state.missing.contains(photo) ? "  (missing)" : ""))
+                + (state.absences[photo].map { "  (\($0))" } ?? ""))
         }
         let room = CollageRules.maximumPhotos - state.count
         print("add:   " + (state.canAdd ? "yes (room for \(room) more)" : "no (the collage is full)"))

@@ -14,6 +14,13 @@ enum Console {
         FileHandle.standardError.write(Data("collage: warning: \(printable(message))\n".utf8))
     }
 
+    /// A line for the person that is neither a result nor an error, on
+    /// stderr: where results go when stdout carries something else
+    /// (`batch --report -`).
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("\(printable(message))\n".utf8))
+    }
+
     /// `text` safe to print on a terminal, one line: control characters (a
     /// line break in a file name, an escape sequence that would recolour or
     /// clear the screen) are shown as escapes, \n, \t, \r or \u{1B}.
@@ -35,7 +42,33 @@ enum Console {
 
 /// What shells complete photo names with: every extension of every format
 /// the engine reads, in lower and upper case.
-let photoExtensions = EngineFormat.all.flatMap(\.extensions).flatMap { [$0, $0.uppercased()] }
+let photoExtensions = completedExtensions(EngineFormat.all.flatMap(\.extensions))
+
+/// What shells complete `save -o` with: the extensions the engine writes
+/// (a name it reads but cannot write, .heic, would be refused).
+let savedPhotoExtensions = completedExtensions(ImageFormat.writable.flatMap(\.saveExtensions))
+
+private func completedExtensions(_ extensions: [String]) -> [String] {
+    extensions.flatMap { [$0, $0.uppercased()] }
+}
+
+/// The shell completion scripts as ArgumentParser writes them, with what
+/// they need here.
+enum CompletionScript {
+    /// bash's: ArgumentParser registers the function with `-o filenames`,
+    /// which makes bash add a slash to any word naming a folder, so
+    /// `collage ba<Tab>` beside a folder `batch/` offered the folder, not
+    /// the command (and a folder `grid` would do the same to `--layout`'s
+    /// values). Here the file-name handling is asked for only where files
+    /// or folders are completed.
+    static func adjusted(_ script: String, shell: String) -> String {
+        guard shell == "bash" else { return script }
+        return script
+            .replacingOccurrences(of: "complete -o filenames -F _collage collage", with: "complete -F _collage collage")
+            .replacingOccurrences(of: "__collage_add_completions() {\n",
+                                  with: "__collage_add_completions() {\n    [[ \" ${*} \" = *' -W '* ]] || compopt -o filenames 2>/dev/null\n")
+    }
+}
 
 extension CollageFailure {
     /// How the command line words a failure: the view model's line, and the
