@@ -16,8 +16,10 @@ import Testing
         for name in ["batch", "grid"] {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
         }
-        for format in EngineFormat.all { try Data().write(to: folder.appendingPathComponent("photo-\(format.extensions[0])")
-            .appendingPathExtension(format.extensions[0])) }
+        // A file of each extension read and written (photo-heic.heic, photo-avif.avif...).
+        for ext in Set(EngineFormat.all.flatMap { [$0.extensions[0], $0.saveExtensions[0]] }) {
+            try Data().write(to: folder.appendingPathComponent("photo-\(ext)").appendingPathExtension(ext))
+        }
         try Data().write(to: folder.appendingPathComponent("notes.txt"))
         let script = folder.appendingPathComponent("collage.bash")
         try Data(try cli.run("--generate-completion-script", "bash").stdout.utf8).write(to: script)
@@ -73,8 +75,13 @@ import Testing
         let (session, _) = try shell()
         let screen = try complete(session, "collage save -o photo-")
         for format in EngineFormat.all {
-            let name = "photo-\(format.extensions[0]).\(format.extensions[0])"
-            #expect(screen.contains(name) == format.canSave, "\(name): \(screen)")
+            // Offered by the extensions it is written as (.avif), not those only read (.heic).
+            let read = "photo-\(format.extensions[0]).\(format.extensions[0])"
+            #expect(screen.contains(read) == (format.canSave && format.saveExtensions.contains(format.extensions[0])), "\(read): \(screen)")
+            if format.canSave {
+                let written = "photo-\(format.saveExtensions[0]).\(format.saveExtensions[0])"
+                #expect(screen.contains(written), "\(written): \(screen)")
+            }
         }
         let add = try complete(session, "collage add photo-")
         for format in EngineFormat.all { #expect(add.contains("photo-\(format.extensions[0])."), "add offers every format read") }

@@ -52,6 +52,25 @@ import Glibc
         #expect(!back.contains("the collage is full"), "\(back)")
     }
 
+    /// A folder of files collage does not read is not "empty": they are
+    /// listed, dimmed, with why (issue #22).
+    @Test func filesItDoesNotReadAreListedWithTheReason() throws {
+        guard Self.tmuxAvailable else { return }
+        let cli = try CLI()
+        let folder = try temporaryDirectory()
+        try Data("8BPS\u{0}\u{1}".utf8).write(to: folder.appendingPathComponent("design.psd"))
+        try Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8).write(to: folder.appendingPathComponent("logo.svg"))
+        try Data("text".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+        let session = try TmuxSession(command: "'\(CLI.binary.path)' pick '\(folder.path)'", environment: ["XDG_STATE_HOME": cli.state.path],
+                                      folder: folder, columns: 100, rows: 24)
+        let screen = try session.waitFor("the listed files") { $0.contains("design.psd") && $0.contains("logo.svg") }
+        #expect(!screen.contains("No folders or photos here") && !screen.contains("notes.txt"), "\(screen)")
+        try session.keys("Enter")
+        try session.waitFor("the reason") { $0.contains("design.psd: a Photoshop document: export it as JPEG, PNG or TIFF") }
+        try session.keys("q")
+        #expect(try cli.run("status").stdout.hasPrefix("Collage"))
+    }
+
     @Test func addTwoPhotosSaveAndQuit() throws {
         guard Self.tmuxAvailable else { return }
         let cli = try CLI()

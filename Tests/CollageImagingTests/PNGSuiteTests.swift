@@ -25,20 +25,37 @@ enum PNGTestSupport {
         withUnsafeBytes(of: error.message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
     }
 
-    /// Encodes tightly packed RGB (channels 3) or RGBA (4) pixels as PNG.
+    /// Encodes tightly packed RGB (channels 3) or RGBA (4) pixels as PNG,
+    /// untagged: the engine's saver adds an sRGB iCCP, which the tests that
+    /// tag a file themselves must not find beside their own.
     static func encodePNG(_ pixels: [UInt8], width: Int, height: Int, channels: Int) throws -> Data {
-        try encode(pixels, width: width, height: height, channels: channels) { image, out, size, error in
+        let png = try encode(pixels, width: width, height: height, channels: channels) { image, out, size, error in
             ci_encode(CI_FORMAT_PNG, image, 90, 1, nil, out, size, error)
         }
+        // Chunks after the signature: length, type, data, CRC.
+        var bytes = [UInt8](png), at = 8
+        while at + 8 <= bytes.count {
+            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            if bytes[at + 4..<at + 8].elementsEqual("iCCP".utf8) { bytes.removeSubrange(at..<at + 12 + length) } else { at += 12 + length }
+        }
+        return Data(bytes)
     }
 
     struct EncodeFailure: Error { let message: String }
 
-    /// Encodes tightly packed RGB pixels as a JPEG (4:2:0).
+    /// Encodes tightly packed RGB pixels as a JPEG (4:2:0), untagged (as
+    /// encodePNG: the saver's sRGB APP2 profile taken out).
     static func encodeJPEG(_ pixels: [UInt8], width: Int, height: Int, quality: Int) throws -> Data {
-        try encode(pixels, width: width, height: height, channels: 3) { image, out, size, error in
+        let jpeg = try encode(pixels, width: width, height: height, channels: 3) { image, out, size, error in
             ci_encode(CI_FORMAT_JPEG, image, Int32(quality), 1, nil, out, size, error)
         }
+        // Segments after SOI up to the first scan: FF, marker, 16-bit length.
+        var bytes = [UInt8](jpeg), at = 2
+        while at + 4 <= bytes.count, bytes[at] == 0xFF, bytes[at + 1] != 0xDA {
+            let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            if bytes[at + 1] == 0xE2 { bytes.removeSubrange(at..<at + 2 + length) } else { at += 2 + length }
+        }
+        return Data(bytes)
     }
 
     /// One encoder call over a copy of `pixels`; the buffer freed after copying.

@@ -120,8 +120,11 @@ public final class FakeBrowser: DirectoryBrowsing, @unchecked Sendable {
         return DirectoryListing(folders: folders, files: files)
     }
 
-    public func isPhoto(_ file: Photo) -> Bool {
-        (file.path.hasSuffix(".jpg") || file.path.hasSuffix(".png")) && !file.path.contains("fake")
+    public func classify(_ file: Photo) -> FileClass {
+        if (file.path.hasSuffix(".jpg") || file.path.hasSuffix(".png")) && !file.path.contains("fake") { return .photo }
+        // A photo by name only ("fake") is not listed here; the real browser's
+        // dimming of it is tested with files (FileClassTests).
+        return FileClass.unrecognised(name: file.fileName, firstBytes: [], readExtensions: [])
     }
 }
 

@@ -6,7 +6,9 @@ import Glibc
 
 /// A folder's content as the photos screen shows it.
 public struct DirectoryEntry: Equatable, Hashable, Sendable {
-    public enum Kind: Equatable, Hashable, Sendable { case folder, photo }
+    /// `unreadable`: a file that looks like an image collage does not read,
+    /// listed dimmed with `reason`.
+    public enum Kind: Equatable, Hashable, Sendable { case folder, photo, unreadable }
 
     /// The name as shown: exact for UTF-8 names, U+FFFD for bytes that are not.
     public let name: String
@@ -15,11 +17,14 @@ public struct DirectoryEntry: Equatable, Hashable, Sendable {
     /// exact-bytes file reference, for folders too).
     public let file: Photo
     public let kind: Kind
+    /// Why an `unreadable` entry is not read.
+    public let reason: String?
 
-    public init(name: String, file: Photo, kind: Kind) {
+    public init(name: String, file: Photo, kind: Kind, reason: String? = nil) {
         self.name = name
         self.file = file
         self.kind = kind
+        self.reason = reason
     }
 
     /// The path as text, for display.
@@ -44,8 +49,14 @@ public struct DirectoryListing: Equatable, Sendable {
 public protocol DirectoryBrowsing: Sendable {
     /// Reads a folder. Throws a `CollageFailure` (`.folder`) naming it when it cannot be read.
     func list(_ directory: Photo) throws -> DirectoryListing
-    /// Whether a file is a photo, judged by its first bytes (ci_sniff_format).
-    func isPhoto(_ file: Photo) -> Bool
+    /// What a file is: a photo judged by its first bytes (ci_sniff_format),
+    /// else by its name and bytes (`FileClass.unrecognised`).
+    func classify(_ file: Photo) -> FileClass
+}
+
+extension DirectoryBrowsing {
+    /// Whether a file is a photo collage reads.
+    public func isPhoto(_ file: Photo) -> Bool { classify(file) == .photo }
 }
 
 /// Natural order ("img2" before "img10"), ignoring case: how people sort names.
@@ -93,15 +104,16 @@ public struct FileSystemBrowser: DirectoryBrowsing {
         return DirectoryListing(folders: folders, files: files)
     }
 
-    public func isPhoto(_ file: Photo) -> Bool {
+    public func classify(_ file: Photo) -> FileClass {
         // O_NONBLOCK: a FIFO among the files must not stall the scan.
-        guard let fd = file.withFileSystemPath({ open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }), fd >= 0 else {
-            return false
-        }
-        defer { close(fd) }
         var header = [UInt8](repeating: 0, count: Int(CI_SNIFF_BYTES))
-        let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, Int(CI_SNIFF_BYTES)) }
-        guard count > 0 else { return false }
-        return ci_sniff_format(header, count) != CI_FORMAT_UNKNOWN
+        var count = 0
+        if let fd = file.withFileSystemPath({ open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }), fd >= 0 {
+            count = max(0, header.withUnsafeMutableBytes { read(fd, $0.baseAddress, Int(CI_SNIFF_BYTES)) })
+            close(fd)
+        }
+        if count > 0 && ci_sniff_format(header, count) != CI_FORMAT_UNKNOWN { return .photo }
+        return FileClass.unrecognised(name: file.fileName, firstBytes: Array(header[..<count]),
+                                      readExtensions: EngineFormat.all.flatMap(\.extensions))
     }
 }

@@ -220,6 +220,7 @@ public final class PhotosViewModel {
         switch entry.kind {
         case .folder: open(entry.file, highlighting: nil)
         case .photo: if addingPhotos { addHighlightedPhoto() }
+        case .unreadable: update { $0.message = "\(entry.name): \(entry.reason ?? "not a photo collage reads")" }
         }
     }
 
@@ -278,8 +279,12 @@ public final class PhotosViewModel {
             var start = 0
             while start < files.count {
                 let end = min(files.count, start + 256)
-                let found = files[start..<end].filter { browser.isPhoto($0.file) }.map {
-                    DirectoryEntry(name: $0.name, file: $0.file, kind: .photo)
+                let found = files[start..<end].compactMap { item -> DirectoryEntry? in
+                    switch browser.classify(item.file) {
+                    case .photo: DirectoryEntry(name: item.name, file: item.file, kind: .photo)
+                    case let .unreadable(reason): DirectoryEntry(name: item.name, file: item.file, kind: .unreadable, reason: reason)
+                    case .other: nil
+                    }
                 }
                 let last = end == files.count
                 var stillWanted = true
@@ -330,6 +335,14 @@ public final class PhotosViewModel {
     // MARK: Preview and messages
 
     private func updatePreview() {
+        // A file collage does not read: its reason in full where its picture would be.
+        if let entry = currentState.highlightedEntry, entry.kind == .unreadable {
+            previewTicket?.cancel()
+            previewFile = nil
+            let reason = PreviewState.failed("\(entry.name): \(entry.reason ?? "not a photo collage reads")")
+            if currentState.preview != reason { update { $0.preview = reason } }
+            return
+        }
         guard let entry = currentState.highlightedEntry, entry.kind == .photo,
               let previews, previewSize.columns > 0, previewSize.rows > 0 else {
             previewTicket?.cancel()

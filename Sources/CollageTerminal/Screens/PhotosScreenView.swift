@@ -30,8 +30,11 @@ public enum PhotosScreenView {
             // when more than once.
             let times = isFolder ? 0 : state.inCollage[entry.file] ?? 0
             let mark = times == 0 ? "" : times == 1 ? "  ✓" : "  ✓\(times)"
-            screen.put(isFolder ? entry.name + "/" : entry.name, column: 1, row: row,
-                       style: isFolder ? Palette.folder : .plain, maxWidth: layout.listWidth - mark.count)
+            // A file collage does not read: dimmed, with why after its name.
+            let unread = entry.kind == .unreadable
+            let label = isFolder ? entry.name + "/" : unread ? entry.name + "  (" + (entry.reason ?? "not read") + ")" : entry.name
+            screen.put(label, column: 1, row: row,
+                       style: isFolder ? Palette.folder : unread ? Palette.dim : .plain, maxWidth: layout.listWidth - mark.count)
             if !mark.isEmpty {
                 screen.put(mark, column: 1 + min(entry.name.count, layout.listWidth - mark.count), row: row,
                            style: Palette.key)
