@@ -94,9 +94,31 @@ static ci_scale eighths_scale(const ci_header *header, unsigned n) {
     return scale;
 }
 
+// The scale a decode covering an upright min_width x min_height reads at
+// (0 x 0: full size): shrink.c's rule without a cell's filter headroom.
+static ci_scale decode_scale(const ci_header *header, uint32_t min_width, uint32_t min_height) {
+    ci_scale scale = {8, header->width, header->height};
+    if (min_width == 0 && min_height == 0) return scale;
+    if (header->scales == CI_SCALES_EIGHTHS || header->scales == CI_SCALES_HALVINGS) {
+        scale = eighths_scale(header, ci_shrink_scale_upright(header->width, header->height, header->orientation,
+                                                              min_width, min_height));
+    } else if (header->scales == CI_SCALES_ANY) {
+        ci_shrink_target target = ci_shrink_target_for_box(header->display_width, header->display_height,
+                                                           min_width, min_height, 0);
+        ci_oriented_size(header->orientation, target.width, target.height, &scale.width, &scale.height);
+    }
+    return scale;
+}
+
 // The scale to decode at for `cell`, by shrink.c's rule for the scales the
-// loader has.
-static ci_scale choose_scale(const ci_header *header, ci_rect cell, const ci_limits *limits) {
+// loader has; for a draft, the scale that just covers it.
+static ci_scale choose_scale(const ci_header *header, ci_rect cell, const ci_draw_request *request) {
+    const ci_limits *limits = request->limits;
+    if (request->draft) {
+        ci_shrink_target cover = ci_shrink_target_for_box(header->display_width, header->display_height, cell.width,
+                                                          cell.height, 0);
+        return decode_scale(header, cover.width, cover.height);
+    }
     ci_scale scale = {8, header->width, header->height};
     if (header->scales == CI_SCALES_EIGHTHS || header->scales == CI_SCALES_HALVINGS) {
         scale.eighths = ci_draw_scale(header->width, header->height, header->orientation, cell.width,
@@ -140,7 +162,7 @@ static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *s
         ci_shrink_target target = ci_shrink_target_for_box(dw, dh, cell.width, cell.height, 0);
         loader->choose(job->state, target.width, target.height, header);
     }
-    ci_scale scale = choose_scale(header, cell, request.limits);
+    ci_scale scale = choose_scale(header, cell, &request);
     uint32_t width, height;
     const ci_image *whole = NULL;
     status = loader->start(job->state, &scale, header, &width, &height, &whole, err);
@@ -219,6 +241,7 @@ ci_status ci_draw_photo_placed(const char *path, ci_image *canvas, ci_rect cell,
         .has_focus = options->has_focus,
         .focus = {options->focus_x, options->focus_y},
         .placement = placement,
+        .draft = options->draft,
     };
     if (status == CI_OK) status = draw(loader, &source, canvas, cell, &request, err);
     source_close(&source);
@@ -236,22 +259,6 @@ ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
 
 // ---------------------------------------------------------------------------
 // Decoding into an image: the loader's rows at a scale, whole
-
-// The scale a decode covering an upright min_width x min_height reads at
-// (0 x 0: full size): shrink.c's rule without a cell's filter headroom.
-static ci_scale decode_scale(const ci_header *header, uint32_t min_width, uint32_t min_height) {
-    ci_scale scale = {8, header->width, header->height};
-    if (min_width == 0 && min_height == 0) return scale;
-    if (header->scales == CI_SCALES_EIGHTHS || header->scales == CI_SCALES_HALVINGS) {
-        scale = eighths_scale(header, ci_shrink_scale_upright(header->width, header->height, header->orientation,
-                                                              min_width, min_height));
-    } else if (header->scales == CI_SCALES_ANY) {
-        ci_shrink_target target = ci_shrink_target_for_box(header->display_width, header->display_height,
-                                                           min_width, min_height, 0);
-        ci_oriented_size(header->orientation, target.width, target.height, &scale.width, &scale.height);
-    }
-    return scale;
-}
 
 // `image` (3 or 4 bytes a pixel) as `channels`, in place where it narrows
 // (RGBX to RGB), into a new image where it widens (RGB to RGBA, opaque).

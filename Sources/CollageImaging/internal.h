@@ -120,6 +120,7 @@ typedef struct {
     int has_subject;
     ci_box subject;             // the camera's (upright), from the loader's header
     ci_placement *placement;    // NULL, or what the draw reports
+    int draft;                  // ci_draw_options.draft
 } ci_draw_request;
 
 // --- Placing the crop (crop.c) ---

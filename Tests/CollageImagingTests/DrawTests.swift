@@ -511,3 +511,38 @@ extension DrawTests {
         }
     }
 }
+
+/// ci_draw_options.draft (the picker's previews): the scale that just covers
+/// the cell, without the filter's headroom: cheaper, and close to the full draw.
+@Suite struct DraftDrawTests {
+    func draw(_ path: String, width: Int, height: Int, draft: Bool) throws -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        var error = ci_error()
+        var options = ci_draw_options()
+        options.background = ci_color(r: 255, g: 255, b: 255)
+        options.draft = draft ? 1 : 0
+        let status = pixels.withUnsafeMutableBufferPointer { buffer -> ci_status in
+            var canvas = ci_image(pixels: buffer.baseAddress, width: UInt32(width), height: UInt32(height), stride: width * 3, channels: 3)
+            return ci_draw_photo_placed(path, &canvas, ci_rect(x: 0, y: 0, width: UInt32(width), height: UInt32(height)),
+                                        &options, nil, &error)
+        }
+        try #require(status == CI_OK, "\(PNGTestSupport.message(error))")
+        return pixels
+    }
+
+    @Test func aDraftDecodesLessAndLooksTheSame() throws {
+        // A JPEG of 1600x1200 into 190x140: the full draw decodes at 1/4
+        // (the 4/3 headroom), the draft at 1/8 (just covering).
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var samples = [UInt8]()
+        for y in 0..<1200 { for x in 0..<1600 { samples += [UInt8(x * 255 / 1599), UInt8(y * 255 / 1199), UInt8((x + y) % 256)] } }
+        let path = folder.appendingPathComponent("big.jpg").path
+        try PNGTestSupport.encodeJPEG(samples, width: 1600, height: 1200, quality: 90).write(to: URL(fileURLWithPath: path))
+        #expect(ci_draw_scale(1600, 1200, 1, 190, 140, nil) == 2)
+        let full = try draw(path, width: 190, height: 140, draft: false), draft = try draw(path, width: 190, height: 140, draft: true)
+        #expect(full != draft, "the draft read another scale")
+        let squared = zip(full, draft).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(full.count)
+        #expect(10 * log10(255 * 255 / squared) > 30, "draft against full: \(10 * log10(255 * 255 / squared)) dB")
+    }
+}

@@ -227,6 +227,8 @@ typedef struct {
     ci_fit fit;
     int has_focus;              // nonzero: centre the crop on (focus_x, focus_y),
     double focus_x, focus_y;    // fractions of the upright photo; overrides crop
+    int draft;                  // nonzero: decode at the scale that just covers the cell, without
+                                // the filter's headroom (previews: a terminal cannot show it)
 } ci_draw_options;
 
 #define CI_MAX_FACES 16

@@ -597,6 +597,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         options.crop = .centre
         options.fit = .cover
         var draw = drawOptions(for: photo, options)
+        draw.draft = 1  // a terminal's picture cannot show the filter's headroom; it would cost half again
         var error = ci_error()
         let status = image.pixels.withUnsafeMutableBufferPointer { buffer in
             var canvas = ci_image(pixels: buffer.baseAddress, width: UInt32(pictureWidth), height: UInt32(pictureHeight),
