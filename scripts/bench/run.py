@@ -21,6 +21,7 @@ tools and makes the photos. Environment:
   BENCH_ONLY        comma-separated contender names to run (default: all)
   BENCH_COLLAGE_EXTRA  "label=binary;..." more collage builds for W6
   BENCH_HEIC_RUNS   rounds for W-HEIC (default 7; 0 skips it)
+  BENCH_HEIC_EXTRA  1: W-HEIC times the BENCH_COLLAGE_EXTRA builds too
   BENCH_TESTDATA    the conformance data W-HEIC's phone photos come from
                     (default ../shared/testdata beside the repository)
   BENCH_P3_RUNS     rounds for W6-P3 (default 15; 0 skips it)
@@ -376,7 +377,10 @@ def main():
                 montage, heic_quoted, cell, cell, COLUMNS, ROWS, extra, sh_quote(out + "." + fmt))
 
         heic = [Contender("collage", collage_on(heics), psnr=False)]
-        # (Not the extra builds: an older collage may not read HEIC.)
+        # The extra builds too, when asked (BENCH_HEIC_EXTRA=1): one that
+        # cannot read HEIC would fail its runs.
+        if os.environ.get("BENCH_HEIC_EXTRA") == "1":
+            heic += [Contender(label, collage_on(heics, binary=binary), psnr=False) for label, binary in extra_builds]
         heic += [Contender("vips", vips_heic, psnr=False),
                  Contender("ImageMagick", magick_heic, rounds_limit=3, psnr=False)]
         if only:

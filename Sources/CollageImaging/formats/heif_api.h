@@ -23,6 +23,19 @@
 #define CI_HEIF_FUNCTIONS_1_16(X)
 #endif
 
+// libheif 1.19 decodes one tile of a grid (heif_load.c's `tile_layout`);
+// with an older one libde265 decodes the tiles' HEVC data itself.
+#if LIBHEIF_HAVE_VERSION(1, 19, 0)
+#if __has_include(<libheif/heif_tiling.h>)
+#include <libheif/heif_tiling.h>
+#endif
+#define CI_HEIF_FUNCTIONS_1_19(X)           \
+    X(heif_image_handle_get_image_tiling)   \
+    X(heif_image_handle_decode_image_tile)
+#else
+#define CI_HEIF_FUNCTIONS_1_19(X)
+#endif
+
 #define CI_HEIF_FUNCTIONS(X)                      \
     X(heif_get_version)                           \
     X(heif_context_alloc)                         \
@@ -70,7 +83,8 @@
     X(heif_context_encode_image)                  \
     X(heif_context_add_exif_metadata)             \
     X(heif_context_write)                         \
-    CI_HEIF_FUNCTIONS_1_16(X)
+    CI_HEIF_FUNCTIONS_1_16(X)                     \
+    CI_HEIF_FUNCTIONS_1_19(X)
 
 #define CI_DE265_FUNCTIONS(X)   \
     X(de265_get_version)        \

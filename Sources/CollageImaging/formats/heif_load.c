@@ -230,54 +230,37 @@ static void set_matrix(planes *p, const struct heif_color_profile_nclx *nclx) {
     p->cr_g = -2 * kr * (1 - kr) / kg;
 }
 
-// Decodes `handle` (the primary or its thumbnail) in its own colour space.
-static ci_status decode_planes(heif_job *job, const struct heif_image_handle *handle,
-                               int ignore_transformations, planes *p, const char *name,
-                               ci_error *err) {
+// The planes of a decoded image in its own colour space (YCbCr, grey or
+// RGB), their depth, alpha and the matrix that turns them into RGB: the
+// file's nclx, else the coded stream's (the decoder attaches it: AV1's
+// sequence header; HEVC's VUI from libheif versions whose libde265 plugin
+// passes it on, 1.15 does not), else full-range BT.601, libheif's default.
+// CI_ERR_UNSUPPORTED for any other layout of planes.
+static ci_status image_planes(const heif_job *job, const struct heif_image *image, planes *p, const char *name,
+                              ci_error *err) {
     const ci_heif_api *api = &job->api;
-    struct heif_decoding_options *options = api->heif_decoding_options_alloc();
-    if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
-    options->ignore_transformations = (uint8_t)ignore_transformations;
-    options->convert_hdr_to_8bit = 0;  // reduced from all 10 or 12 bits, rounded once
-    struct heif_error error = api->heif_decode_image(handle, &job->image, heif_colorspace_undefined,
-                                                heif_chroma_undefined, options);
-    api->heif_decoding_options_free(options);
-    if (error.code != heif_error_Ok) return heif_failure(error, name, err);
-
     memset(p, 0, sizeof *p);
-    enum heif_colorspace space = api->heif_image_get_colorspace(job->image);
-    enum heif_chroma chroma = api->heif_image_get_chroma_format(job->image);
+    enum heif_colorspace space = api->heif_image_get_colorspace(image);
+    enum heif_chroma chroma = api->heif_image_get_chroma_format(image);
     if (space == heif_colorspace_YCbCr &&
         (chroma == heif_chroma_420 || chroma == heif_chroma_422 || chroma == heif_chroma_444)) {
         p->kind = PLANES_YCBCR;
         static const enum heif_channel channels[3] = {heif_channel_Y, heif_channel_Cb, heif_channel_Cr};
-        for (int i = 0; i < 3; i++)
-            p->plane[i] = api->heif_image_get_plane_readonly(job->image, channels[i], &p->stride[i]);
+        for (int i = 0; i < 3; i++) p->plane[i] = api->heif_image_get_plane_readonly(image, channels[i], &p->stride[i]);
         p->chroma_shift_x = chroma != heif_chroma_444;
         p->chroma_shift_y = chroma == heif_chroma_420;
     } else if (space == heif_colorspace_monochrome) {
         p->kind = PLANES_MONO;
-        p->plane[0] = api->heif_image_get_plane_readonly(job->image, heif_channel_Y, &p->stride[0]);
+        p->plane[0] = api->heif_image_get_plane_readonly(image, heif_channel_Y, &p->stride[0]);
     } else if (space == heif_colorspace_RGB && chroma == heif_chroma_444) {
         p->kind = PLANES_RGB;
         static const enum heif_channel channels[3] = {heif_channel_R, heif_channel_G, heif_channel_B};
-        for (int i = 0; i < 3; i++)
-            p->plane[i] = api->heif_image_get_plane_readonly(job->image, channels[i], &p->stride[i]);
-    } else {
-        // Anything else: libheif's own conversion to 8-bit RGBA (rare; its
-        // cost does not matter here).
-        api->heif_image_release(job->image);
-        job->image = NULL;
-        options = api->heif_decoding_options_alloc();
-        if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
-        options->ignore_transformations = (uint8_t)ignore_transformations;
-        options->convert_hdr_to_8bit = 1;
-        error = api->heif_decode_image(handle, &job->image, heif_colorspace_RGB,
-                                  heif_chroma_interleaved_RGBA, options);
-        api->heif_decoding_options_free(options);
-        if (error.code != heif_error_Ok) return heif_failure(error, name, err);
+        for (int i = 0; i < 3; i++) p->plane[i] = api->heif_image_get_plane_readonly(image, channels[i], &p->stride[i]);
+    } else if (space == heif_colorspace_RGB && chroma == heif_chroma_interleaved_RGBA) {
         p->kind = PLANES_RGBA;
-        p->plane[0] = api->heif_image_get_plane_readonly(job->image, heif_channel_interleaved, &p->stride[0]);
+        p->plane[0] = api->heif_image_get_plane_readonly(image, heif_channel_interleaved, &p->stride[0]);
+    } else {
+        return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: unsupported HEIF colour layout", name);
     }
     for (int i = 0; i < (p->kind == PLANES_YCBCR || p->kind == PLANES_RGB ? 3 : 1); i++)
         if (!p->plane[i] || p->stride[i] <= 0)
@@ -286,22 +269,17 @@ static ci_status decode_planes(heif_job *job, const struct heif_image_handle *ha
     enum heif_channel first = p->kind == PLANES_RGB ? heif_channel_R
                               : p->kind == PLANES_RGBA ? heif_channel_interleaved
                                                        : heif_channel_Y;
-    p->bits = p->kind == PLANES_RGBA ? 8 : api->heif_image_get_bits_per_pixel_range(job->image, first);
+    p->bits = p->kind == PLANES_RGBA ? 8 : api->heif_image_get_bits_per_pixel_range(image, first);
     if (p->bits < 8 || p->bits > 16)
         return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: %d-bit samples are not supported", name, p->bits);
     p->wide = p->bits > 8;
-    if (p->kind != PLANES_RGBA && api->heif_image_has_channel(job->image, heif_channel_Alpha)) {
-        p->alpha = api->heif_image_get_plane_readonly(job->image, heif_channel_Alpha, &p->alpha_stride);
-        if (p->alpha && api->heif_image_get_bits_per_pixel_range(job->image, heif_channel_Alpha) != p->bits)
+    if (p->kind != PLANES_RGBA && api->heif_image_has_channel(image, heif_channel_Alpha)) {
+        p->alpha = api->heif_image_get_plane_readonly(image, heif_channel_Alpha, &p->alpha_stride);
+        if (p->alpha && api->heif_image_get_bits_per_pixel_range(image, heif_channel_Alpha) != p->bits)
             p->alpha = NULL;  // a mismatched alpha depth: shown opaque rather than wrong
     }
-
-    // The matrix and range: the file's nclx, else the coded stream's (the
-    // decoder attaches it: AV1's sequence header; HEVC's VUI from libheif
-    // versions whose libde265 plugin passes it on, 1.15 does not), else
-    // full-range BT.601, libheif's default. The same order as the tiles'.
     struct heif_color_profile_nclx *image_nclx = NULL;
-    if (api->heif_image_get_nclx_color_profile(job->image, &image_nclx).code != heif_error_Ok) image_nclx = NULL;
+    if (api->heif_image_get_nclx_color_profile(image, &image_nclx).code != heif_error_Ok) image_nclx = NULL;
     set_matrix(p, job->nclx ? job->nclx : image_nclx);
     if (image_nclx) api->heif_nclx_color_profile_free(image_nclx);
     if (p->kind != PLANES_YCBCR) {
@@ -309,6 +287,34 @@ static ci_status decode_planes(heif_job *job, const struct heif_image_handle *ha
         p->y_scale = 255.0f / (float)((1 << p->bits) - 1);
     }
     return CI_OK;
+}
+
+// Decodes `handle` (the primary or its thumbnail) in its own colour space,
+// or where that is none image_planes takes, as 8-bit RGBA (rare; libheif's
+// own conversion, whose cost does not matter here).
+static ci_status decode_planes(heif_job *job, const struct heif_image_handle *handle,
+                               int ignore_transformations, planes *p, const char *name,
+                               ci_error *err) {
+    const ci_heif_api *api = &job->api;
+    for (int rgba = 0; rgba < 2; rgba++) {
+        struct heif_decoding_options *options = api->heif_decoding_options_alloc();
+        if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+        options->ignore_transformations = (uint8_t)ignore_transformations;
+        options->convert_hdr_to_8bit = (uint8_t)rgba;  // else reduced from all 10 or 12 bits, rounded once
+        if (job->image) api->heif_image_release(job->image);
+        job->image = NULL;
+        struct heif_error error = api->heif_decode_image(handle, &job->image, rgba ? heif_colorspace_RGB : heif_colorspace_undefined,
+                                                         rgba ? heif_chroma_interleaved_RGBA : heif_chroma_undefined, options);
+        api->heif_decoding_options_free(options);
+        if (error.code != heif_error_Ok) return heif_failure(error, name, err);
+        ci_error local;
+        ci_status status = image_planes(job, job->image, p, name, &local);
+        if (status != CI_ERR_UNSUPPORTED || rgba) {
+            if (status != CI_OK && err) *err = local;
+            return status;
+        }
+    }
+    return CI_OK;  // not reached: the RGBA pass returns
 }
 
 // The sum of the samples of plane rows y0..y1-1, columns x0..x1-1.
@@ -606,6 +612,40 @@ static int planes_cover(const ci_heif_api *api, const struct heif_image *image, 
     return 1;
 }
 
+// The primary image's grid of tiles, for decoding only those a cell shows.
+// libheif 1.19 decodes one tile of a grid itself
+// (heif_image_handle_decode_image_tile); before that (Debian 12 has 1.15)
+// heif_box.c finds the tiles' HEVC data and libde265 decodes them here. When
+// the oldest libheif supported is 1.19, the libde265 path and
+// ci_heif_hevc_layout can go.
+#if LIBHEIF_HAVE_VERSION(1, 19, 0)
+#define CI_TILES_BY_LIBHEIF 1
+#else
+#define CI_TILES_BY_LIBHEIF 0
+#endif
+
+static int tile_layout(const heif_job *job, const uint8_t *data, size_t size, ci_hevc_layout *layout) {
+#if CI_TILES_BY_LIBHEIF
+    (void)data;
+    (void)size;
+    struct heif_image_tiling tiling;
+    memset(&tiling, 0, sizeof tiling);
+    if (job->api.heif_image_handle_get_image_tiling(job->handle, 0, &tiling).code != heif_error_Ok) return 0;
+    if (tiling.num_columns == 0 || tiling.num_rows == 0 || tiling.tile_width == 0 || tiling.tile_height == 0) return 0;
+    memset(layout, 0, sizeof *layout);
+    layout->columns = tiling.num_columns;
+    layout->rows = tiling.num_rows;
+    layout->tile_width = tiling.tile_width;
+    layout->tile_height = tiling.tile_height;
+    layout->width = tiling.image_width;
+    layout->height = tiling.image_height;
+    return 1;
+#else
+    (void)job;
+    return ci_heif_hevc_layout(data, size, layout) == CI_OK;
+#endif
+}
+
 // Gets the pixels `read` chose, for reducing by `factor`. The pixel limit is
 // checked first, on what would be decoded whole (the tiles path decodes a
 // row of tiles at a time, but the limit speaks of the photo, as elsewhere).
@@ -624,7 +664,7 @@ static ci_status load(heif_job *job, const uint8_t *data, size_t size, uint32_t 
         if (read->ours && !api->heif_image_handle_has_alpha_channel(job->handle)) {
             job->layout = malloc(sizeof *job->layout);
             if (!job->layout) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
-            if (ci_heif_hevc_layout(data, size, job->layout) == CI_OK && job->layout->width == stored_w &&
+            if (tile_layout(job, data, size, job->layout) && job->layout->width == stored_w &&
                 job->layout->height == stored_h && tiles_fit(job->layout, &read->g, factor)) {
                 read->layout = job->layout;
                 return CI_OK;  // each tile is checked as it is decoded (tile_planes)
@@ -663,12 +703,14 @@ static void sink_done(const row_sink *sink, uint8_t *row) {
 // time, each reduced from libde265's own planes into the cell's rows.
 
 typedef struct {
-    de265_decoder_context *decoder;
+    de265_decoder_context *decoder;      // libde265's path
     const struct de265_image *image;
+    struct heif_image *picture;          // libheif's (1.19)
 } tile_decode;
 
 static void tile_free(const ci_heif_api *api, tile_decode *tile) {
     if (tile->decoder) api->de265_free_decoder(tile->decoder);
+    if (tile->picture) api->heif_image_release(tile->picture);
     memset(tile, 0, sizeof *tile);
 }
 
@@ -696,8 +738,21 @@ static int push_units(const ci_heif_api *api, de265_decoder_context *decoder, co
 
 // Decodes tile `index`: the hvcC's parameter sets, then its data, for a
 // reduction by `factor`.
-static ci_status decode_tile(const ci_heif_api *api, const ci_hevc_layout *layout, uint32_t index,
+static ci_status decode_tile(const heif_job *job, const ci_hevc_layout *layout, uint32_t index,
                              uint32_t factor, tile_decode *tile, const char *name, ci_error *err) {
+    const ci_heif_api *api = &job->api;
+#if CI_TILES_BY_LIBHEIF
+    (void)factor;
+    struct heif_decoding_options *options = api->heif_decoding_options_alloc();
+    if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    options->ignore_transformations = 1;
+    options->convert_hdr_to_8bit = 0;
+    struct heif_error error = api->heif_image_handle_decode_image_tile(
+        job->handle, &tile->picture, heif_colorspace_undefined, heif_chroma_undefined, options,
+        index % layout->columns, index / layout->columns);
+    api->heif_decoding_options_free(options);
+    return error.code == heif_error_Ok ? CI_OK : heif_failure(error, name, err);
+#endif
     tile->decoder = api->de265_new_decoder();
     if (!tile->decoder) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
     if (factor >= 4) {
@@ -762,10 +817,22 @@ static struct heif_color_profile_nclx stream_colours(const ci_heif_api *api, con
 }
 
 // The planes of a decoded tile at column, row of the grid.
-static ci_status tile_planes(const ci_heif_api *api, const ci_hevc_layout *layout, const tile_decode *tile, uint32_t column,
-                             uint32_t row, const struct heif_color_profile_nclx *nclx, planes *p,
-                             const char *name, ci_error *err) {
+static ci_status tile_planes(const heif_job *job, const ci_hevc_layout *layout, const tile_decode *tile, uint32_t column,
+                             uint32_t row, planes *p, const char *name, ci_error *err) {
+    const ci_heif_api *api = &job->api;
     memset(p, 0, sizeof *p);
+    p->origin_x = column * layout->tile_width;
+    p->origin_y = row * layout->tile_height;
+#if CI_TILES_BY_LIBHEIF
+    ci_status status = image_planes(job, tile->picture, p, name, err);
+    if (status != CI_OK) return status;
+    p->origin_x = column * layout->tile_width;
+    p->origin_y = row * layout->tile_height;
+    if (api->heif_image_get_width(tile->picture, heif_channel_Y) < (int)layout->tile_width ||
+        api->heif_image_get_height(tile->picture, heif_channel_Y) < (int)layout->tile_height)
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: a tile is smaller than the grid says", name);
+    return CI_OK;
+#endif
     const struct de265_image *image = tile->image;
     enum de265_chroma chroma = api->de265_get_chroma_format(image);
     int channels = chroma == de265_chroma_mono ? 1 : 3;
@@ -786,21 +853,19 @@ static ci_status tile_planes(const ci_heif_api *api, const ci_hevc_layout *layou
             return ci_fail(err, CI_ERR_CORRUPT, "%s: a tile is smaller than the grid says", name);
     }
     struct heif_color_profile_nclx stream = stream_colours(api, image);
-    set_matrix(p, nclx ? nclx : &stream);
+    set_matrix(p, job->nclx ? job->nclx : &stream);
     if (p->kind == PLANES_MONO) {
         p->y_offset = 0;
         p->y_scale = 255.0f / (float)((1 << p->bits) - 1);
     }
-    p->origin_x = column * layout->tile_width;
-    p->origin_y = row * layout->tile_height;
     return CI_OK;
 }
 
 // Reduces the sink's rows from the tiles they lie in, one row of tiles at a
 // time (load checked that every reduced pixel lies inside one tile).
-static ci_status reduce_tiles(const ci_heif_api *api, const ci_hevc_layout *layout, const reduction *r,
-                              const struct heif_color_profile_nclx *nclx, const row_sink *sink,
-                              const char *name, ci_error *err) {
+static ci_status reduce_tiles(const heif_job *job, const ci_hevc_layout *layout, const reduction *r,
+                              const row_sink *sink, const char *name, ci_error *err) {
+    const ci_heif_api *api = &job->api;
     uint32_t f = r->factor;
     uint32_t first_x = r->crop_x + sink->first_column * f;
     uint32_t last_x = r->crop_x + (sink->first_column + sink->columns) * f - 1;
@@ -819,9 +884,9 @@ static ci_status reduce_tiles(const ci_heif_api *api, const ci_hevc_layout *layo
             band_row = tile_row;
             for (uint32_t t = 0; t < tiles_across && status == CI_OK; t++) {
                 uint32_t column = first_tile_column + t;
-                status = decode_tile(api, layout, tile_row * layout->columns + column, r->factor, &band[t], name, err);
+                status = decode_tile(job, layout, tile_row * layout->columns + column, r->factor, &band[t], name, err);
                 if (status == CI_OK)
-                    status = tile_planes(api, layout, &band[t], column, tile_row, nclx, &band_planes[t], name, err);
+                    status = tile_planes(job, layout, &band[t], column, tile_row, &band_planes[t], name, err);
             }
             if (status != CI_OK) break;
         }
@@ -844,10 +909,9 @@ static ci_status reduce_tiles(const ci_heif_api *api, const ci_hevc_layout *layo
 }
 
 // The sink's rows from what `load` got.
-static ci_status reduce_into(const ci_heif_api *api, const heif_read *read, const reduction *r,
-                             const struct heif_color_profile_nclx *nclx, const row_sink *sink,
+static ci_status reduce_into(const heif_job *job, const heif_read *read, const reduction *r, const row_sink *sink,
                              const char *name, ci_error *err) {
-    if (read->layout) return reduce_tiles(api, read->layout, r, nclx, sink, name, err);
+    if (read->layout) return reduce_tiles(job, read->layout, r, sink, name, err);
     for (uint32_t y = sink->first_row; y <= sink->last_row; y++) {
         uint8_t *row = sink_row(sink, y);
         reduce_row(&read->p, r, y, sink->first_column, sink->columns, row);
@@ -913,7 +977,7 @@ static ci_status heif_rows(void *state, uint32_t first_row, uint32_t last_row, u
                            ci_error *err) {
     heif_draw *draw = state;
     row_sink sink = {rows, first_row, last_row, first_column, columns};
-    return reduce_into(&draw->job.api, &draw->read, &draw->r, draw->job.nclx, &sink, draw->source->name, err);
+    return reduce_into(&draw->job, &draw->read, &draw->r, &sink, draw->source->name, err);
 }
 
 static void heif_close(void *state) {
