@@ -247,6 +247,11 @@ typedef struct ci_loader {
     unsigned smallest_scale;
     // Whether the first bytes (at most CI_SNIFF_BYTES) are this format's.
     int (*sniff)(const uint8_t *data, size_t size);
+    // Optional: whether the bytes read (a file's first CI_READ_BUFFER_BYTES,
+    // or all of it from memory) really are, where the first bytes are
+    // another format's too (a camera RAW begins like a TIFF). Asked only
+    // when `sniff` said yes; no: the table tries the formats after it.
+    int (*confirm)(const uint8_t *data, size_t size);
     // Whether the open file reaches its end (complete.c's walks), reading
     // from the start; NULL when opening it already tells (HEIF).
     ci_status (*complete)(int fd, const char *name, ci_error *err);
