@@ -71,10 +71,17 @@ static ci_status raw_failure(const raw_handle *handle, int code, const char *nam
 }
 
 // libraw over `size` bytes (not copied: they must outlive the handle).
-static ci_status handle_open(raw_handle *handle, const uint8_t *data, size_t size, const char *name, ci_error *err) {
+// Its own bound on what it allocates for a mosaic follows the pixel limit
+// (16 bytes a pixel: 4 samples of 16 bits, for the demosaic's working
+// image), from 64 MiB to its default of 2 GiB.
+static ci_status handle_open(raw_handle *handle, const uint8_t *data, size_t size, const ci_limits *limits,
+                             const char *name, ci_error *err) {
     memset(handle, 0, sizeof *handle);
     handle->raw = libraw_init(LIBRAW_OPIONS_NO_MEMERR_CALLBACK | LIBRAW_OPIONS_NO_DATAERR_CALLBACK);
     if (!handle->raw) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: cannot start libraw", name);
+    uint64_t megabytes = ci_max_pixels(limits) * 16 >> 20;
+    handle->raw->params.max_raw_memory_mb =
+        (unsigned)(megabytes < 64 ? 64 : megabytes > LIBRAW_MAX_ALLOC_MB_DEFAULT ? LIBRAW_MAX_ALLOC_MB_DEFAULT : megabytes);
     libraw_set_dataerror_handler(handle->raw, on_data_error, handle);
     libraw_set_memerror_handler(handle->raw, on_memory_error, handle);
     int code = libraw_open_buffer(handle->raw, (void *)data, size);
@@ -133,7 +140,7 @@ static ci_status raw_probe_source(ci_source *source, ci_photo_info *info, ci_err
     ci_status status = read_source(source, err);
     if (status != CI_OK) return status;
     raw_handle handle;
-    status = handle_open(&handle, source->buffer, source->filled, source->name, err);
+    status = handle_open(&handle, source->buffer, source->filled, NULL, source->name, err);
     if (status == CI_OK) {
         raw_facts facts;
         read_facts(handle.raw, &facts);
@@ -246,7 +253,8 @@ static ci_status raw_open(void *state, ci_source *source, const ci_draw_request 
     draw->source = source;
     draw->request = request;
     ci_status status = read_source(source, err);
-    if (status == CI_OK) status = handle_open(&draw->handle, source->buffer, source->filled, source->name, err);
+    if (status == CI_OK)
+        status = handle_open(&draw->handle, source->buffer, source->filled, request->limits, source->name, err);
     if (status != CI_OK) return status;
     read_facts(draw->handle.raw, &draw->facts);
     header->width = draw->facts.width;
@@ -337,7 +345,7 @@ static ci_status raw_decode(const uint8_t *data, size_t size, const char *name, 
         return ci_fail(err, CI_ERR_TOO_LARGE, "%s: a RAW file of %zu MiB is over the limit of %zu MiB", name,
                        size >> 20, RAW_MAX_FILE_BYTES >> 20);
     raw_handle handle;
-    ci_status status = handle_open(&handle, data, size, name, err);
+    ci_status status = handle_open(&handle, data, size, &options->limits, name, err);
     raw_facts facts;
     ci_source preview;
     ci_photo_info info;
@@ -413,7 +421,7 @@ static int raw_confirm(const uint8_t *data, size_t size) {
     if (size > CI_READ_BUFFER_BYTES) size = CI_READ_BUFFER_BYTES;
     raw_handle handle;
     ci_error ignored;
-    int yes = handle_open(&handle, data, size, "", &ignored) == CI_OK;
+    int yes = handle_open(&handle, data, size, NULL, "", &ignored) == CI_OK;
     handle_close(&handle);
     return yes;
 }

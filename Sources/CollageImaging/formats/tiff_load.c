@@ -36,9 +36,15 @@
 #include <tiffio.h>
 
 // libtiff's own allocations (a strip's or tile's buffer, its tables) are
-// bounded too: a hostile directory can claim a strip far larger than the
-// image. 1 GiB is the largest file we read at all.
-#define TIFF_MAX_SINGLE_ALLOC ((tmsize_t)CI_MAX_FILE_BYTES)
+// bounded too, by what the largest image the pixel limit allows takes at
+// 16 bytes a pixel (4 samples of 16 bits; at least 64 MiB): a hostile
+// directory can claim thousands of samples a pixel, or a strip far larger
+// than its image.
+static tmsize_t max_single_alloc(const ci_limits *limits) {
+    uint64_t bytes = ci_max_pixels(limits) * 16;
+    if (bytes < ((uint64_t)64 << 20)) bytes = (uint64_t)64 << 20;
+    return bytes > (uint64_t)INT64_MAX ? INT64_MAX : (tmsize_t)bytes;
+}
 
 // The most subfiles looked at for a pyramid's levels (vips writes one per
 // halving: 16 is a 2^16-pixel photo's worth).
@@ -142,13 +148,14 @@ static ci_status tiff_failure(const tiff_io *io, ci_status status, const char *n
 }
 
 // Opens the first directory of the source.
-static ci_status tiff_open_source(const ci_source *source, tiff_io *io, TIFF **tif, ci_error *err) {
+static ci_status tiff_open_source(const ci_source *source, const ci_limits *limits, tiff_io *io, TIFF **tif,
+                                  ci_error *err) {
     memset(io, 0, sizeof *io);
     io->source = source;
     *tif = NULL;
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
     if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", source->name);
-    TIFFOpenOptionsSetMaxSingleMemAlloc(options, TIFF_MAX_SINGLE_ALLOC);
+    TIFFOpenOptionsSetMaxSingleMemAlloc(options, max_single_alloc(limits));
     TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, io);
     TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, io);
     *tif = TIFFClientOpenExt(source->name, "r", io, io_read, io_write, io_seek, io_close, io_size, io_map,
@@ -213,7 +220,7 @@ static ci_status tiff_probe_source(ci_source *source, ci_photo_info *info, ci_er
     memset(info, 0, sizeof *info);
     tiff_io io;
     TIFF *tif;
-    ci_status status = tiff_open_source(source, &io, &tif, err);
+    ci_status status = tiff_open_source(source, NULL, &io, &tif, err);
     if (status != CI_OK) return status;
     tiff_facts facts;
     status = read_facts(tif, &io, source->name, &facts, err);
@@ -266,7 +273,7 @@ static ci_status reader_open(tiff_reader *reader, ci_source *source, const ci_li
     reader->name = source->name;
     reader->limits = limits;
     reader->background = background;
-    ci_status status = tiff_open_source(source, &reader->io, &reader->tif, err);
+    ci_status status = tiff_open_source(source, limits, &reader->io, &reader->tif, err);
     if (status == CI_OK) status = read_facts(reader->tif, &reader->io, reader->name, &reader->facts, err);
     // The limit before anything is allocated for the pixels: libtiff has
     // read the directory only.
