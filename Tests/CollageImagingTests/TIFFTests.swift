@@ -205,6 +205,65 @@ struct TIFFTests {
         #expect(level.1 != full.1)
     }
 
+    /// An uncompressed CMYK TIFF (one strip, little-endian), with `icc`
+    /// embedded when given, written byte by byte: ImageMagick has no way to
+    /// attach a profile made here.
+    static func cmykTIFF(width: Int, height: Int, samples: [UInt8], icc: [UInt8]?) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
+        var entries: [(tag: Int, type: Int, count: Int, value: [UInt8])] = [
+            (256, 4, 1, le32(width)), (257, 4, 1, le32(height)), (258, 3, 4, []), (259, 3, 1, le16(1) + [0, 0]),
+            (262, 3, 1, le16(5) + [0, 0]), (273, 4, 1, []), (277, 3, 1, le16(4) + [0, 0]), (278, 4, 1, le32(height)),
+            (279, 4, 1, le32(samples.count)), (284, 3, 1, le16(1) + [0, 0]),
+        ]
+        if let icc { entries.append((34675, 7, icc.count, [])) }
+        // Layout: header, the strip, BitsPerSample's four shorts, the profile, the directory.
+        let strip = 8, bits = strip + samples.count, profile = bits + 8
+        let directory = profile + (icc?.count ?? 0) + (icc?.count ?? 0) % 2
+        var file = Array("II".utf8) + le16(42) + le32(directory) + samples + le16(8) + le16(8) + le16(8) + le16(8)
+        if let icc { file += icc + [UInt8](repeating: 0, count: icc.count % 2) }
+        file += le16(entries.count)
+        for entry in entries {
+            let value = entry.tag == 258 ? le32(bits) : entry.tag == 273 ? le32(strip) : entry.tag == 34675 ? le32(profile) : entry.value
+            file += le16(entry.tag) + le16(entry.type) + le32(entry.count) + value
+        }
+        return file + le32(0)
+    }
+
+    @Test("CMYK goes through its ICC profile (colour.c's CMYK conversion, as for JPEG); without one, the naive formula")
+    func cmykThroughItsProfile() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Quadrants of pure cyan, magenta and yellow ink and 50% K (TIFF's
+        // CMYK: 0 is no ink). The profile (ColourTests') prints paler than
+        // the naive formula: RGB = 0.2 + 0.8 x naive.
+        var samples = [UInt8]()
+        for y in 0..<32 {
+            for x in 0..<32 {
+                switch (x / 16, y / 16) {
+                case (0, 0): samples += [255, 0, 0, 0]
+                case (1, 0): samples += [0, 255, 0, 0]
+                case (0, 1): samples += [0, 0, 255, 0]
+                default: samples += [0, 0, 0, 128]
+                }
+            }
+        }
+        func quadrants(_ icc: [UInt8]?, _ name: String) throws -> [[Int]] {
+            let path = folder.appendingPathComponent(name).path
+            try Data(Self.cmykTIFF(width: 32, height: 32, samples: samples, icc: icc)).write(to: URL(fileURLWithPath: path))
+            let drawn = FormatFixtures.draw(path, width: 32, height: 32, background: Self.background)
+            try #require(drawn.0 == CI_OK, "\(drawn.2)")
+            return [(8, 8), (24, 8), (8, 24), (24, 24)].map { x, y in Array(drawn.1[(y * 32 + x) * 3..<(y * 32 + x) * 3 + 3]).map(Int.init) }
+        }
+        func near(_ got: [[Int]], _ expected: [[Int]], _ tolerance: Int) -> Bool {
+            zip(got, expected).allSatisfy { zip($0, $1).allSatisfy { abs($0 - $1) <= tolerance } }
+        }
+        let naive = try quadrants(nil, "naive.tif")
+        #expect(near(naive, [[0, 255, 255], [255, 0, 255], [255, 255, 0], [127, 127, 127]], 1), "\(naive)")
+        let profiled = try quadrants(Profiles.paleCMYK(), "profiled.tif")
+        #expect(near(profiled, [[51, 255, 255], [255, 51, 255], [255, 255, 51], [153, 153, 153]], 4), "\(profiled)")
+    }
+
     @Test("Drawn from several threads at once, every draw gives the same pixels")
     func concurrentDraws() throws {
         let path = FormatFixtures.path("tiff", "rgb8-tiled.tif")
