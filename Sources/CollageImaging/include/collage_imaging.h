@@ -1,7 +1,7 @@
 // collage_imaging.h — the C image engine behind `collage`.
 //
 // Decodes JPEG (libjpeg-turbo), PNG (libpng), HEIC/HEIF/AVIF (libheif,
-// libde265) and WebP (libwebp), applies EXIF orientation (libexif) and the
+// libde265), WebP (libwebp), TIFF (libtiff) and camera RAW (libraw), applies EXIF orientation (libexif) and the
 // HEIF transformations, converts colours to sRGB (lcms2), scales each photo
 // to cover its cell of the collage with an anti-aliased filter, and encodes
 // the result as JPEG, PNG or WebP.
@@ -156,7 +156,10 @@ void ci_describe_pixels(uint64_t pixels, uint64_t limit, char *pixels_text, char
 const char *ci_library_versions(void);
 
 // The format by the first bytes of a file (magic numbers, a HEIF's `ftyp`
-// brands), never by its name. CI_SNIFF_BYTES are enough to tell.
+// brands), never by its name. CI_SNIFF_BYTES are enough to tell whether a
+// file is one the engine reads; a camera RAW that begins like a TIFF (DNG,
+// NEF, ARW) is told from one by the first 64 KiB (libraw reads them), and
+// with fewer may be called a TIFF.
 #define CI_SNIFF_BYTES 64
 ci_format ci_sniff_format(const uint8_t *data, size_t size);
 
