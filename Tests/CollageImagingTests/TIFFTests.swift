@@ -195,6 +195,19 @@ struct TIFFTests {
         try #require(large.0 == CI_OK, "\(large.2)")
         let reference = try FormatFixtures.reference(FormatFixtures.path("tiff", "rgb8-lzw.png"), background: Self.background)
         #expect(FormatFixtures.difference(large.1, reference.pixels).worst == 0)
+        // A decode at full size (0 x 0) is the photo, and one asked for
+        // less takes the level (fuzzing found the full decode taking it).
+        for (min, red) in [((UInt32(0), UInt32(0)), false), ((UInt32(20), UInt32(10)), true)] {
+            var options = ci_decode_options()
+            options.min_width = min.0
+            options.min_height = min.1
+            var image = ci_image()
+            var error = ci_error()
+            try #require(ci_decode_file(path, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+            defer { ci_image_free(&image) }
+            #expect((image.width, image.height) == (red ? (48, 32) : (96, 64)))
+            #expect((image.pixels[0] == 255 && image.pixels[1] == 0) == red)
+        }
         // vips' own pyramid drawn at its 12x8 level: that level's pixels,
         // copied (the cell equals it), not the full image resampled.
         let vips = FormatFixtures.path("tiff", "pyramid.tif")

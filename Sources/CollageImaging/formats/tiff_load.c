@@ -336,11 +336,12 @@ static void consider_level(tiff_reader *reader, int is_sub, uint64_t level, uint
 }
 
 // The smallest reduced level covering need_width x need_height (upright),
-// else the full image: the level's directory is left current.
+// else the full image: the level's directory is left current. 0 x 0 asks
+// for the full image (a decode at full size).
 static void choose_level(tiff_reader *reader, uint32_t need_width, uint32_t need_height) {
     uint32_t need_w, need_h;
     ci_oriented_size(reader->facts.orientation, need_width, need_height, &need_w, &need_h);
-    if (need_w >= reader->facts.width && need_h >= reader->facts.height) return;
+    if ((need_w == 0 && need_h == 0) || (need_w >= reader->facts.width && need_h >= reader->facts.height)) return;
     TIFF *tif = reader->tif;
     uint64_t best = (uint64_t)reader->facts.width * reader->facts.height;
     // SubIFDs of the first directory (copied: the list goes with it).
