@@ -30,6 +30,24 @@ struct RAWTests {
         #expect(difference.worst <= 2, "up to \(difference.worst) levels off (mean \(difference.mean))")
     }
 
+    @Test("The camera's orientation (libraw's flip) is the header's, turned upright by the driver")
+    func orientation() throws {
+        let dng = FormatFixtures.path("dng", "orientation6.dng")
+        let (probed, info, message) = FormatFixtures.probe(dng)
+        try #require(probed == CI_OK, "\(message)")
+        #expect(info.orientation == 6 && info.display_width == 64 && info.display_height == 96)
+        let reference = try FormatFixtures.reference(FormatFixtures.path("dng", "bayer-rggb.png"), background: Self.background)
+        let (status, drawn, drawMessage) = FormatFixtures.draw(dng, width: 64, height: 96, background: Self.background)
+        try #require(status == CI_OK, "\(drawMessage)")
+        // Orientation 6 turns the stored picture a quarter clockwise: shown
+        // (x, y) is stored (y, 63 - x).
+        var worst = 0
+        for y in 0..<96 { for x in 0..<64 { for c in 0..<3 {
+            worst = max(worst, abs(Int(drawn[(y * 64 + x) * 3 + c]) - Int(reference.pixels[((63 - x) * 96 + y) * 3 + c])))
+        } } }
+        #expect(worst <= 2, "up to \(worst) levels off")
+    }
+
     @Test("Drawn small, the half-size demosaic is close to the reference scaled down")
     func halfSizeDemosaic() throws {
         let dng = FormatFixtures.path("dng", "bayer-rggb.dng")

@@ -92,6 +92,9 @@ python3 scripts/testdata/make_dng.py "$work/rgb.png" "$out/dng/bayer-rggb.dng"
 cp "$out/dng/bayer-rggb.dng" "$work/bayer.dng"
 dcraw_emu -w -T "$work/bayer.dng"
 convert "$work/bayer.dng.tiff" -strip "$out/dng/bayer-rggb.png"
+# The same DNG held sideways by the camera (Orientation 6): libraw's flip.
+cp "$out/dng/bayer-rggb.dng" "$out/dng/orientation6.dng"
+tiffset -s 274 6 "$out/dng/orientation6.dng"
 # The same DNG with a camera's JPEG preview beside the mosaic, plain green so
 # that a test sees which of the two a draw used.
 convert -size 48x32 xc:'rgb(20,200,40)' -quality 90 "$work/green.jpg"
