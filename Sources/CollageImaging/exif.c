@@ -59,9 +59,13 @@ static int read_subject(ExifData *exif, ExifByteOrder order, uint32_t width, uin
 // "0000:00:00 00:00:00"), and those are no date.
 static void read_date_taken(ExifData *exif, char *date_taken) {
     ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_DATE_TIME_ORIGINAL);
-    if (!entry || !entry->data || entry->format != EXIF_FORMAT_ASCII || entry->size < 19) return;
+    if (!entry || !entry->data || entry->format != EXIF_FORMAT_ASCII) return;
+    ci_exif_date(entry->data, entry->size, date_taken);
+}
+
+void ci_exif_date(const unsigned char *text, size_t size, char *date_taken) {
+    if (!text || size < 19) return;
     const char *pattern = "dddd:dd:dd dd:dd:dd";
-    const unsigned char *text = entry->data;
     for (int i = 0; i < 19; i++) {
         int digit = text[i] >= '0' && text[i] <= '9';
         if (pattern[i] == 'd' ? !digit : text[i] != (unsigned char)pattern[i]) return;

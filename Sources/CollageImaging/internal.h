@@ -367,6 +367,9 @@ int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32
 // "Exif\0\0" that JPEG's APP1 puts first. Its orientation; and its date
 // taken where `date_taken` is not NULL.
 int ci_exif_read_tiff(const uint8_t *data, size_t size, char *date_taken);
+// DateTimeOriginal's `size` bytes of text into `date_taken`
+// (CI_DATE_TAKEN_BYTES) when they are a date; else it is left as it is.
+void ci_exif_date(const unsigned char *text, size_t size, char *date_taken);
 
 // --- Orientation (orient.c) ---
 // Where point (a, b) of a stored image sw x sh lands upright for EXIF

@@ -277,6 +277,39 @@ struct TIFFTests {
         #expect(near(profiled, [[51, 255, 255], [255, 51, 255], [255, 255, 51], [153, 153, 153]], 4), "\(profiled)")
     }
 
+    @Test("The date taken is the EXIF directory's DateTimeOriginal, when it is a date")
+    func dateTaken() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) -> [UInt8] {
+            le16(tag) + le16(type) + le32(count) + value + [UInt8](repeating: 0, count: 4 - value.count)
+        }
+        // An 8x8 grey TIFF: header, pixels, the date's text, the EXIF
+        // directory, the first directory.
+        func tiff(date: String) -> [UInt8] {
+            let text = Array(date.utf8) + [0]
+            let pixels = 8, textAt = pixels + 64, exifAt = textAt + text.count + text.count % 2, firstAt = exifAt + 18
+            var file = Array("II".utf8) + le16(42) + le32(firstAt) + [UInt8](repeating: 128, count: 64)
+            file += text + [UInt8](repeating: 0, count: text.count % 2)
+            file += le16(1) + entry(36867, 2, text.count, le32(textAt)) + le32(0)
+            let entries = [entry(256, 3, 1, le16(8)), entry(257, 3, 1, le16(8)), entry(258, 3, 1, le16(8)),
+                           entry(259, 3, 1, le16(1)), entry(262, 3, 1, le16(1)), entry(273, 4, 1, le32(pixels)),
+                           entry(277, 3, 1, le16(1)), entry(278, 3, 1, le16(8)), entry(279, 4, 1, le32(64)),
+                           entry(34665, 4, 1, le32(exifAt))]
+            return file + le16(entries.count) + entries.flatMap { $0 } + le32(0)
+        }
+        for (date, expected) in [("2019:07:04 18:30:00", "2019:07:04 18:30:00"), ("0000:00:00 00:00:00", "")] {
+            let path = folder.appendingPathComponent("dated.tif").path
+            try Data(tiff(date: date)).write(to: URL(fileURLWithPath: path))
+            let (status, info, message) = FormatFixtures.probe(path)
+            try #require(status == CI_OK, "\(message)")
+            let taken = withUnsafeBytes(of: info.date_taken) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            #expect(taken == expected)
+        }
+    }
+
     @Test("Drawn from several threads at once, every draw gives the same pixels")
     func concurrentDraws() throws {
         let path = FormatFixtures.path("tiff", "rgb8-tiled.tif")

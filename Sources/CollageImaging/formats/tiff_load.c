@@ -172,7 +172,20 @@ typedef struct {
     uint32_t width, height;
     int orientation;
     int has_alpha;
+    char date_taken[CI_DATE_TAKEN_BYTES];
 } tiff_facts;
+
+// DateTimeOriginal from the EXIF directory a camera's or scanner's TIFF
+// may carry; the first directory is current again after.
+static void read_date_taken(TIFF *tif, tiff_io *io, char *date_taken) {
+    uint64_t exif = 0;
+    if (!TIFFGetField(tif, TIFFTAG_EXIFIFD, &exif) || exif == 0) return;
+    const char *text = NULL;
+    if (TIFFReadEXIFDirectory(tif, exif) && TIFFGetField(tif, EXIFTAG_DATETIMEORIGINAL, &text) && text)
+        ci_exif_date((const unsigned char *)text, strnlen(text, 64), date_taken);
+    TIFFSetDirectory(tif, 0);
+    io->message[0] = 0;  // what a broken EXIF directory said: no date, no failure
+}
 
 static ci_status read_facts(TIFF *tif, tiff_io *io, const char *name, tiff_facts *facts, ci_error *err) {
     memset(facts, 0, sizeof *facts);
@@ -187,6 +200,7 @@ static ci_status read_facts(TIFF *tif, tiff_io *io, const char *name, tiff_facts
     if (TIFFGetField(tif, TIFFTAG_EXTRASAMPLES, &extra, &kinds) && kinds)
         for (uint16_t i = 0; i < extra; i++)
             if (kinds[i] == EXTRASAMPLE_ASSOCALPHA || kinds[i] == EXTRASAMPLE_UNASSALPHA) facts->has_alpha = 1;
+    read_date_taken(tif, io, facts->date_taken);
     return CI_OK;
 }
 
@@ -236,6 +250,7 @@ static ci_status tiff_probe_source(ci_source *source, ci_photo_info *info, ci_er
         ci_oriented_size(facts.orientation, facts.width, facts.height, &info->display_width,
                          &info->display_height);
         info->has_alpha = facts.has_alpha;
+        memcpy(info->date_taken, facts.date_taken, sizeof info->date_taken);
     }
     TIFFClose(tif);
     if (status != CI_OK) memset(info, 0, sizeof *info);
@@ -533,6 +548,7 @@ static void fill_header(const tiff_reader *reader, ci_header *header) {
                      &header->display_height);
     header->scales = CI_SCALES_FULL;
     header->tag = reader_tag(reader);
+    memcpy(header->date_taken, reader->facts.date_taken, sizeof header->date_taken);
 }
 
 static ci_status tiff_open(void *state, ci_source *source, const ci_draw_request *request, ci_header *header,

@@ -65,8 +65,8 @@ typedef struct {
     int has_alpha;                           // PNG with an alpha channel or tRNS
     // When the photo was taken: EXIF DateTimeOriginal as the camera wrote it,
     // "YYYY:MM:DD HH:MM:SS" (local time, no zone), checked to be a date;
-    // empty when the photo has none (JPEG, WebP and HEIF carry EXIF; PNG's
-    // eXIf is not read).
+    // empty when the photo has none (JPEG, WebP, HEIF, TIFF and camera RAW
+    // carry EXIF; PNG's eXIf is not read).
     char date_taken[CI_DATE_TAKEN_BYTES];
 } ci_photo_info;
 
