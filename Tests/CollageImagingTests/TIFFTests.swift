@@ -179,6 +179,29 @@ struct TIFFTests {
         #expect(status == CI_ERR_CORRUPT && message.hasPrefix(junk + ": "))
     }
 
+    @Test("A tile broken where a centred crop does not look: the centred draw shows the rest, a smart one (every tile) refuses the file by name")
+    func brokenTileOutsideTheCrop() throws {
+        // Found by fuzzing vips' pyramid (Tests/Fixtures/crashers/tiff).
+        let path = TestData.packageRoot.appendingPathComponent(
+            "Tests/Fixtures/crashers/tiff/broken-tile-only-smart-reads.tif").path
+        func draw(_ crop: ci_crop) -> (ci_status, String) {
+            var pixels = [UInt8](repeating: 0, count: 96 * 17 * 3)
+            var error = ci_error()
+            var placement = ci_placement()
+            let status = pixels.withUnsafeMutableBufferPointer { buffer -> ci_status in
+                var canvas = ci_image(pixels: buffer.baseAddress, width: 96, height: 17, stride: 96 * 3, channels: 3)
+                var options = ci_draw_options()
+                options.crop = crop
+                return ci_draw_photo_placed(path, &canvas, ci_rect(x: 0, y: 0, width: 96, height: 17), &options,
+                                            &placement, &error)
+            }
+            return (status, PNGTestSupport.message(error))
+        }
+        #expect(draw(CI_CROP_CENTRE).0 == CI_OK)
+        let smart = draw(CI_CROP_SMART)
+        #expect(smart.0 == CI_ERR_CORRUPT && smart.1.hasPrefix(path + ": "), "\(smart.1)")
+    }
+
     @Test("A pyramid drawn small reads its reduced level; drawn large, the full image")
     func pyramidUsesReducedLevel() throws {
         // marked-pyramid.tif: the photo, then a 48x32 level marked reduced
