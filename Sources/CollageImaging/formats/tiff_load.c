@@ -12,7 +12,10 @@
 // CMYK, YCbCr and JPEG-in-TIFF, 1 to 16 bits, strips and tiles, contiguous
 // or planar) and crops to columns (col_offset), one band of rows at a time
 // (row_offset): a band is a strip, or a row of tiles, so each is decoded
-// once and the photo is never held whole. Its own handling of the
+// once and the photo is never held whole; drawn small, the rows are box
+// averaged by halvings as they are read (the driver's CI_SCALES_HALVINGS),
+// so neither the resampler nor a smart crop's frame sees the full size.
+// Its own handling of the
 // Orientation tag (flips only, no transposition) is switched off: the rows
 // go to the driver as stored, and the resampler turns them upright as it
 // does EXIF's. CMYK with an ICC profile has its samples passed through
@@ -535,9 +538,21 @@ static void reader_close(tiff_reader *reader) {
 // ---------------------------------------------------------------------------
 // The loader
 
+// TIFF has no reduced decode, so the loader reduces as it reads: the driver
+// asks for halvings (1/2, 1/4, 1/8), and each output pixel is the box
+// average of the factor x factor source pixels under it (as HEIF's planes
+// are reduced), so a smart crop's whole frame and the resampler's rows are
+// at the reduced size, never the full one.
 typedef struct {
     tiff_reader reader;
+    uint32_t factor;               // 1, 2, 4 or 8
+    // A reduction in progress: the sums of the rows read toward one output row.
     const ci_row_sink *sink;
+    uint32_t columns;              // output columns
+    uint32_t source_columns;       // the source columns under them
+    uint32_t rows_summed, next_row, last_row;  // source rows
+    uint32_t *sums;                // 3 a column
+    uint8_t *row;                  // one source row, RGBX
 } tiff_draw;
 
 static void fill_header(const tiff_reader *reader, ci_header *header) {
@@ -546,7 +561,7 @@ static void fill_header(const tiff_reader *reader, ci_header *header) {
     header->orientation = reader->facts.orientation;
     ci_oriented_size(header->orientation, reader->facts.width, reader->facts.height, &header->display_width,
                      &header->display_height);
-    header->scales = CI_SCALES_FULL;
+    header->scales = CI_SCALES_HALVINGS;
     header->tag = reader_tag(reader);
     memcpy(header->date_taken, reader->facts.date_taken, sizeof header->date_taken);
 }
@@ -569,10 +584,11 @@ static void tiff_choose(void *state, uint32_t need_width, uint32_t need_height, 
 
 static ci_status tiff_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
                             uint32_t *height, const ci_image **whole, ci_error *err) {
-    (void)scale, (void)whole;
+    (void)header, (void)whole, (void)err;
     tiff_draw *draw = state;
-    *width = draw->reader.width;
-    *height = draw->reader.height;
+    draw->factor = scale->eighths >= 1 && scale->eighths < 8 ? 8 / scale->eighths : 1;
+    *width = (draw->reader.width + draw->factor - 1) / draw->factor;
+    *height = (draw->reader.height + draw->factor - 1) / draw->factor;
     return CI_OK;
 }
 
@@ -584,10 +600,15 @@ static ci_status tiff_begin(void *state, ci_header *header, uint32_t *first_colu
     // (not JPEG's, which libjpeg turns into RGB) is read whole across.
     if (status == CI_OK && draw->reader.image.photometric == PHOTOMETRIC_YCBCR) {
         *first_column = 0;
-        *columns = draw->reader.width;
+        *columns = (draw->reader.width + draw->factor - 1) / draw->factor;
     }
     // Converted on the way in: nothing is left for the cell.
     if (status == CI_OK && draw->reader.cmyk) memset(&header->tag, 0, sizeof header->tag);
+    if (status == CI_OK && draw->factor > 1) {
+        draw->sums = calloc((size_t)draw->reader.width * 3, sizeof *draw->sums);
+        draw->row = malloc((size_t)draw->reader.width * 4);
+        if (!draw->sums || !draw->row) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", draw->reader.name);
+    }
     return status;
 }
 
@@ -598,13 +619,65 @@ static void to_sink(void *target, const tiff_reader *reader, const uint32_t *row
     sink->push(sink->target, slot);
 }
 
+// A source row into the sums; every `factor` rows (or at the last), the
+// averages out as one row.
+static void to_reduction(void *target, const tiff_reader *reader, const uint32_t *row) {
+    tiff_draw *draw = target;
+    const uint32_t factor = draw->factor;
+    row_out(reader, row, reader->columns, draw->row, 4, 0);
+    for (uint32_t x = 0; x < draw->source_columns; x++) {
+        uint32_t *sum = draw->sums + (size_t)(x / factor) * 3;
+        const uint8_t *pixel = draw->row + (size_t)x * 4;
+        sum[0] += pixel[0];
+        sum[1] += pixel[1];
+        sum[2] += pixel[2];
+    }
+    uint32_t y = draw->next_row++;  // the source row just summed
+    if (++draw->rows_summed < factor && y < draw->last_row) return;
+    uint8_t *slot = draw->sink->slot(draw->sink->target);
+    for (uint32_t x = 0; x < draw->columns; x++) {
+        uint32_t across = draw->source_columns - x * factor < factor ? draw->source_columns - x * factor : factor;
+        uint32_t count = across * draw->rows_summed;
+        uint32_t *sum = draw->sums + (size_t)x * 3;
+        for (int c = 0; c < 3; c++) slot[x * 4 + c] = (uint8_t)((sum[c] + count / 2) / count);
+        slot[x * 4 + 3] = 255;
+    }
+    draw->sink->push(draw->sink->target, slot);
+    memset(draw->sums, 0, (size_t)draw->columns * 3 * sizeof *draw->sums);
+    draw->rows_summed = 0;
+}
+
 static ci_status tiff_rows(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
                            uint32_t columns, const ci_row_sink *sink, ci_error *err) {
     tiff_draw *draw = state;
-    return read_rows(&draw->reader, first_row, last_row, first_column, columns, to_sink, (void *)sink, err);
+    const uint32_t factor = draw->factor;
+    if (factor == 1)
+        return read_rows(&draw->reader, first_row, last_row, first_column, columns, to_sink, (void *)sink, err);
+    // The source rows and columns under the output ones.
+    const tiff_reader *reader = &draw->reader;
+    uint64_t top = (uint64_t)first_row * factor, left = (uint64_t)first_column * factor;
+    uint64_t bottom = ((uint64_t)last_row + 1) * factor, right = ((uint64_t)first_column + columns) * factor;
+    if (bottom > reader->height) bottom = reader->height;
+    if (right > reader->width) right = reader->width;
+    if (columns == 0 || top >= bottom || left >= right || left + (uint64_t)(columns - 1) * factor >= right)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: rows outside the image", reader->name);
+    draw->sink = sink;
+    draw->columns = columns;
+    draw->source_columns = (uint32_t)(right - left);
+    draw->rows_summed = 0;
+    draw->next_row = (uint32_t)top;
+    draw->last_row = (uint32_t)bottom - 1;
+    memset(draw->sums, 0, (size_t)reader->width * 3 * sizeof *draw->sums);
+    return read_rows(&draw->reader, (uint32_t)top, (uint32_t)bottom - 1, (uint32_t)left, draw->source_columns,
+                     to_reduction, draw, err);
 }
 
-static void tiff_close(void *state) { reader_close(&((tiff_draw *)state)->reader); }
+static void tiff_close(void *state) {
+    tiff_draw *draw = state;
+    reader_close(&draw->reader);
+    free(draw->sums);
+    free(draw->row);
+}
 
 // ---------------------------------------------------------------------------
 // Decode (previews, ci_decode_memory): the same reader into a whole image.
