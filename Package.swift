@@ -42,6 +42,15 @@ let package = Package(
         .systemLibrary(
             name: "CWEBPMux", path: "Sources/CWEBPMux", pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"])]),
+        // TIFF in (libtiff-dev: libtiff 4.5, for its per-handle error handlers).
+        .systemLibrary(
+            name: "CTIFF", path: "Sources/CTIFF", pkgConfig: "libtiff-4",
+            providers: [.apt(["libtiff-dev"])]),
+        // Camera RAW in (libraw-dev): libraw_r, the thread-safe build, C++
+        // underneath (its module map links libstdc++ and OpenMP's runtime).
+        .systemLibrary(
+            name: "CRaw", path: "Sources/CRaw", pkgConfig: "libraw_r",
+            providers: [.apt(["libraw-dev"])]),
         // Text (titles): Pango over Cairo, with HarfBuzz shaping and
         // fontconfig's font fallback (libpango1.0-dev, libcairo2-dev). Not
         // linked into collage: text_api.c loads them on the first text. The
@@ -69,7 +78,7 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CWEBPMux", "CollageFaces"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CWEBPMux", "CTIFF", "CRaw", "CollageFaces"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).

@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [build|run|all] [TARGET...]     default: all, every target
 #
-# Targets: jpeg png exif heif webp icc text batchlist.
+# Targets: jpeg png exif heif webp tiff raw icc text batchlist.
 # Environment:
 #   FUZZ_SECONDS   how long each target runs (default 60)
 #   FUZZ_OUT       corpora, crashers and logs (default fuzz-out/, git-ignored)
@@ -27,7 +27,7 @@ clang=${CLANG:-$toolchain_bin/clang}
 swiftc=${SWIFTC:-$toolchain_bin/swiftc}
 build=$root/.build/fuzz
 deps=$build/deps
-all_targets=(jpeg png exif heif webp icc text batchlist)
+all_targets=(jpeg png exif heif webp tiff raw icc text batchlist)
 
 mode=all
 case "${1:-}" in build|run|all) mode=$1; shift ;; esac
@@ -103,9 +103,13 @@ build_harnesses() {
   else
     libs=($(pkg-config --libs libjpeg libpng libexif) -lm)
   fi
-  # libheif, libde265, lcms2 and libwebp are Debian's own (not instrumented) in every case.
-  includes+=($(pkg-config --cflags libheif libde265 lcms2 libwebpdemux libwebpmux))
-  libs+=($(pkg-config --libs libheif libde265 lcms2 libwebpdemux libwebpmux))
+  # libheif, libde265, lcms2, libwebp, libtiff and libraw are Debian's own (not instrumented) in every case.
+  includes+=($(pkg-config --cflags libheif libde265 lcms2 libwebpdemux libwebpmux libtiff-4 libraw_r))
+  libs+=($(pkg-config --libs libheif libde265 lcms2 libwebpdemux libwebpmux libtiff-4 libraw_r))
+  # libraw_r's -fopenmp is for linking its OpenMP runtime; on the compile
+  # line it would make libraw's header want omp.h, which the Swift
+  # toolchain's clang does not ship: link the runtime by name.
+  libs=("${libs[@]/#-fopenmp/-lgomp}")
   local cflags=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -g -O1 -Wall)
   # The face detector (C++, dlib's headers): under ASan, not traced for
   # coverage (its loops would drown the engine's edges).
@@ -114,7 +118,7 @@ build_harnesses() {
   "${clang}++" -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O2 -std=c++14 \
     -I"$root/Sources/CollageFaces/include" -c "$root/Sources/CollageFaces/faces.cpp" -o "$build/faces.o"
   libs+=("$build/faces.o" -lstdc++)
-  for target in jpeg png exif heif webp icc text; do
+  for target in jpeg png exif heif webp tiff raw icc text; do
     say "building fuzz-$target"
     "$clang" "${cflags[@]}" "${includes[@]}" -o "$build/bin/fuzz-$target" \
       "$root/Fuzz/fuzz_$target.c" "${engine[@]}" "${libs[@]}"
@@ -150,6 +154,8 @@ seed_dirs() {  # $1 = target; prints the seed folders that exist
     png) dirs=("$root/SampleImages" "$testdata/pngsuite/png") ;;
     heif) dirs=("$root/SampleImages" "$testdata/heif/pillow-heif" "$testdata/heif/libavif") ;;
     webp) dirs=("$out/seeds/webp") ;;
+    tiff) dirs=("$root/Tests/Fixtures/formats/tiff") ;;
+    raw) dirs=("$root/Tests/Fixtures/formats/dng") ;;
     # The profiles Debian ships (icc-profiles-free, when installed).
     icc) dirs=(/usr/share/color/icc) ;;
     exif) dirs=("$out/seeds/exif") ;;
@@ -205,6 +211,11 @@ run_target() {
     heif) max_len=1048576; malloc_mb=512 ;;
     icc) max_len=65536; malloc_mb=256 ;;
     webp) malloc_mb=512 ;;
+    # libtiff's single allocations are bounded by the engine at 64 MiB under
+    # the harness's 1 MP limit (tiff_load.c), libraw's mosaic likewise
+    # (raw_load.c); libraw's other buffers (a preview it copies, its tables)
+    # stay far below 512 MB.
+    tiff|raw) malloc_mb=512 ;;
     exif) max_len=65536; malloc_mb=64 ;;
     # Titles and captions: a few KiB is plenty; fontconfig's cache and
     # Pango's font maps are the larger allocations.

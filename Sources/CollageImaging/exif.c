@@ -59,9 +59,24 @@ static int read_subject(ExifData *exif, ExifByteOrder order, uint32_t width, uin
 // "0000:00:00 00:00:00"), and those are no date.
 static void read_date_taken(ExifData *exif, char *date_taken) {
     ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_DATE_TIME_ORIGINAL);
-    if (!entry || !entry->data || entry->format != EXIF_FORMAT_ASCII || entry->size < 19) return;
+    if (!entry || !entry->data || entry->format != EXIF_FORMAT_ASCII) return;
+    ci_exif_date(entry->data, entry->size, date_taken);
+    if (!date_taken[0]) return;
+    // Its offset from UTC (EXIF 2.31), "+HH:MM" or "-HH:MM", when it is one.
+    entry = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_OFFSET_TIME_ORIGINAL);
+    if (!entry || !entry->data || entry->format != EXIF_FORMAT_ASCII || entry->size < 6) return;
+    const unsigned char *zone = entry->data;
+    for (int i = 1; i < 6; i++)
+        if (i == 3 ? zone[i] != ':' : !(zone[i] >= '0' && zone[i] <= '9')) return;
+    int zone_hours = (zone[1] - '0') * 10 + (zone[2] - '0'), zone_minutes = (zone[4] - '0') * 10 + (zone[5] - '0');
+    if ((zone[0] != '+' && zone[0] != '-') || zone_hours > 14 || zone_minutes > 59) return;
+    memcpy(date_taken + 19, zone, 6);
+    date_taken[25] = '\0';
+}
+
+void ci_exif_date(const unsigned char *text, size_t size, char *date_taken) {
+    if (!text || size < 19) return;
     const char *pattern = "dddd:dd:dd dd:dd:dd";
-    const unsigned char *text = entry->data;
     for (int i = 0; i < 19; i++) {
         int digit = text[i] >= '0' && text[i] <= '9';
         if (pattern[i] == 'd' ? !digit : text[i] != (unsigned char)pattern[i]) return;
@@ -73,16 +88,6 @@ static void read_date_taken(ExifData *exif, char *date_taken) {
     if (year < 1 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return;
     memcpy(date_taken, text, 19);
     date_taken[19] = '\0';
-    // Its offset from UTC (EXIF 2.31), "+HH:MM" or "-HH:MM", when it is one.
-    entry = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_OFFSET_TIME_ORIGINAL);
-    if (!entry || !entry->data || entry->format != EXIF_FORMAT_ASCII || entry->size < 6) return;
-    const unsigned char *zone = entry->data;
-    for (int i = 1; i < 6; i++)
-        if (i == 3 ? zone[i] != ':' : !(zone[i] >= '0' && zone[i] <= '9')) return;
-    int zone_hours = (zone[1] - '0') * 10 + (zone[2] - '0'), zone_minutes = (zone[4] - '0') * 10 + (zone[5] - '0');
-    if ((zone[0] != '+' && zone[0] != '-') || zone_hours > 14 || zone_minutes > 59) return;
-    memcpy(date_taken + 19, zone, 6);
-    date_taken[25] = '\0';
 }
 
 int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32_t stored_height,

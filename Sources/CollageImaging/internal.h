@@ -257,6 +257,11 @@ typedef struct ci_loader {
     unsigned smallest_scale;
     // Whether the first bytes (at most CI_SNIFF_BYTES) are this format's.
     int (*sniff)(const uint8_t *data, size_t size);
+    // Optional: whether the bytes read (a file's first CI_READ_BUFFER_BYTES,
+    // or all of it from memory) really are, where the first bytes are
+    // another format's too (a camera RAW begins like a TIFF). Asked only
+    // when `sniff` said yes; no: the table tries the formats after it.
+    int (*confirm)(const uint8_t *data, size_t size);
     // Whether the open file reaches its end (complete.c's walks), reading
     // from the start; NULL when opening it already tells (HEIF).
     ci_status (*complete)(int fd, const char *name, ci_error *err);
@@ -380,6 +385,9 @@ int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32
 // "Exif\0\0" that JPEG's APP1 puts first. Its orientation; and its date
 // taken where `date_taken` is not NULL.
 int ci_exif_read_tiff(const uint8_t *data, size_t size, char *date_taken);
+// DateTimeOriginal's `size` bytes of text into `date_taken`
+// (CI_DATE_TAKEN_BYTES) when they are a date; else it is left as it is.
+void ci_exif_date(const unsigned char *text, size_t size, char *date_taken);
 
 // --- Orientation (orient.c) ---
 // Where point (a, b) of a stored image sw x sh lands upright for EXIF

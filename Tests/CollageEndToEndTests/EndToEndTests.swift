@@ -80,7 +80,7 @@ import Testing
         try Data("this is text, whatever the name says".utf8).write(to: text)
         let output = try cli.run("add", CLI.jpegs[0], text.path, CLI.jpegs[1])
         #expect(output.status != 0)
-        #expect(output.stderr == "collage: \(text.path): not a JPEG, PNG, HEIF or WebP file\n")
+        #expect(output.stderr == "collage: \(text.path): \(EngineWording.notAnImage)\n")
         #expect(try cli.count() == 0)
 
         let missing = try cli.run("add", "/nonexistent/photo.jpg")

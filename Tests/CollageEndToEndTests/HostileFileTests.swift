@@ -20,8 +20,8 @@ import Glibc
         try make("empty.jpg", "is empty") { try Data().write(to: $0) }
         try make("album.jpg", "is a folder") { try FileManager.default.createDirectory(at: $0, withIntermediateDirectories: false) }
         make("pipe.jpg", "not a regular file") { #expect(mkfifo($0.path, 0o644) == 0) }
-        try make("notes.jpg", "not a JPEG, PNG, HEIF or WebP file") { try Data("plain text, whatever the name says\n".utf8).write(to: $0) }
-        try make("notes.png", "not a JPEG, PNG, HEIF or WebP file") { try Data([0x89, 0x50, 0x4E]).write(to: $0) }
+        try make("notes.jpg", EngineWording.notAnImage) { try Data("plain text, whatever the name says\n".utf8).write(to: $0) }
+        try make("notes.png", EngineWording.notAnImage) { try Data([0x89, 0x50, 0x4E]).write(to: $0) }
         make("missing.jpg", "No such file or directory") { _ in }
         try make("dangling.jpg", "No such file or directory") {
             try FileManager.default.createSymbolicLink(atPath: $0.path, withDestinationPath: "nowhere.jpg")

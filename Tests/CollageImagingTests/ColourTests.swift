@@ -31,7 +31,8 @@ private let width = patches.count * patchSize, height = patchSize
 
 // MARK: - Profiles
 
-private enum Profiles {
+// Not private: TIFFTests embed paleCMYK in a TIFF.
+enum Profiles {
     static let displayP3: [UInt8]? = {
         guard let folder = TestData.folder("heif/pillow-heif"),
               let data = try? [UInt8](Data(contentsOf: folder.appendingPathComponent("arrow.heic"))) else { return nil }

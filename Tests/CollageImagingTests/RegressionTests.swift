@@ -73,7 +73,7 @@ private func write(_ bytes: [UInt8], named name: String) throws -> String {
     }
 
     @Test func everyKeptCrasherEndsInACleanStatus() {
-        let all = files("jpeg") + files("png")
+        let all = files("jpeg") + files("png") + files("tiff") + files("raw")
         #expect(!all.isEmpty)
         for path in all {
             var info = ci_photo_info()

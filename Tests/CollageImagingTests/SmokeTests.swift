@@ -1,4 +1,5 @@
 import CollageImaging
+import CollageTestSupport
 import Testing
 
 @Test func refusesBytesThatAreNeitherJPEGNorPNG() {
@@ -9,5 +10,5 @@ import Testing
     let status = ci_decode_memory(bytes, bytes.count, "hello.txt", &options, &image, &error)
     #expect(status == CI_ERR_NOT_IMAGE)
     let message = withUnsafeBytes(of: error.message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-    #expect(message == "hello.txt: not a JPEG, PNG, HEIF or WebP file")
+    #expect(message == "hello.txt: \(EngineWording.notAnImage)")
 }

@@ -58,6 +58,14 @@ tiffset -s 256 50000 "$t/huge-header.tif"
 tiffset -s 257 50000 "$t/huge-header.tif"
 rm -f "$t/huge-header.png"
 
+# A pyramid whose reduced level is not the photo: the full image, then a
+# 48x32 level of plain red marked reduced-resolution (NewSubfileType 1). A
+# draw small enough for the level shows red; larger, the photo
+# (rgb8-lzw.png). Which one a draw read is then plain in its pixels.
+convert -size 48x32 xc:red -compress LZW "$work/red.tif"
+tiffcp "$t/rgb8-lzw.tif" "$work/red.tif" "$t/marked-pyramid.tif"
+tiffset -d 1 -s 254 1 "$t/marked-pyramid.tif"
+
 # --- GIF ---
 g="$out/gif"
 convert "$work/rgb.png" -colors 128 "$g/still.gif"
@@ -84,5 +92,12 @@ python3 scripts/testdata/make_dng.py "$work/rgb.png" "$out/dng/bayer-rggb.dng"
 cp "$out/dng/bayer-rggb.dng" "$work/bayer.dng"
 dcraw_emu -w -T "$work/bayer.dng"
 convert "$work/bayer.dng.tiff" -strip "$out/dng/bayer-rggb.png"
+# The same DNG held sideways by the camera (Orientation 6): libraw's flip.
+cp "$out/dng/bayer-rggb.dng" "$out/dng/orientation6.dng"
+tiffset -s 274 6 "$out/dng/orientation6.dng"
+# The same DNG with a camera's JPEG preview beside the mosaic, plain green so
+# that a test sees which of the two a draw used.
+convert -size 48x32 xc:'rgb(20,200,40)' -quality 90 "$work/green.jpg"
+python3 scripts/testdata/add_dng_preview.py "$out/dng/bayer-rggb.dng" "$work/green.jpg" "$out/dng/green-preview.dng"
 
 echo "make-format-fixtures: wrote $(find "$out" -type f | wc -l) files in $out"

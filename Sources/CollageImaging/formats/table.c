@@ -11,19 +11,25 @@
 
 // Each in its loader's file (formats/*_load.c).
 extern const ci_loader ci_jpeg_loader, ci_png_loader, ci_heif_loader, ci_webp_loader;
+extern const ci_loader ci_raw_loader, ci_tiff_loader;
 
+// Camera RAW before TIFF: most RAW files begin like a TIFF, and only libraw
+// tells them apart (its confirm); a TIFF it does not read goes on to TIFF.
 static const ci_loader *const loaders[] = {
     &ci_jpeg_loader,
     &ci_png_loader,
     &ci_heif_loader,
     &ci_webp_loader,
+    &ci_raw_loader,
+    &ci_tiff_loader,
 };
 
 #define LOADER_COUNT (sizeof loaders / sizeof loaders[0])
 
 ci_format ci_sniff_format(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < LOADER_COUNT; i++)
-        if (loaders[i]->sniff(data, size)) return loaders[i]->format;
+        if (loaders[i]->sniff(data, size) && (!loaders[i]->confirm || loaders[i]->confirm(data, size)))
+            return loaders[i]->format;
     return CI_FORMAT_UNKNOWN;
 }
 

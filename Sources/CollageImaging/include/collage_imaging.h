@@ -161,7 +161,10 @@ void ci_describe_pixels(uint64_t pixels, uint64_t limit, char *pixels_text, char
 size_t ci_library_versions(char *out, size_t size);
 
 // The format by the first bytes of a file (magic numbers, a HEIF's `ftyp`
-// brands), never by its name. CI_SNIFF_BYTES are enough to tell.
+// brands), never by its name. CI_SNIFF_BYTES are enough to tell whether a
+// file is one the engine reads; a camera RAW that begins like a TIFF (DNG,
+// NEF, ARW) is told from one by the first 64 KiB (libraw reads them), and
+// with fewer may be called a TIFF.
 #define CI_SNIFF_BYTES 64
 ci_format ci_sniff_format(const uint8_t *data, size_t size);
 

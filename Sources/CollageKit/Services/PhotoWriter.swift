@@ -42,7 +42,7 @@ public final class PhotoWriter: PhotoWriting {
     }
 
     public func send(_ image: RGBImage, format: ImageFormat, quality: Int) -> Completable {
-        encode(image, as: format, quality: quality, then: StandardOutput.write)
+        encode(image, as: format, quality: quality) { try StandardOutput.write($0) }
     }
 
     /// Encodes on the writer's queue, then hands the bytes to `write` there.

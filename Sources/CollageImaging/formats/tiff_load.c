@@ -1,0 +1,718 @@
+// tiff_load.c — TIFF through libtiff: the loader (TIFF is only read).
+//
+// libtiff reads the file through the engine's ci_source (TIFFClientOpenExt:
+// the bytes already read, then pread on the descriptor, or the bytes in
+// memory, mapped), and reports errors and warnings to handlers of this
+// handle only (TIFFOpenOptions' ...ExtR), never libtiff's global handlers:
+// two draws on two threads each get their own messages, and nothing is
+// written to stderr.
+//
+// Pixels come from libtiff's RGBA reader (TIFFRGBAImage), which knows every
+// photometric and layout a photo or a scan comes in (grey, RGB, palette,
+// CMYK, YCbCr and JPEG-in-TIFF, 1 to 16 bits, strips and tiles, contiguous
+// or planar) and crops to columns (col_offset), one band of rows at a time
+// (row_offset): a band is a strip, or a row of tiles, so each is decoded
+// once and the photo is never held whole; drawn small, the rows are box
+// averaged by halvings as they are read (the driver's CI_SCALES_HALVINGS),
+// so neither the resampler nor a smart crop's frame sees the full size.
+// Its own handling of the
+// Orientation tag (flips only, no transposition) is switched off: the rows
+// go to the driver as stored, and the resampler turns them upright as it
+// does EXIF's. CMYK with an ICC profile has its samples passed through
+// unconverted (our own put routine) and goes through colour.c's CMYK
+// conversion, as CMYK JPEG does; without one, libtiff's naive conversion.
+//
+// A reduced-resolution subfile (a pyramid's level: a SubIFD, or a later IFD
+// marked NewSubfileType reduced-image, as vips writes them) that covers the
+// cell stands in for the full image (`choose`). Only the first page of a
+// multi-page file is read.
+#include "../internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tiffio.h>
+
+// libtiff's own allocations (a strip's or tile's buffer, its tables) are
+// bounded too, by what the largest image the pixel limit allows takes at
+// 16 bytes a pixel (4 samples of 16 bits; at least 64 MiB): a hostile
+// directory can claim thousands of samples a pixel, or a strip far larger
+// than its image.
+static tmsize_t max_single_alloc(const ci_limits *limits) {
+    uint64_t bytes = ci_max_pixels(limits) * 16;
+    if (bytes < ((uint64_t)64 << 20)) bytes = (uint64_t)64 << 20;
+    return bytes > (uint64_t)INT64_MAX ? INT64_MAX : (tmsize_t)bytes;
+}
+
+// The most subfiles looked at for a pyramid's levels (vips writes one per
+// halving: 16 is a 2^16-pixel photo's worth).
+#define TIFF_MAX_LEVELS 16
+
+// ---------------------------------------------------------------------------
+// I/O over a ci_source, and errors per handle
+
+typedef struct {
+    const ci_source *source;
+    uint64_t position;
+    int read_error;          // errno of a failed pread
+    char message[256];       // libtiff's first error
+} tiff_io;
+
+static tmsize_t io_read(thandle_t handle, void *buffer, tmsize_t size) {
+    tiff_io *io = handle;
+    const ci_source *source = io->source;
+    if (size <= 0 || io->position >= source->file_size) return 0;
+    uint64_t want = (uint64_t)size;
+    if (want > source->file_size - io->position) want = source->file_size - io->position;
+    uint8_t *out = buffer;
+    uint64_t done = 0;
+    // What the source has read already (all of it, from memory).
+    if (io->position < source->filled) {
+        uint64_t have = source->filled - io->position;
+        done = have < want ? have : want;
+        memcpy(out, source->buffer + io->position, (size_t)done);
+    }
+    while (done < want && source->fd >= 0) {
+        ssize_t n = pread(source->fd, out + done, (size_t)(want - done), (off_t)(io->position + done));
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            io->read_error = errno;
+            break;
+        }
+        if (n == 0) break;
+        done += (uint64_t)n;
+    }
+    io->position += done;
+    return (tmsize_t)done;
+}
+
+static tmsize_t io_write(thandle_t handle, void *buffer, tmsize_t size) {
+    (void)handle, (void)buffer, (void)size;
+    return 0;  // read-only
+}
+
+static toff_t io_seek(thandle_t handle, toff_t offset, int whence) {
+    tiff_io *io = handle;
+    uint64_t base = whence == SEEK_CUR ? io->position : whence == SEEK_END ? io->source->file_size : 0;
+    // libtiff passes negative offsets as large unsigned ones.
+    uint64_t target = base + offset;
+    if ((whence == SEEK_SET && offset > (toff_t)INT64_MAX) || (int64_t)target < 0) return (toff_t)-1;
+    io->position = target;
+    return target;
+}
+
+static int io_close(thandle_t handle) {
+    (void)handle;
+    return 0;  // the source is the caller's
+}
+
+static toff_t io_size(thandle_t handle) { return ((tiff_io *)handle)->source->file_size; }
+
+// Bytes in memory are handed to libtiff as a mapped file (it then copies
+// nothing); a file's are read.
+static int io_map(thandle_t handle, void **base, toff_t *size) {
+    tiff_io *io = handle;
+    if (io->source->fd >= 0 || io->source->filled < io->source->file_size) return 0;
+    *base = io->source->buffer;
+    *size = io->source->filled;
+    return 1;
+}
+
+static void io_unmap(thandle_t handle, void *base, toff_t size) { (void)handle, (void)base, (void)size; }
+
+static int on_error(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
+    (void)tif, (void)module;
+    tiff_io *io = user;
+    if (!io->message[0]) {
+        vsnprintf(io->message, sizeof io->message, format, args);
+        // One line: libtiff's messages rarely hold a newline, but a tag's
+        // text quoted in one may.
+        for (char *c = io->message; *c; c++)
+            if (*c == '\n' || *c == '\r') *c = ' ';
+    }
+    return 1;  // handled: libtiff's global handlers are not called
+}
+
+static int on_warning(TIFF *tif, void *user, const char *module, const char *format, va_list args) {
+    (void)tif, (void)user, (void)module, (void)format, (void)args;
+    return 1;  // unknown tags and the like: every viewer shows such files
+}
+
+static ci_status tiff_failure(const tiff_io *io, ci_status status, const char *name, const char *what,
+                              ci_error *err) {
+    if (io->read_error) return ci_fail(err, CI_ERR_OPEN, "%s: %s", name, strerror(io->read_error));
+    if (io->message[0]) return ci_fail(err, status, "%s: %s (%s)", name, what, io->message);
+    return ci_fail(err, status, "%s: %s", name, what);
+}
+
+// Opens the first directory of the source.
+static ci_status tiff_open_source(const ci_source *source, const ci_limits *limits, tiff_io *io, TIFF **tif,
+                                  ci_error *err) {
+    memset(io, 0, sizeof *io);
+    io->source = source;
+    *tif = NULL;
+    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", source->name);
+    TIFFOpenOptionsSetMaxSingleMemAlloc(options, max_single_alloc(limits));
+    TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, io);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, io);
+    *tif = TIFFClientOpenExt(source->name, "r", io, io_read, io_write, io_seek, io_close, io_size, io_map,
+                             io_unmap, options);
+    TIFFOpenOptionsFree(options);
+    if (!*tif) return tiff_failure(io, CI_ERR_CORRUPT, source->name, "not a readable TIFF file", err);
+    return CI_OK;
+}
+
+// ---------------------------------------------------------------------------
+// What a directory says
+
+typedef struct {
+    uint32_t width, height;
+    int orientation;
+    int has_alpha;
+    char date_taken[CI_DATE_TAKEN_BYTES];
+} tiff_facts;
+
+// DateTimeOriginal from the EXIF directory a camera's or scanner's TIFF
+// may carry; the first directory is current again after.
+static void read_date_taken(TIFF *tif, tiff_io *io, char *date_taken) {
+    uint64_t exif = 0;
+    if (!TIFFGetField(tif, TIFFTAG_EXIFIFD, &exif) || exif == 0) return;
+    const char *text = NULL;
+    if (TIFFReadEXIFDirectory(tif, exif) && TIFFGetField(tif, EXIFTAG_DATETIMEORIGINAL, &text) && text)
+        ci_exif_date((const unsigned char *)text, strnlen(text, 64), date_taken);
+    TIFFSetDirectory(tif, 0);
+    io->message[0] = 0;  // what a broken EXIF directory said: no date, no failure
+}
+
+static ci_status read_facts(TIFF *tif, tiff_io *io, const char *name, tiff_facts *facts, ci_error *err) {
+    memset(facts, 0, sizeof *facts);
+    if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &facts->width) ||
+        !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &facts->height) || facts->width == 0 || facts->height == 0)
+        return tiff_failure(io, CI_ERR_CORRUPT, name, "the image has no size", err);
+    uint16_t orientation = ORIENTATION_TOPLEFT;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_ORIENTATION, &orientation);
+    // TIFF's Orientation is the tag EXIF took its values from.
+    facts->orientation = orientation >= 1 && orientation <= 8 ? orientation : 1;
+    uint16_t extra = 0, *kinds = NULL;
+    if (TIFFGetField(tif, TIFFTAG_EXTRASAMPLES, &extra, &kinds) && kinds)
+        for (uint16_t i = 0; i < extra; i++)
+            if (kinds[i] == EXTRASAMPLE_ASSOCALPHA || kinds[i] == EXTRASAMPLE_UNASSALPHA) facts->has_alpha = 1;
+    read_date_taken(tif, io, facts->date_taken);
+    return CI_OK;
+}
+
+// Whether libtiff's RGBA reader takes this directory; why not in `why`.
+static int readable(TIFF *tif, char why[1024]) {
+    why[0] = 0;
+    return TIFFRGBAImageOK(tif, why);
+}
+
+// Every strip or tile of the current directory lies inside the file: a file
+// cut short is refused without decoding (and wherever the cut lies, since a
+// draw reads only the rows its cell shows).
+static ci_status check_blocks(TIFF *tif, tiff_io *io, const char *name, ci_error *err) {
+    uint32_t blocks = TIFFIsTiled(tif) ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
+    if (blocks == 0) return tiff_failure(io, CI_ERR_CORRUPT, name, "the image has no strips or tiles", err);
+    uint64_t size = io->source->file_size;
+    for (uint32_t i = 0; i < blocks; i++) {
+        int failed = 0;
+        uint64_t offset = TIFFGetStrileOffsetWithErr(tif, i, &failed);
+        uint64_t count = failed ? 0 : TIFFGetStrileByteCountWithErr(tif, i, &failed);
+        if (failed) return tiff_failure(io, CI_ERR_CORRUPT, name, "its strip or tile table is broken", err);
+        if (offset > size || count > size - offset) return ci_cut_short(name, "a strip or tile ends past it", err);
+    }
+    return CI_OK;
+}
+
+// ---------------------------------------------------------------------------
+// Probe
+
+static ci_status tiff_probe_source(ci_source *source, ci_photo_info *info, ci_error *err) {
+    memset(info, 0, sizeof *info);
+    tiff_io io;
+    TIFF *tif;
+    ci_status status = tiff_open_source(source, NULL, &io, &tif, err);
+    if (status != CI_OK) return status;
+    tiff_facts facts;
+    status = read_facts(tif, &io, source->name, &facts, err);
+    char why[1024];
+    if (status == CI_OK && !readable(tif, why))
+        status = ci_fail(err, CI_ERR_UNSUPPORTED, "%s: this TIFF is not supported (%s)", source->name, why);
+    if (status == CI_OK) status = check_blocks(tif, &io, source->name, err);
+    if (status == CI_OK) {
+        info->format = CI_FORMAT_TIFF;
+        info->width = facts.width;
+        info->height = facts.height;
+        info->orientation = facts.orientation;
+        ci_oriented_size(facts.orientation, facts.width, facts.height, &info->display_width,
+                         &info->display_height);
+        info->has_alpha = facts.has_alpha;
+        memcpy(info->date_taken, facts.date_taken, sizeof info->date_taken);
+    }
+    TIFFClose(tif);
+    if (status != CI_OK) memset(info, 0, sizeof *info);
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// Reading: libtiff's RGBA reader, a band of rows at a time
+
+typedef struct {
+    TIFF *tif;
+    tiff_io io;
+    const char *name;
+    const ci_limits *limits;
+    ci_color background;
+    int keep_alpha;                // rows carry straight alpha (ci_draw_request.keep_alpha)
+    tiff_facts facts;              // the first directory's
+    uint8_t *icc;                  // its profile, copied (libtiff's goes with the directory)
+    uint32_t icc_size;
+    // The directory read: the first, or a reduced level (choose).
+    int level_is_sub;              // a SubIFD, set by offset; else by index
+    uint64_t level;
+    uint32_t width, height;        // the directory read's
+    TIFFRGBAImage image;
+    int image_begun;
+    int premultiplied;             // the reader's alpha is associated
+    ci_cmyk_converter *cmyk;       // CMYK through its profile: raw samples come out
+    uint32_t band;                 // rows read at once: a strip's or a row of tiles'
+    uint32_t *raster;              // one band, `columns` wide
+    uint32_t raster_columns;
+    uint32_t columns;              // of the rows being read
+} tiff_reader;
+
+static ci_status reader_open(tiff_reader *reader, ci_source *source, const ci_limits *limits,
+                             ci_color background, ci_error *err) {
+    reader->name = source->name;
+    reader->limits = limits;
+    reader->background = background;
+    ci_status status = tiff_open_source(source, limits, &reader->io, &reader->tif, err);
+    if (status == CI_OK) status = read_facts(reader->tif, &reader->io, reader->name, &reader->facts, err);
+    // The limit before anything is allocated for the pixels: libtiff has
+    // read the directory only.
+    if (status == CI_OK) status = ci_check_pixels(reader->facts.width, reader->facts.height, limits, reader->name, err);
+    if (status != CI_OK) return status;
+    uint32_t icc_size = 0;
+    void *icc = NULL;
+    if (TIFFGetField(reader->tif, TIFFTAG_ICCPROFILE, &icc_size, &icc) && icc && icc_size > 0) {
+        reader->icc = malloc(icc_size);
+        if (!reader->icc) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", reader->name);
+        memcpy(reader->icc, icc, icc_size);
+        reader->icc_size = icc_size;
+    }
+    reader->width = reader->facts.width;
+    reader->height = reader->facts.height;
+    char why[1024];
+    if (!readable(reader->tif, why))
+        return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: this TIFF is not supported (%s)", reader->name, why);
+    return check_blocks(reader->tif, &reader->io, reader->name, err);
+}
+
+static ci_colour_tag reader_tag(const tiff_reader *reader) {
+    ci_colour_tag tag;
+    memset(&tag, 0, sizeof tag);
+    tag.icc = reader->icc;
+    tag.icc_size = reader->icc_size;
+    return tag;
+}
+
+static int set_level(tiff_reader *reader, int is_sub, uint64_t level) {
+    return is_sub ? TIFFSetSubDirectory(reader->tif, level) : TIFFSetDirectory(reader->tif, (tdir_t)level);
+}
+
+// Whether a w x h level has the photo's shape: a pyramid's levels are its
+// halvings, rounded, so the height at the level's width is within a pixel.
+static int same_shape(const tiff_facts *photo, uint32_t w, uint32_t h) {
+    double expected = (double)photo->height * w / photo->width;
+    return w <= photo->width && h <= photo->height && expected - h <= 1.0 && h - expected <= 1.0;
+}
+
+// If the current directory is a reduced level that covers the need (stored
+// axes), readable and whole, and smaller than the best so far: it is now.
+static void consider_level(tiff_reader *reader, int is_sub, uint64_t level, uint32_t need_w, uint32_t need_h,
+                           uint64_t *best_pixels) {
+    TIFF *tif = reader->tif;
+    uint32_t kind = 0, w = 0, h = 0;
+    TIFFGetField(tif, TIFFTAG_SUBFILETYPE, &kind);
+    if (!is_sub && !(kind & FILETYPE_REDUCEDIMAGE)) return;
+    if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &w) || !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h)) return;
+    if (w < need_w || h < need_h || !same_shape(&reader->facts, w, h)) return;
+    if ((uint64_t)w * h >= *best_pixels) return;
+    char why[1024];
+    ci_error ignored;
+    if (!readable(tif, why) || check_blocks(tif, &reader->io, reader->name, &ignored) != CI_OK) return;
+    *best_pixels = (uint64_t)w * h;
+    reader->level_is_sub = is_sub;
+    reader->level = level;
+    reader->width = w;
+    reader->height = h;
+}
+
+// The smallest reduced level covering need_width x need_height (upright),
+// else the full image: the level's directory is left current. 0 x 0 asks
+// for the full image (a decode at full size).
+static void choose_level(tiff_reader *reader, uint32_t need_width, uint32_t need_height) {
+    uint32_t need_w, need_h;
+    ci_oriented_size(reader->facts.orientation, need_width, need_height, &need_w, &need_h);
+    if ((need_w == 0 && need_h == 0) || (need_w >= reader->facts.width && need_h >= reader->facts.height)) return;
+    TIFF *tif = reader->tif;
+    uint64_t best = (uint64_t)reader->facts.width * reader->facts.height;
+    // SubIFDs of the first directory (copied: the list goes with it).
+    uint64_t subs[TIFF_MAX_LEVELS];
+    uint16_t count = 0;
+    uint64_t *offsets = NULL;
+    if (TIFFGetField(tif, TIFFTAG_SUBIFD, &count, &offsets) && offsets) {
+        if (count > TIFF_MAX_LEVELS) count = TIFF_MAX_LEVELS;
+        memcpy(subs, offsets, count * sizeof subs[0]);
+    } else {
+        count = 0;
+    }
+    for (uint16_t i = 0; i < count; i++)
+        if (TIFFSetSubDirectory(tif, subs[i])) consider_level(reader, 1, subs[i], need_w, need_h, &best);
+    // Later directories marked reduced (vips' pyramids).
+    for (tdir_t i = 1; i <= TIFF_MAX_LEVELS && TIFFSetDirectory(tif, i); i++)
+        consider_level(reader, 0, i, need_w, need_h, &best);
+    if (!set_level(reader, reader->level_is_sub, reader->level)) {
+        // The first directory read once; it reads again.
+        reader->level_is_sub = 0;
+        reader->level = 0;
+        reader->width = reader->facts.width;
+        reader->height = reader->facts.height;
+        TIFFSetDirectory(tif, 0);
+    }
+    reader->io.message[0] = 0;  // what the levels not taken said
+}
+
+// CMYK with its profile: libtiff's put routine would convert naively, so
+// the raw samples (4 bytes a pixel, as the raster's uint32) are copied out
+// instead, for colour.c.
+static void put_cmyk_samples(TIFFRGBAImage *image, uint32_t *out, uint32_t x, uint32_t y, uint32_t w,
+                             uint32_t h, int32_t fromskew, int32_t toskew, unsigned char *in) {
+    (void)x, (void)y;
+    size_t in_step = (size_t)image->samplesperpixel * (size_t)((int64_t)w + fromskew);
+    for (uint32_t row = 0; row < h; row++) {
+        for (uint32_t i = 0; i < w; i++) memcpy(out + i, in + (size_t)i * image->samplesperpixel, 4);
+        out += (int64_t)w + toskew;
+        in += in_step;
+    }
+}
+
+// Gets libtiff's reader ready for the current directory: rows as stored
+// (its own orientation handling off), `columns` at most a band's raster.
+static ci_status reader_begin(tiff_reader *reader, uint32_t columns, int convert_cmyk, ci_error *err) {
+    TIFF *tif = reader->tif;
+    char why[1024] = "";
+    if (!TIFFRGBAImageBegin(&reader->image, tif, 1, why)) {
+        if (reader->io.read_error) return tiff_failure(&reader->io, CI_ERR_OPEN, reader->name, "", err);
+        return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: this TIFF is not supported (%s)", reader->name, why);
+    }
+    reader->image_begun = 1;
+    reader->image.req_orientation = ORIENTATION_TOPLEFT;
+    reader->image.orientation = ORIENTATION_TOPLEFT;
+    const TIFFRGBAImage *image = &reader->image;
+    // libtiff premultiplies unassociated alpha for colour, not for grey.
+    int grey = image->photometric == PHOTOMETRIC_MINISBLACK || image->photometric == PHOTOMETRIC_MINISWHITE;
+    reader->premultiplied = image->alpha == EXTRASAMPLE_ASSOCALPHA ||
+                            (image->alpha == EXTRASAMPLE_UNASSALPHA && !grey);
+    if (convert_cmyk && image->photometric == PHOTOMETRIC_SEPARATED && image->isContig &&
+        image->bitspersample == 8 && image->samplesperpixel == 4 && image->alpha == 0) {
+        ci_colour_tag tag = reader_tag(reader);
+        reader->cmyk = ci_colour_cmyk_open(&tag, 0, 4);
+        if (reader->cmyk) reader->image.put.contig = put_cmyk_samples;
+    }
+    uint32_t band = 0;
+    if (TIFFIsTiled(tif)) {
+        TIFFGetField(tif, TIFFTAG_TILELENGTH, &band);
+    } else {
+        TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &band);
+    }
+    if (band == 0 || band > reader->height) band = reader->height;
+    reader->band = band;
+    // The band's raster: checked against the limit like an image (it is at
+    // most the image).
+    ci_status status = ci_check_pixels(columns, band, reader->limits, reader->name, err);
+    if (status != CI_OK) return status;
+    reader->raster = malloc((size_t)columns * band * sizeof *reader->raster);
+    if (!reader->raster) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", reader->name);
+    reader->raster_columns = columns;
+    return CI_OK;
+}
+
+// Over `background` from premultiplied colour, rounded.
+static inline uint8_t over_premultiplied(unsigned c, unsigned a, unsigned bg) {
+    unsigned v = c + (bg * (255u - a) + 127u) / 255u;
+    return (uint8_t)(v > 255 ? 255 : v);
+}
+
+// A raster row to `out`: RGB(X) over the background (`channels` 3 or 4,
+// the fourth 255), or RGBA with straight alpha when `keep_alpha`.
+static void row_out(const tiff_reader *reader, const uint32_t *in, uint32_t count, uint8_t *out, int channels,
+                    int keep_alpha) {
+    if (reader->cmyk) {
+        // Raw samples: each uint32 holds the 4 bytes as the file had them.
+        if (channels == 4) {
+            ci_colour_cmyk_row(reader->cmyk, (const uint8_t *)in, out, count);
+        } else {
+            uint8_t rgbx[4 * 64];
+            for (uint32_t x = 0; x < count; x += 64) {
+                uint32_t n = count - x < 64 ? count - x : 64;
+                ci_colour_cmyk_row(reader->cmyk, (const uint8_t *)(in + x), rgbx, n);
+                for (uint32_t i = 0; i < n; i++) memcpy(out + 3 * (x + i), rgbx + 4 * i, 3);
+            }
+        }
+        return;
+    }
+    const ci_color bg = reader->background;
+    for (uint32_t x = 0; x < count; x++, out += channels) {
+        uint32_t p = in[x];
+        unsigned r = TIFFGetR(p), g = TIFFGetG(p), b = TIFFGetB(p), a = TIFFGetA(p);
+        if (a < 255 && !reader->premultiplied) {
+            r = (r * a + 127) / 255;
+            g = (g * a + 127) / 255;
+            b = (b * a + 127) / 255;
+        }
+        if (keep_alpha) {
+            // Straight alpha again.
+            if (a > 0 && a < 255) {
+                r = (r * 255 + a / 2) / a;
+                g = (g * 255 + a / 2) / a;
+                b = (b * 255 + a / 2) / a;
+            }
+            out[0] = (uint8_t)(r > 255 ? 255 : r);
+            out[1] = (uint8_t)(g > 255 ? 255 : g);
+            out[2] = (uint8_t)(b > 255 ? 255 : b);
+            out[3] = (uint8_t)a;
+            continue;
+        }
+        if (a < 255) {
+            r = over_premultiplied(r, a, bg.r);
+            g = over_premultiplied(g, a, bg.g);
+            b = over_premultiplied(b, a, bg.b);
+        }
+        out[0] = (uint8_t)r;
+        out[1] = (uint8_t)g;
+        out[2] = (uint8_t)b;
+        if (channels == 4) out[3] = 255;
+    }
+}
+
+// Rows first_row..last_row, columns first_column.. (+columns, at most the
+// raster's), band by band, each row handed to `deliver`.
+typedef void (*row_handler)(void *target, const tiff_reader *reader, const uint32_t *row);
+
+static ci_status read_rows(tiff_reader *reader, uint32_t first_row, uint32_t last_row, uint32_t first_column,
+                           uint32_t columns, row_handler deliver, void *target, ci_error *err) {
+    if (columns > reader->raster_columns || first_column + (uint64_t)columns > reader->width ||
+        last_row >= reader->height)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: rows outside the image", reader->name);
+    reader->columns = columns;
+    for (uint32_t start = first_row / reader->band * reader->band; start <= last_row; start += reader->band) {
+        uint32_t rows = reader->height - start < reader->band ? reader->height - start : reader->band;
+        reader->image.row_offset = (int)start;
+        reader->image.col_offset = (int)first_column;
+        if (!TIFFRGBAImageGet(&reader->image, reader->raster, columns, rows))
+            return tiff_failure(&reader->io, CI_ERR_CORRUPT, reader->name, "broken TIFF data", err);
+        for (uint32_t y = start < first_row ? first_row : start; y < start + rows && y <= last_row; y++)
+            deliver(target, reader, reader->raster + (size_t)(y - start) * columns);
+        if (start > UINT32_MAX - reader->band) break;
+    }
+    return CI_OK;
+}
+
+static void reader_close(tiff_reader *reader) {
+    if (reader->image_begun) TIFFRGBAImageEnd(&reader->image);
+    reader->image_begun = 0;
+    if (reader->tif) TIFFClose(reader->tif);
+    reader->tif = NULL;
+    free(reader->raster);
+    free(reader->icc);
+    ci_colour_cmyk_close(reader->cmyk);
+    memset(reader, 0, sizeof *reader);
+}
+
+// ---------------------------------------------------------------------------
+// The loader
+
+// TIFF has no reduced decode, so the loader reduces as it reads: the driver
+// asks for halvings (1/2, 1/4, 1/8), and each output pixel is the box
+// average of the factor x factor source pixels under it (as HEIF's planes
+// are reduced), so a smart crop's whole frame and the resampler's rows are
+// at the reduced size, never the full one.
+typedef struct {
+    tiff_reader reader;
+    uint32_t factor;               // 1, 2, 4 or 8
+    // A reduction in progress: the sums of the rows read toward one output row.
+    const ci_row_sink *sink;
+    uint32_t columns;              // output columns
+    uint32_t source_columns;       // the source columns under them
+    uint32_t rows_summed, next_row, last_row;  // source rows
+    uint32_t *sums;                // 4 a column
+    uint8_t *row;                  // one source row, RGBX
+} tiff_draw;
+
+static void fill_header(const tiff_reader *reader, ci_header *header) {
+    header->width = reader->width;
+    header->height = reader->height;
+    header->orientation = reader->facts.orientation;
+    ci_oriented_size(header->orientation, reader->facts.width, reader->facts.height, &header->display_width,
+                     &header->display_height);
+    header->scales = CI_SCALES_HALVINGS;
+    header->tag = reader_tag(reader);
+    memcpy(header->date_taken, reader->facts.date_taken, sizeof header->date_taken);
+}
+
+static ci_status tiff_open(void *state, ci_source *source, const ci_draw_request *request, ci_header *header,
+                           ci_error *err) {
+    tiff_draw *draw = state;
+    ci_status status = reader_open(&draw->reader, source, request->limits, request->background, err);
+    draw->reader.keep_alpha = request->keep_alpha;
+    if (status != CI_OK) return status;
+    fill_header(&draw->reader, header);
+    return CI_OK;
+}
+
+static void tiff_choose(void *state, uint32_t need_width, uint32_t need_height, ci_header *header) {
+    tiff_draw *draw = state;
+    choose_level(&draw->reader, need_width, need_height);
+    header->width = draw->reader.width;
+    header->height = draw->reader.height;
+}
+
+static ci_status tiff_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
+                            uint32_t *height, const ci_image **whole, ci_error *err) {
+    (void)header, (void)whole, (void)err;
+    tiff_draw *draw = state;
+    draw->factor = scale->eighths >= 1 && scale->eighths < 8 ? 8 / scale->eighths : 1;
+    *width = (draw->reader.width + draw->factor - 1) / draw->factor;
+    *height = (draw->reader.height + draw->factor - 1) / draw->factor;
+    return CI_OK;
+}
+
+static ci_status tiff_begin(void *state, ci_header *header, uint32_t *first_column, uint32_t *columns,
+                            ci_error *err) {
+    tiff_draw *draw = state;
+    ci_status status = reader_begin(&draw->reader, draw->reader.width, 1, err);
+    // libtiff crops columns of interleaved samples only; subsampled YCbCr
+    // (not JPEG's, which libjpeg turns into RGB) is read whole across.
+    if (status == CI_OK && draw->reader.image.photometric == PHOTOMETRIC_YCBCR) {
+        *first_column = 0;
+        *columns = (draw->reader.width + draw->factor - 1) / draw->factor;
+    }
+    // Converted on the way in: nothing is left for the cell.
+    if (status == CI_OK && draw->reader.cmyk) memset(&header->tag, 0, sizeof header->tag);
+    if (status == CI_OK && draw->factor > 1) {
+        draw->sums = calloc((size_t)draw->reader.width * 4, sizeof *draw->sums);  // RGBA (A: 255 unless keep_alpha)
+        draw->row = malloc((size_t)draw->reader.width * 4);
+        if (!draw->sums || !draw->row) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", draw->reader.name);
+    }
+    return status;
+}
+
+static void to_sink(void *target, const tiff_reader *reader, const uint32_t *row) {
+    const ci_row_sink *sink = target;
+    uint8_t *slot = sink->slot(sink->target);
+    row_out(reader, row, reader->columns, slot, 4, reader->keep_alpha);
+    sink->push(sink->target, slot);
+}
+
+// A source row into the sums; every `factor` rows (or at the last), the
+// averages out as one row.
+static void to_reduction(void *target, const tiff_reader *reader, const uint32_t *row) {
+    tiff_draw *draw = target;
+    const uint32_t factor = draw->factor;
+    row_out(reader, row, reader->columns, draw->row, 4, reader->keep_alpha);
+    for (uint32_t x = 0; x < draw->source_columns; x++) {
+        uint32_t *sum = draw->sums + (size_t)(x / factor) * 4;
+        const uint8_t *pixel = draw->row + (size_t)x * 4;
+        for (int c = 0; c < 4; c++) sum[c] += pixel[c];
+    }
+    uint32_t y = draw->next_row++;  // the source row just summed
+    if (++draw->rows_summed < factor && y < draw->last_row) return;
+    uint8_t *slot = draw->sink->slot(draw->sink->target);
+    for (uint32_t x = 0; x < draw->columns; x++) {
+        uint32_t across = draw->source_columns - x * factor < factor ? draw->source_columns - x * factor : factor;
+        uint32_t count = across * draw->rows_summed;
+        uint32_t *sum = draw->sums + (size_t)x * 4;
+        for (int c = 0; c < 4; c++) slot[x * 4 + c] = (uint8_t)((sum[c] + count / 2) / count);
+    }
+    draw->sink->push(draw->sink->target, slot);
+    memset(draw->sums, 0, (size_t)draw->columns * 4 * sizeof *draw->sums);
+    draw->rows_summed = 0;
+}
+
+static ci_status tiff_rows(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
+                           uint32_t columns, const ci_row_sink *sink, ci_error *err) {
+    tiff_draw *draw = state;
+    const uint32_t factor = draw->factor;
+    if (factor == 1)
+        return read_rows(&draw->reader, first_row, last_row, first_column, columns, to_sink, (void *)sink, err);
+    // The source rows and columns under the output ones.
+    const tiff_reader *reader = &draw->reader;
+    uint64_t top = (uint64_t)first_row * factor, left = (uint64_t)first_column * factor;
+    uint64_t bottom = ((uint64_t)last_row + 1) * factor, right = ((uint64_t)first_column + columns) * factor;
+    if (bottom > reader->height) bottom = reader->height;
+    if (right > reader->width) right = reader->width;
+    if (columns == 0 || top >= bottom || left >= right || left + (uint64_t)(columns - 1) * factor >= right)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: rows outside the image", reader->name);
+    draw->sink = sink;
+    draw->columns = columns;
+    draw->source_columns = (uint32_t)(right - left);
+    draw->rows_summed = 0;
+    draw->next_row = (uint32_t)top;
+    draw->last_row = (uint32_t)bottom - 1;
+    memset(draw->sums, 0, (size_t)reader->width * 4 * sizeof *draw->sums);
+    return read_rows(&draw->reader, (uint32_t)top, (uint32_t)bottom - 1, (uint32_t)left, draw->source_columns,
+                     to_reduction, draw, err);
+}
+
+static void tiff_close(void *state) {
+    tiff_draw *draw = state;
+    reader_close(&draw->reader);
+    free(draw->sums);
+    free(draw->row);
+}
+
+// ---------------------------------------------------------------------------
+// The table's entry
+
+// II*\0 (little-endian) or MM\0* (big-endian); BigTIFF's 43 too.
+static int tiff_sniff(const uint8_t *data, size_t size) {
+    if (size < 4) return 0;
+    return (data[0] == 'I' && data[1] == 'I' && (data[2] == 42 || data[2] == 43) && data[3] == 0) ||
+           (data[0] == 'M' && data[1] == 'M' && data[2] == 0 && (data[3] == 42 || data[3] == 43));
+}
+
+// "LIBTIFF, Version 4.5.0\nCopyright ...": its first line's version.
+static void tiff_library(char *out, size_t size) {
+    const char *text = TIFFGetVersion(), *version = text ? strstr(text, "Version ") : NULL;
+    int length = 0;
+    if (version) {
+        version += 8;
+        while (version[length] && version[length] != '\n') length++;
+    }
+    snprintf(out, size, "libtiff %.*s", length, version ? version : "");
+}
+
+const ci_loader ci_tiff_loader = {
+    .format = CI_FORMAT_TIFF,
+    .name = "TIFF",
+    .title = "TIFF",
+    .extensions = "tif tiff",
+    .library = tiff_library,
+    .smallest_scale = 8,
+    .sniff = tiff_sniff,
+    .probe = tiff_probe_source,
+    .state_size = sizeof(tiff_draw),
+    .open = tiff_open,
+    .choose = tiff_choose,
+    .start = tiff_start,
+    .begin = tiff_begin,
+    .rows = tiff_rows,
+    .close = tiff_close,
+};
