@@ -28,6 +28,8 @@ declare -A needs=(
   [/usr/bin/montage]=imagemagick
   [/usr/bin/djpeg]=libjpeg-turbo-progs
   [/usr/bin/time]=time
+  [/usr/bin/cjxl]=libjxl-tools
+  [/usr/bin/dcraw_emu]=libraw-bin
   [/usr/bin/python3]=python3
 )
 missing=()
@@ -55,6 +57,9 @@ fi
 
 # --- the photos --------------------------------------------------------------
 /usr/bin/python3 scripts/bench/make_workload.py "$work/w6" 6
+# W6 in TIFF, GIF, JPEG XL and DNG (W-formats); DNGs are written by PiDNG (PyPI).
+/usr/bin/python3 -c 'import pidng' 2>/dev/null || /usr/bin/python3 -m pip install -q pidng
+scripts/bench/make_formats.sh "$work/w6" "$work/formats"
 
 # --- the machine -------------------------------------------------------------
 {

@@ -22,6 +22,8 @@ tools and makes the photos. Environment:
   BENCH_COLLAGE_EXTRA  "label=binary;..." more collage builds for W6
   BENCH_HEIC_RUNS   rounds for W-HEIC (default 7; 0 skips it)
   BENCH_HEIC_EXTRA  1: W-HEIC times the BENCH_COLLAGE_EXTRA builds too
+  BENCH_FORMATS_RUNS rounds for W-TIFF, W-GIF, W-JPEGXL, W-DNG and AVIF out
+                    (default 5; 0 skips them; the files: make_formats.sh)
   BENCH_TESTDATA    the conformance data W-HEIC's phone photos come from
                     (default ../shared/testdata beside the repository)
   BENCH_P3_RUNS     rounds for W6-P3 (default 15; 0 skips it)
@@ -388,6 +390,36 @@ def main():
     elif heic_rounds > 0:
         print("W-HEIC skipped: %s is absent" % heif_dir, file=sys.stderr)
 
+    # --- W-formats (issue #22): W6's photos as TIFF, GIF, JPEG XL and DNG ---
+    formats_rounds = int(os.environ.get("BENCH_FORMATS_RUNS", "5"))
+    formats_dir = os.path.join(os.path.dirname(photos[0]), "..", "formats")
+    workloads = []  # (title, contenders)
+    if formats_rounds > 0 and os.path.isdir(formats_dir):
+        for kind, ext in [("TIFF", "tif"), ("GIF", "gif"), ("JPEG XL", "jxl"), ("DNG", "dng")]:
+            files = [os.path.join(formats_dir, ext if ext != "tif" else "tiff", "photo-%d.%s" % (i, ext)) for i in range(1, 7)]
+            if not all(os.path.exists(f) for f in files):
+                continue
+            contenders = [Contender("collage", collage_on(files), psnr=False)]
+            # vips where it reads the format (its Debian build has no libraw).
+            if subprocess.run([vips, "header", files[0]], capture_output=True).returncode == 0:
+                contenders.append(Contender("vips", lambda out, fmt, files=files: vips_one(files, out, fmt), psnr=False))
+            contenders.append(Contender("ImageMagick", lambda out, fmt, files=files: magick_one(files, out, fmt),
+                                        rounds_limit=3, psnr=False))
+            if ext == "dng" and shutil.which("dcraw_emu"):
+                # libraw's own tool: six half-size demosaics, two at a time (no collage).
+                def dcraw(out, fmt, files=files):
+                    return "d=$(mktemp -d %s/dcraw-XXXXXX); for f in %s; do cp \"$f\" $d/; done; " \
+                           "ls $d/*.dng | xargs -P 2 -n 1 dcraw_emu -h -T; rc=$?; rm -rf $d; exit $rc" % (
+                               sh_quote(scratch), " ".join(sh_quote(f) for f in files))
+                contenders.append(Contender("dcraw_emu -h (decode only)", dcraw, psnr=False))
+            workloads.append(("W-%s (6 x 12 MP %s)" % (kind.replace(" ", ""), kind), contenders))
+
+    # --- AVIF out (issue #22): W6 saved as AVIF against the same as JPEG ---
+    avif = []
+    if formats_rounds > 0:
+        avif = [Contender("collage -o .jpg", collage_on(photos), psnr=False),
+                Contender("collage -o .avif", lambda out, fmt: collage_on(photos)(out, "avif"), psnr=False)]
+
     # --- W6-P3: the same photos tagged Display P3 ---
     p3_rounds = int(os.environ.get("BENCH_P3_RUNS", "15"))
     p3 = []
@@ -469,6 +501,10 @@ def main():
         run_rounds(batch, batch_rounds, env, scratch, outdir, "Batch")
     if heic:
         run_rounds(heic, heic_rounds, env, scratch, outdir, "W-HEIC")
+    for title, contenders in workloads:
+        run_rounds(contenders, formats_rounds, env, scratch, outdir, title)
+    if avif:
+        run_rounds(avif, formats_rounds, env, scratch, outdir, "AVIF out")
     if p3:
         run_rounds(p3, p3_rounds, env, scratch, outdir, "W6-P3")
     if crops:
@@ -496,6 +532,10 @@ def main():
                 ours / theirs, statistics.median(r[2] for r in heic[0].runs) / 1024.0,
                 statistics.median(r[2] for r in vips_runs[0].runs) / 1024.0)]
         report += [""]
+    for title, contenders in workloads:
+        report += [table(contenders, "collage", title), ""]
+    if avif:
+        report += [table(avif, "collage -o .jpg", "AVIF out: W6 saved as AVIF (libaom speed 8) and as JPEG"), ""]
     if p3:
         report += [table(p3, "collage, W6 untagged", "W6-P3 (colour conversion)")]
         plain = statistics.median(r[0] for r in p3[0].runs)
