@@ -138,7 +138,7 @@ build_harnesses() {
     -o "$build/bin/fuzz-batchlist" \
     "$root/Fuzz/FuzzBatchList.swift" \
     "$root/Sources/CollageKit/Models/BatchList.swift" "$root/Sources/CollageKit/Models/Photo.swift" \
-    "$root/Sources/CollageKit/Models/OptionError.swift" \
+    "$root/Sources/CollageKit/Models/OptionError.swift" "$root/Sources/CollageKit/Models/NearestWord.swift" \
     "$root/Sources/CollageKit/Models/Layout/LayoutMode.swift" \
     "$root/Sources/CollageKit/Models/CollageTitle.swift" "$root/Sources/CollageKit/Models/TextLine.swift"
 }
