@@ -401,7 +401,7 @@ def main():
                 continue
             contenders = [Contender("collage", collage_on(files), psnr=False)]
             # vips where it reads the format (its Debian build has no libraw).
-            if subprocess.run([vips, "header", files[0]], capture_output=True).returncode == 0:
+            if subprocess.run(["/usr/bin/vipsheader", files[0]], capture_output=True).returncode == 0:
                 contenders.append(Contender("vips", lambda out, fmt, files=files: vips_one(files, out, fmt), psnr=False))
             contenders.append(Contender("ImageMagick", lambda out, fmt, files=files: magick_one(files, out, fmt),
                                         rounds_limit=3, psnr=False))
