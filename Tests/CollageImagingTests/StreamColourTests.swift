@@ -12,14 +12,7 @@ import Testing
     /// full-range samples; `range` is what the stream's VUI says of them.
     /// heif-enc 1.15 writes no colour box for a PNG, so the VUI is all there is.
     static func patches(range: String, in folder: URL) throws -> String {
-        let (width, height) = (1024, 256)
-        let greys: [UInt8] = [0, 255, 128, 40]
-        var samples: [UInt8] = []
-        for _ in 0..<height {
-            for x in 0..<width { samples += [UInt8](repeating: greys[x * 4 / width], count: 3) }
-        }
-        let png = folder.appendingPathComponent("patches.png"), heic = folder.appendingPathComponent("\(range).heic")
-        try Data(PNGFile.encode(width: width, height: height, colourType: 2, samples: samples)).write(to: png)
+        let png = try patchesPNG(in: folder), heic = folder.appendingPathComponent("\(range).heic")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
         process.arguments = ["-q", "95", "-p", "x265:range=\(range)", "-o", heic.path, png.path]
@@ -31,6 +24,19 @@ import Testing
         let bytes = try Data(contentsOf: heic)
         try #require(bytes.range(of: Data("colr".utf8)) == nil, "heif-enc wrote a colour box: the VUI would not be all there is")
         return heic.path
+    }
+
+    /// The four grey patches as a 1024x256 PNG in `folder`.
+    static func patchesPNG(in folder: URL) throws -> URL {
+        let (width, height) = (1024, 256)
+        let greys: [UInt8] = [0, 255, 128, 40]
+        var samples: [UInt8] = []
+        for _ in 0..<height {
+            for x in 0..<width { samples += [UInt8](repeating: greys[x * 4 / width], count: 3) }
+        }
+        let png = folder.appendingPathComponent("patches.png")
+        try Data(PNGFile.encode(width: width, height: height, colourType: 2, samples: samples)).write(to: png)
+        return png
     }
 
     /// The patches' centres as drawn into a 256x64 cell (a reduced draw) and a 1024x256 one.
@@ -52,14 +58,7 @@ import Testing
         }
         let folder = try PNGTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (width, height) = (1024, 256)
-        let greys: [UInt8] = [0, 255, 128, 40]
-        var samples: [UInt8] = []
-        for _ in 0..<height {
-            for x in 0..<width { samples += [UInt8](repeating: greys[x * 4 / width], count: 3) }
-        }
-        let png = folder.appendingPathComponent("patches.png"), avif = folder.appendingPathComponent("limited.avif")
-        try Data(PNGFile.encode(width: width, height: height, colourType: 2, samples: samples)).write(to: png)
+        let png = try Self.patchesPNG(in: folder), avif = folder.appendingPathComponent("limited.avif")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/avifenc")
         process.arguments = ["-r", "limited", "-s", "10", "--min", "0", "--max", "8", png.path, avif.path]
