@@ -303,6 +303,10 @@ static ci_status decode_inner(draw_job *job, const ci_loader *loader, ci_source 
     if (!job->state) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
     ci_status status = loader->open(job->state, source, &request, header, err);
     if (status != CI_OK) return status;
+    // What the photo says of its turn (EXIF's; probe reports it), before
+    // `choose` may add the turn of the picture it picks (a HEIF's irot):
+    // that one is the picture's own, applied even to an unturned decode.
+    const int said = header->orientation;
     if (loader->choose) loader->choose(job->state, options->min_width, options->min_height, header);
     ci_scale scale = decode_scale(header, options->min_width, options->min_height);
     uint32_t width, height;
@@ -325,7 +329,7 @@ static ci_status decode_inner(draw_job *job, const ci_loader *loader, ci_source 
     }
     if (status == CI_OK) status = set_channels(out, channels, &options->limits, name, err);
     // Orienting after the scaled decode touches the fewest pixels.
-    if (status == CI_OK && options->apply_orientation)
+    if (status == CI_OK && (options->apply_orientation || header->orientation != said))
         status = ci_apply_orientation(out, header->orientation, name, err);
     if (status == CI_OK && !options->keep_colours) status = ci_colour_convert_image(&header->tag, out, name, err);
     return status;

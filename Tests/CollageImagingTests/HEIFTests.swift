@@ -294,3 +294,27 @@ private func maximumDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
     for i in 0..<min(a.count, b.count) { most = max(most, abs(Int(a[i]) - Int(b[i]))) }
     return most
 }
+
+/// A HEIF's turn (irot, imir) belongs to the picture, not to EXIF: even a
+/// decode asked not to turn (ci_decode_options.apply_orientation = 0, the
+/// fuzzers' "as stored") comes out as the probe says it is shown (fuzzing
+/// found the one decode path handing over the coded, unturned planes).
+@Suite struct HEIFTurnTests {
+    @Test func anUnturnedDecodeIsStillAsShown() throws {
+        guard let folder = TestData.folder("heif/libavif") else { return TestData.reportAbsent("heif/libavif") }
+        for name in ["clap_irot_imir_non_essential.avif", "abc_color_irot_alpha_NOirot.avif"] {
+            let path = folder.appendingPathComponent(name).path
+            var info = ci_photo_info()
+            var error = ci_error()
+            try #require(ci_probe_file(path, &info, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+            for turned in [0, 1] {
+                var options = ci_decode_options()
+                options.apply_orientation = Int32(turned)
+                var image = ci_image()
+                try #require(ci_decode_file(path, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+                defer { ci_image_free(&image) }
+                #expect((image.width, image.height) == (info.display_width, info.display_height), "\(name), turned \(turned)")
+            }
+        }
+    }
+}
