@@ -38,6 +38,10 @@ let package = Package(
         .systemLibrary(
             name: "CWEBP", path: "Sources/CWEBP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
+        // GIF in (libgif-dev).
+        .systemLibrary(
+            name: "CGIF", path: "Sources/CGIF", pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"])]),
         // WebP's container chunks (the colour profile and date a saved collage carries).
         .systemLibrary(
             name: "CWEBPMux", path: "Sources/CWEBPMux", pkgConfig: "libwebpmux",
@@ -78,7 +82,7 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CWEBPMux", "CTIFF", "CRaw", "CollageFaces"],
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CWEBPMux", "CTIFF", "CRaw", "CGIF", "CollageFaces"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).

@@ -7,17 +7,8 @@ import Testing
 // PNGs the tests write, compared with dwebp's own decode; the scaled decode,
 // EXIF orientation, broken and animated files, and the encoder.
 
-/// Runs a tool from Debian's `webp` package (make test installs it).
-private func tool(_ name: String, _ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "\(name) \(arguments.joined(separator: " ")) failed")
-}
+/// A tool from Debian's `webp` package (make test installs it).
+private func tool(_ name: String, _ arguments: [String]) throws { try FormatFixtures.tool(name, arguments) }
 
 /// A gradient with a few hard edges, RGBA with varying alpha when `alpha`.
 private func picture(width: Int, height: Int, alpha: Bool) -> [UInt8] {
