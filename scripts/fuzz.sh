@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [build|run|all] [TARGET...]     default: all, every target
 #
-# Targets: jpeg png exif heif webp tiff raw icc text batchlist.
+# Targets: jpeg png exif heif webp tiff raw gif jxl icc text batchlist.
 # Environment:
 #   FUZZ_SECONDS   how long each target runs (default 60)
 #   FUZZ_OUT       corpora, crashers and logs (default fuzz-out/, git-ignored)
@@ -27,7 +27,7 @@ clang=${CLANG:-$toolchain_bin/clang}
 swiftc=${SWIFTC:-$toolchain_bin/swiftc}
 build=$root/.build/fuzz
 deps=$build/deps
-all_targets=(jpeg png exif heif webp tiff raw icc text batchlist)
+all_targets=(jpeg png exif heif webp tiff raw gif jxl icc text batchlist)
 
 mode=all
 case "${1:-}" in build|run|all) mode=$1; shift ;; esac
@@ -103,9 +103,9 @@ build_harnesses() {
   else
     libs=($(pkg-config --libs libjpeg libpng libexif) -lm)
   fi
-  # libheif, libde265, lcms2, libwebp, libtiff and libraw are Debian's own (not instrumented) in every case.
-  includes+=($(pkg-config --cflags libheif libde265 lcms2 libwebpdemux libwebpmux libtiff-4 libraw_r))
-  libs+=($(pkg-config --libs libheif libde265 lcms2 libwebpdemux libwebpmux libtiff-4 libraw_r))
+  # libheif, libde265, lcms2, libwebp, libtiff, libraw, giflib and libjxl are Debian's own (not instrumented) in every case.
+  includes+=($(pkg-config --cflags libheif libde265 lcms2 libwebpdemux libwebpmux libtiff-4 libraw_r libgif libjxl))
+  libs+=($(pkg-config --libs libheif libde265 lcms2 libwebpdemux libwebpmux libtiff-4 libraw_r libgif libjxl))
   # libraw_r's -fopenmp is for linking its OpenMP runtime; on the compile
   # line it would make libraw's header want omp.h, which the Swift
   # toolchain's clang does not ship: link the runtime by name.
@@ -118,7 +118,7 @@ build_harnesses() {
   "${clang}++" -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O2 -std=c++14 \
     -I"$root/Sources/CollageFaces/include" -c "$root/Sources/CollageFaces/faces.cpp" -o "$build/faces.o"
   libs+=("$build/faces.o" -lstdc++)
-  for target in jpeg png exif heif webp tiff raw icc text; do
+  for target in jpeg png exif heif webp tiff raw gif jxl icc text; do
     say "building fuzz-$target"
     "$clang" "${cflags[@]}" "${includes[@]}" -o "$build/bin/fuzz-$target" \
       "$root/Fuzz/fuzz_$target.c" "${engine[@]}" "${libs[@]}"
@@ -156,6 +156,8 @@ seed_dirs() {  # $1 = target; prints the seed folders that exist
     webp) dirs=("$out/seeds/webp") ;;
     tiff) dirs=("$root/Tests/Fixtures/formats/tiff") ;;
     raw) dirs=("$root/Tests/Fixtures/formats/dng") ;;
+    gif) dirs=("$root/Tests/Fixtures/formats/gif") ;;
+    jxl) dirs=("$root/Tests/Fixtures/formats/jxl") ;;
     # The profiles Debian ships (icc-profiles-free, when installed).
     icc) dirs=(/usr/share/color/icc) ;;
     exif) dirs=("$out/seeds/exif") ;;
@@ -210,12 +212,14 @@ run_target() {
     # for a 1 MP image stay far below 512 MB.
     heif) max_len=1048576; malloc_mb=512 ;;
     icc) max_len=65536; malloc_mb=256 ;;
-    webp) malloc_mb=512 ;;
+    webp|gif) malloc_mb=512 ;;
     # libtiff's single allocations are bounded by the engine at 64 MiB under
     # the harness's 1 MP limit (tiff_load.c), libraw's mosaic likewise
     # (raw_load.c); libraw's other buffers (a preview it copies, its tables)
     # stay far below 512 MB.
     tiff|raw) malloc_mb=512 ;;
+    # libjxl keeps a 1 MP frame as float planes, and more for its stages.
+    jxl) malloc_mb=1024 ;;
     exif) max_len=65536; malloc_mb=64 ;;
     # Titles and captions: a few KiB is plenty; fontconfig's cache and
     # Pango's font maps are the larger allocations.
