@@ -40,6 +40,12 @@
 //
 // The pixel limit is checked on the basic info, before libjxl allocates
 // its frame and before ours.
+//
+// Broken files: libjxl says only that decoding failed, so the refusal is
+// "broken JPEG XL data" (or "cut short" when it wanted more than the file).
+// Debian's libjxl 0.7 also prints its own diagnostics of broken data to
+// stderr ("lib/jxl/...: JXL_FAILURE: ..."), compiled in with no switch to
+// turn them off; the engine's refusal is still its one line.
 #include "../internal.h"
 
 #include <stdlib.h>
@@ -52,8 +58,6 @@
 typedef struct {
     const char *name;
     JxlDecoder *decoder;
-    int whole;           // the bytes given are all of the file
-    int closed;          // libjxl has been told so, having asked for more
     JxlBasicInfo info;
     ci_colour_tag tag;
     uint8_t *icc;        // libjxl's profile of its output, when it has no H.273 form
@@ -71,25 +75,13 @@ static ci_status broken(const char *name, ci_error *err) {
     return ci_fail(err, CI_ERR_CORRUPT, "%s: broken JPEG XL data", name);
 }
 
-// The next event. The input is closed only when libjxl asks for more than
-// the whole file: with it closed from the start, a file cut short fails as
-// broken data ("missing input"), not as input wanted; left open, a last box
-// that runs to the end of the file would never end.
-static JxlDecoderStatus next_event(jxl_reader *reader) {
-    JxlDecoderStatus status = JxlDecoderProcessInput(reader->decoder);
-    if (status == JXL_DEC_NEED_MORE_INPUT && reader->whole && !reader->closed) {
-        JxlDecoderCloseInput(reader->decoder);
-        reader->closed = 1;
-        status = JxlDecoderProcessInput(reader->decoder);
-    }
-    return status;
-}
-
-// An event that ends reading early: the file cut short (libjxl wanted more
-// than there is; CI_ERR_CORRUPT either way, the probe's cue to read more),
-// or broken.
+// An event that ends reading early: the file cut short (libjxl wants more
+// than all of it; CI_ERR_CORRUPT either way, the probe's cue to read more),
+// or broken. The input is never closed (JxlDecoderCloseInput): libjxl finds
+// the end of a frame without it (it is needed only for metadata boxes), and
+// with it a file cut short fails as broken data, not as input wanted.
 static ci_status event_failure(const jxl_reader *reader, JxlDecoderStatus status, ci_error *err) {
-    if (status == JXL_DEC_NEED_MORE_INPUT || status == JXL_DEC_SUCCESS || reader->closed)
+    if (status == JXL_DEC_NEED_MORE_INPUT || status == JXL_DEC_SUCCESS)
         return ci_cut_short(reader->name, "the JPEG XL stream ends early", err);
     return broken(reader->name, err);
 }
@@ -134,16 +126,14 @@ static ci_status read_colour(jxl_reader *reader, ci_error *err) {
     return CI_OK;
 }
 
-// Reads the header of the JPEG XL in data[0..size) (`complete`: nothing
-// follows these bytes): the basic info, checked against `limits`, and the
-// colour encoding. The decoder is left before the first frame. With
-// `complete` 0, CI_ERR_CORRUPT from a cut-short header is the caller's cue
-// to read more.
-static ci_status reader_open(jxl_reader *reader, const uint8_t *data, size_t size, int complete, const char *name,
+// Reads the header of the JPEG XL in data[0..size): the basic info,
+// checked against `limits`, and the colour encoding. The decoder is left
+// before the first frame. When the bytes are only the file's first,
+// CI_ERR_CORRUPT (cut short) is the caller's cue to read more.
+static ci_status reader_open(jxl_reader *reader, const uint8_t *data, size_t size, const char *name,
                              const ci_limits *limits, ci_error *err) {
     memset(reader, 0, sizeof *reader);
     reader->name = name;
-    reader->whole = complete;
     reader->decoder = JxlDecoderCreate(NULL);
     if (!reader->decoder) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: cannot create a JPEG XL decoder", name);
     JxlDecoder *decoder = reader->decoder;
@@ -154,7 +144,7 @@ static ci_status reader_open(jxl_reader *reader, const uint8_t *data, size_t siz
         JxlDecoderSetInput(decoder, data, size) != JXL_DEC_SUCCESS)
         return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: libjxl refused its settings", name);
     for (;;) {
-        JxlDecoderStatus status = next_event(reader);
+        JxlDecoderStatus status = JxlDecoderProcessInput(decoder);
         if (status == JXL_DEC_BASIC_INFO) {
             if (JxlDecoderGetBasicInfo(decoder, &reader->info) != JXL_DEC_SUCCESS) return broken(name, err);
             if (reader->info.xsize == 0 || reader->info.ysize == 0)
@@ -267,7 +257,7 @@ static ci_status reader_pixels(jxl_reader *reader, unsigned eighths, int keep_al
     // Grey comes as RGB (libjxl repeats it), so every output has 3 or 4 channels.
     JxlPixelFormat format = {(uint32_t)r.channels, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
     for (status = CI_ERR_CORRUPT;;) {
-        JxlDecoderStatus event = next_event(reader);
+        JxlDecoderStatus event = JxlDecoderProcessInput(reader->decoder);
         if (event == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
             if (JxlDecoderSetImageOutCallback(reader->decoder, &format, take_pixels, &r) != JXL_DEC_SUCCESS) {
                 status = broken(name, err);
@@ -297,13 +287,12 @@ static ci_status jxl_probe(ci_source *source, ci_photo_info *info, ci_error *err
     // Probing allocates nothing the size decides: no limit yet (the draw's).
     ci_limits unlimited = {UINT64_MAX};
     jxl_reader reader;
-    int whole = source->filled >= source->file_size;
-    ci_status status = reader_open(&reader, source->buffer, source->filled, whole, source->name, &unlimited, err);
-    if (status == CI_ERR_CORRUPT && !whole) {
+    ci_status status = reader_open(&reader, source->buffer, source->filled, source->name, &unlimited, err);
+    if (status == CI_ERR_CORRUPT && source->filled < source->file_size) {
         reader_close(&reader);
         status = ci_source_read_all(source, err);
         if (status == CI_OK)
-            status = reader_open(&reader, source->buffer, source->filled, 1, source->name, &unlimited, err);
+            status = reader_open(&reader, source->buffer, source->filled, source->name, &unlimited, err);
     }
     if (status == CI_OK) reader_info(&reader, info);
     reader_close(&reader);
@@ -328,7 +317,7 @@ static ci_status jxl_open(void *state, ci_source *source, const ci_draw_request 
     draw->request = request;
     ci_status status = ci_source_read_all(source, err);
     if (status == CI_OK)
-        status = reader_open(&draw->reader, source->buffer, source->filled, 1, source->name, request->limits, err);
+        status = reader_open(&draw->reader, source->buffer, source->filled, source->name, request->limits, err);
     if (status != CI_OK) return status;
     ci_photo_info info;
     reader_info(&draw->reader, &info);
@@ -369,7 +358,7 @@ static ci_status jxl_decode(const uint8_t *data, size_t size, const char *name, 
                             ci_image *out, ci_error *err) {
     memset(out, 0, sizeof *out);
     jxl_reader reader;
-    ci_status status = reader_open(&reader, data, size, 1, name, &options->limits, err);
+    ci_status status = reader_open(&reader, data, size, name, &options->limits, err);
     if (status == CI_OK) {
         int orientation = (int)reader.info.orientation;
         unsigned eighths = ci_shrink_scale_upright(reader.info.xsize, reader.info.ysize, orientation,
