@@ -179,7 +179,7 @@ make_exif_seeds() {
 }
 
 # WebP seeds: lossy, lossless and alpha files made by cwebp (Debian webp)
-# from the sample photos, small enough to fuzz quickly.
+# from the sample photos, small enough to fuzz quickly, and animations of them.
 make_webp_seeds() {
   mkdir -p "$out/seeds/webp"
   command -v cwebp >/dev/null || { say "webp: cwebp is missing (apt-get install webp): no seeds"; return 0; }
@@ -190,7 +190,16 @@ make_webp_seeds() {
     cwebp -quiet -resize 96 0 -q 70 "$f" -o "$base-lossy.webp" && n=$((n + 1)) || true
     cwebp -quiet -resize 64 0 -lossless "$f" -o "$base-lossless.webp" && n=$((n + 1)) || true
   done
-  say "webp: $n seeds made with cwebp"
+  # Animations (their first frame is drawn): two frames, and a first frame
+  # smaller than the canvas, put together by webpmux from the stills.
+  local stills=("$out"/seeds/webp/*-lossy.webp) small=("$out"/seeds/webp/*-lossless.webp)
+  if command -v webpmux >/dev/null && [ ${#stills[@]} -ge 2 ] && [ -f "${small[0]}" ]; then
+    webpmux -frame "${stills[0]}" +100 -frame "${stills[1]}" +100 -loop 0 -o "$out/seeds/webp/animated.webp" >/dev/null &&
+      n=$((n + 1)) || true
+    webpmux -frame "${small[0]}" +100+8+8 -frame "${stills[0]}" +100 -loop 0 -o "$out/seeds/webp/animated-partial.webp" >/dev/null &&
+      n=$((n + 1)) || true
+  fi
+  say "webp: $n seeds made with cwebp and webpmux"
 }
 
 # Per target: the longest input tried, and the memory the harness may use.
