@@ -120,6 +120,27 @@ struct JPEGXLTests {
         #expect(Array(drawn.rgb[((39 * 20 + 19) * 3)..<((39 * 20 + 19) * 3 + 3)]) == Array(pixels[(39 * 3)..<(39 * 3 + 3)]))
     }
 
+    @Test("Its colour encoding goes to sRGB: a linear-light file draws as its values on sRGB's curve")
+    func colourEncoding() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pixels = picture(width: 48, height: 32)
+        // cjxl takes a colour space hint for a PPM only (a PNG says its own).
+        let ppm = folder.appendingPathComponent("linear.ppm"), path = folder.appendingPathComponent("linear.jxl").path
+        try Data(Array("P6\n48 32\n255\n".utf8) + pixels).write(to: ppm)
+        try FormatFixtures.tool("cjxl", [ppm.path, path, "-d", "0", "-x", "color_space=RGB_D65_SRG_Rel_Lin", "--quiet"])
+        let drawn = FormatFixtures.drawAtOwnSize(path)
+        try #require(drawn.status == CI_OK, "\(drawn.message)")
+        let expected = pixels.map { value -> UInt8 in
+            let linear = Double(value) / 255
+            let encoded = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
+            return UInt8((encoded * 255).rounded())
+        }
+        let seen = FormatFixtures.difference(drawn.rgb, expected)
+        #expect(seen.largest <= 2, "up to \(seen.largest) levels from sRGB's curve")
+        #expect(FormatFixtures.difference(drawn.rgb, pixels).largest > 50)  // the values were converted
+    }
+
     @Test("An animated JPEG XL draws its first frame")
     func animation() throws {
         let folder = try PNGTestSupport.temporaryFolder()
