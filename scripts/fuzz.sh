@@ -157,7 +157,7 @@ seed_dirs() {  # $1 = target; prints the seed folders that exist
     tiff) dirs=("$root/Tests/Fixtures/formats/tiff") ;;
     raw) dirs=("$root/Tests/Fixtures/formats/dng") ;;
     gif) dirs=("$root/Tests/Fixtures/formats/gif") ;;
-    jxl) dirs=("$root/Tests/Fixtures/formats/jxl") ;;
+    jxl) dirs=("$root/Tests/Fixtures/formats/jxl" "$out/seeds/jxl") ;;
     # The profiles Debian ships (icc-profiles-free, when installed).
     icc) dirs=(/usr/share/color/icc) ;;
     exif) dirs=("$out/seeds/exif") ;;
@@ -202,6 +202,27 @@ make_webp_seeds() {
   say "webp: $n seeds made with cwebp and webpmux"
 }
 
+# JPEG XL seeds besides the conformance files: the colour spaces libjxl
+# encodes by name (linear, PQ, DCI-P3: the colour tag's H.273 path, which
+# the sRGB fixtures never take; cjxl takes the hint for a PPM only), an
+# animation and the container, by djxl and cjxl (Debian libjxl-tools).
+make_jxl_seeds() {
+  mkdir -p "$out/seeds/jxl"
+  command -v cjxl >/dev/null && command -v djxl >/dev/null ||
+    { say "jxl: cjxl or djxl is missing (apt-get install libjxl-tools): the fixtures only"; return 0; }
+  local fixtures=$root/Tests/Fixtures/formats n=0
+  djxl "$fixtures/jxl/lossless.jxl" "$out/seeds/jxl/rgb.ppm" --quiet 2>/dev/null || return 0
+  for space in RGB_D65_SRG_Rel_Lin RGB_D65_202_Rel_PeQ RGB_D65_DCI_Rel_SRG RGB_D65_SRG_Rel_HLG; do
+    cjxl "$out/seeds/jxl/rgb.ppm" "$out/seeds/jxl/$space.jxl" -d 0 -x color_space=$space --quiet 2>/dev/null &&
+      n=$((n + 1)) || true
+  done
+  cjxl "$fixtures/gif/animated.gif" "$out/seeds/jxl/animated.jxl" -d 0 --quiet 2>/dev/null && n=$((n + 1)) || true
+  cjxl "$out/seeds/jxl/rgb.ppm" "$out/seeds/jxl/container.jxl" -d 1 --container=1 --quiet 2>/dev/null &&
+    n=$((n + 1)) || true
+  rm -f "$out/seeds/jxl/rgb.ppm"
+  say "jxl: $n seeds made with cjxl"
+}
+
 # Per target: the longest input tried, and the memory the harness may use.
 # The decoders' own bound (see docs/reliability.md) is about 2 GB, so libFuzzer's
 # limits sit above it: only a real excess is reported.
@@ -239,6 +260,7 @@ run_target() {
   esac
   [ "$target" = exif ] && make_exif_seeds
   [ "$target" = webp ] && make_webp_seeds
+  [ "$target" = jxl ] && make_jxl_seeds
   local seeds
   mapfile -t seeds < <(seed_dirs "$target")
   say "$target: ${seconds}s, seeds from ${seeds[*]:-nothing}"
