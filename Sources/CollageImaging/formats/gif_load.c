@@ -21,6 +21,7 @@
 #include "../internal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,7 +198,8 @@ static ci_status gif_probe(ci_source *source, ci_photo_info *info, ci_error *err
 
 // ---------------------------------------------------------------------------
 // The loader: the first frame decoded whole, handed to the driver as one
-// image (GIF has no reduced decode and no orientation).
+// image (GIF has no reduced decode and no orientation): RGB over the
+// background, or RGBA for a decode that keeps alpha.
 
 typedef struct {
     const ci_draw_request *request;
@@ -222,8 +224,8 @@ static ci_status gif_start(void *state, const ci_scale *scale, ci_header *header
                            uint32_t *height, const ci_image **whole, ci_error *err) {
     gif_draw *draw = state;
     gif_reader *reader = &draw->reader;
-    ci_status status = ci_image_alloc(&draw->photo, reader->width, reader->height, 3, draw->request->limits,
-                                      reader->source->name, err);
+    ci_status status = ci_image_alloc(&draw->photo, reader->width, reader->height, draw->request->keep_alpha ? 4 : 3,
+                                      draw->request->limits, reader->source->name, err);
     if (status == CI_OK) status = reader_pixels(reader, &draw->photo, draw->request->background, err);
     reader_close(reader);
     if (status != CI_OK) return status;
@@ -237,25 +239,6 @@ static void gif_close(void *state) {
     gif_draw *draw = state;
     reader_close(&draw->reader);
     ci_image_free(&draw->photo);
-}
-
-// ---------------------------------------------------------------------------
-// Decode (previews, ci_decode_memory): the same frame, at full size (there
-// is no reduced decode, as for PNG); nothing to orient or convert.
-
-static ci_status gif_decode(const uint8_t *data, size_t size, const char *name, const ci_decode_options *options,
-                            ci_image *out, ci_error *err) {
-    memset(out, 0, sizeof *out);
-    ci_source source = ci_source_memory(data, size, name);
-    gif_reader reader;
-    ci_status status = reader_open(&reader, &source, &options->limits, err);
-    if (status == CI_OK)
-        status = ci_image_alloc(out, reader.width, reader.height, options->keep_alpha ? 4 : 3, &options->limits,
-                                name, err);
-    if (status == CI_OK) status = reader_pixels(&reader, out, options->background, err);
-    reader_close(&reader);
-    if (status != CI_OK) ci_image_free(out);
-    return status;
 }
 
 // ---------------------------------------------------------------------------
@@ -306,6 +289,12 @@ static ci_status gif_complete(int fd, const char *name, ci_error *err) {
     return ci_walk_file(fd, gif_walk, name, err);
 }
 
+// giflib has no run-time version function: its headers' version (Debian's
+// libgif7 is giflib 5).
+static void gif_library(char *out, size_t size) {
+    snprintf(out, size, "giflib %d.%d.%d", GIFLIB_MAJOR, GIFLIB_MINOR, GIFLIB_RELEASE);
+}
+
 static int gif_sniff(const uint8_t *data, size_t size) {
     return size >= 6 && (memcmp(data, "GIF87a", 6) == 0 || memcmp(data, "GIF89a", 6) == 0);
 }
@@ -315,6 +304,7 @@ const ci_loader ci_gif_loader = {
     .name = "GIF",
     .title = "GIF",
     .extensions = "gif",
+    .library = gif_library,
     .smallest_scale = 8,
     .sniff = gif_sniff,
     .complete = gif_complete,
@@ -323,5 +313,4 @@ const ci_loader ci_gif_loader = {
     .open = gif_open,
     .start = gif_start,
     .close = gif_close,
-    .decode = gif_decode,
 };

@@ -48,6 +48,7 @@
 // turn them off; the engine's refusal is still its one line.
 #include "../internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -301,7 +302,8 @@ static ci_status jxl_probe(ci_source *source, ci_photo_info *info, ci_error *err
 
 // ---------------------------------------------------------------------------
 // The loader: the whole file in memory, the first frame decoded at the
-// driver's halving and handed over as one image.
+// driver's halving and handed over as one image (RGB over the background,
+// or RGBA for a decode that keeps alpha).
 
 typedef struct {
     ci_source *source;
@@ -334,8 +336,8 @@ static ci_status jxl_open(void *state, ci_source *source, const ci_draw_request 
 static ci_status jxl_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
                            uint32_t *height, const ci_image **whole, ci_error *err) {
     jxl_draw *draw = state;
-    ci_status status = reader_pixels(&draw->reader, scale->eighths, 0, draw->request->background,
-                                     draw->request->limits, &draw->photo, err);
+    ci_status status = reader_pixels(&draw->reader, scale->eighths, draw->request->keep_alpha,
+                                     draw->request->background, draw->request->limits, &draw->photo, err);
     if (status != CI_OK) return status;
     *width = draw->photo.width;
     *height = draw->photo.height;
@@ -350,35 +352,13 @@ static void jxl_close(void *state) {
 }
 
 // ---------------------------------------------------------------------------
-// Decode (previews, ci_decode_memory): the halving that still covers
-// min_width x min_height (upright), by the shrink rule, then as asked:
-// oriented, colours converted.
-
-static ci_status jxl_decode(const uint8_t *data, size_t size, const char *name, const ci_decode_options *options,
-                            ci_image *out, ci_error *err) {
-    memset(out, 0, sizeof *out);
-    jxl_reader reader;
-    ci_status status = reader_open(&reader, data, size, name, &options->limits, err);
-    if (status == CI_OK) {
-        int orientation = (int)reader.info.orientation;
-        unsigned eighths = ci_shrink_scale_upright(reader.info.xsize, reader.info.ysize, orientation,
-                                                   options->min_width, options->min_height);
-        // The smallest halving no smaller than that n/8, as the driver picks.
-        unsigned halving = 1;
-        while (halving < eighths) halving <<= 1;
-        status = reader_pixels(&reader, halving, options->keep_alpha, options->background, &options->limits, out,
-                               err);
-        if (status == CI_OK && options->apply_orientation)
-            status = ci_apply_orientation(out, orientation, name, err);
-        if (status == CI_OK && !options->keep_colours) status = ci_colour_convert_image(&reader.tag, out, name, err);
-    }
-    reader_close(&reader);
-    if (status != CI_OK) ci_image_free(out);
-    return status;
-}
-
-// ---------------------------------------------------------------------------
 // The table's entry
+
+// libjxl as loaded: its version, major * 1000000 + minor * 1000 + patch.
+static void jxl_library(char *out, size_t size) {
+    uint32_t version = JxlDecoderVersion();
+    snprintf(out, size, "libjxl %u.%u.%u", version / 1000000, version / 1000 % 1000, version % 1000);
+}
 
 // A bare codestream (FF 0A) or the container's signature box.
 static int jxl_sniff(const uint8_t *data, size_t size) {
@@ -392,6 +372,7 @@ const ci_loader ci_jxl_loader = {
     .name = "JPEG XL",
     .title = "JPEG XL",
     .extensions = "jxl",
+    .library = jxl_library,
     .smallest_scale = 8,
     .sniff = jxl_sniff,
     .complete = NULL,
@@ -400,5 +381,4 @@ const ci_loader ci_jxl_loader = {
     .open = jxl_open,
     .start = jxl_start,
     .close = jxl_close,
-    .decode = jxl_decode,
 };
