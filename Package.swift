@@ -38,6 +38,18 @@ let package = Package(
         .systemLibrary(
             name: "CWEBP", path: "Sources/CWEBP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
+        // GIF in (libgif-dev) and JPEG XL in (libjxl-dev; its decoder only,
+        // one thread a photo: the engine already draws photos in parallel).
+        .systemLibrary(
+            name: "CGIF", path: "Sources/CGIF", pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"])]),
+        // No pkgConfig for libjxl: its .pc file's -DHWY_SHARED_DEFINE and
+        // -pthread are flags SwiftPM prohibits (a warning on every build);
+        // its header and library are on the default paths, and
+        // CollageImaging links it by name.
+        .systemLibrary(
+            name: "CJXL", path: "Sources/CJXL",
+            providers: [.apt(["libjxl-dev"])]),
         // WebP's container chunks (the colour profile and date a saved collage carries).
         .systemLibrary(
             name: "CWEBPMux", path: "Sources/CWEBPMux", pkgConfig: "libwebpmux",
@@ -78,8 +90,9 @@ let package = Package(
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
-            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CWEBPMux", "CTIFF", "CRaw", "CollageFaces"],
-            cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])]),
+            dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CWEBPMux", "CTIFF", "CRaw", "CGIF", "CJXL", "CollageFaces"],
+            cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])],
+            linkerSettings: [.linkedLibrary("jxl")]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).
         .target(name: "CollageSystem"),
@@ -120,11 +133,12 @@ let package = Package(
             path: "Tests/CollageTestSupport"),
 
         // Unit tests, by layer: no binary is run.
-        // lcms2 makes the tagged test photos (ColourTests): the engine's
-        // conversion back is what is checked.
+        // lcms2 makes the tagged test photos (ColourTests), libjxl's encoder
+        // the oriented JPEG XL ones (JPEGXLTests): the engine's reading of
+        // them is what is checked.
         .testTarget(
             name: "CollageImagingTests",
-            dependencies: ["CollageImaging", "CollageTestSupport", "CLCMS2", "CPangoCairo", "CFontconfig"]),
+            dependencies: ["CollageImaging", "CollageTestSupport", "CLCMS2", "CPangoCairo", "CFontconfig", "CJXL"]),
         .testTarget(
             name: "CollageTerminalTests",
             dependencies: [

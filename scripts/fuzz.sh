@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [build|run|all] [TARGET...]     default: all, every target
 #
-# Targets: jpeg png exif heif webp tiff raw icc text batchlist.
+# Targets: jpeg png exif heif webp tiff raw gif jxl icc text batchlist.
 # Environment:
 #   FUZZ_SECONDS   how long each target runs (default 60)
 #   FUZZ_OUT       corpora, crashers and logs (default fuzz-out/, git-ignored)
@@ -27,7 +27,7 @@ clang=${CLANG:-$toolchain_bin/clang}
 swiftc=${SWIFTC:-$toolchain_bin/swiftc}
 build=$root/.build/fuzz
 deps=$build/deps
-all_targets=(jpeg png exif heif webp tiff raw icc text batchlist)
+all_targets=(jpeg png exif heif webp tiff raw gif jxl icc text batchlist)
 
 mode=all
 case "${1:-}" in build|run|all) mode=$1; shift ;; esac
@@ -103,9 +103,9 @@ build_harnesses() {
   else
     libs=($(pkg-config --libs libjpeg libpng libexif) -lm)
   fi
-  # libheif, libde265, lcms2, libwebp, libtiff and libraw are Debian's own (not instrumented) in every case.
-  includes+=($(pkg-config --cflags libheif libde265 lcms2 libwebpdemux libwebpmux libtiff-4 libraw_r))
-  libs+=($(pkg-config --libs libheif libde265 lcms2 libwebpdemux libwebpmux libtiff-4 libraw_r))
+  # libheif, libde265, lcms2, libwebp, libtiff, libraw, giflib and libjxl are Debian's own (not instrumented) in every case.
+  includes+=($(pkg-config --cflags libheif libde265 lcms2 libwebpdemux libwebpmux libtiff-4 libraw_r libgif libjxl))
+  libs+=($(pkg-config --libs libheif libde265 lcms2 libwebpdemux libwebpmux libtiff-4 libraw_r libgif libjxl))
   # libraw_r's -fopenmp is for linking its OpenMP runtime; on the compile
   # line it would make libraw's header want omp.h, which the Swift
   # toolchain's clang does not ship: link the runtime by name.
@@ -118,7 +118,7 @@ build_harnesses() {
   "${clang}++" -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O2 -std=c++14 \
     -I"$root/Sources/CollageFaces/include" -c "$root/Sources/CollageFaces/faces.cpp" -o "$build/faces.o"
   libs+=("$build/faces.o" -lstdc++)
-  for target in jpeg png exif heif webp tiff raw icc text; do
+  for target in jpeg png exif heif webp tiff raw gif jxl icc text; do
     say "building fuzz-$target"
     "$clang" "${cflags[@]}" "${includes[@]}" -o "$build/bin/fuzz-$target" \
       "$root/Fuzz/fuzz_$target.c" "${engine[@]}" "${libs[@]}"
@@ -156,6 +156,8 @@ seed_dirs() {  # $1 = target; prints the seed folders that exist
     webp) dirs=("$out/seeds/webp") ;;
     tiff) dirs=("$root/Tests/Fixtures/formats/tiff") ;;
     raw) dirs=("$root/Tests/Fixtures/formats/dng") ;;
+    gif) dirs=("$root/Tests/Fixtures/formats/gif") ;;
+    jxl) dirs=("$root/Tests/Fixtures/formats/jxl" "$out/seeds/jxl") ;;
     # The profiles Debian ships (icc-profiles-free, when installed).
     icc) dirs=(/usr/share/color/icc) ;;
     exif) dirs=("$out/seeds/exif") ;;
@@ -177,7 +179,7 @@ make_exif_seeds() {
 }
 
 # WebP seeds: lossy, lossless and alpha files made by cwebp (Debian webp)
-# from the sample photos, small enough to fuzz quickly.
+# from the sample photos, small enough to fuzz quickly, and animations of them.
 make_webp_seeds() {
   mkdir -p "$out/seeds/webp"
   command -v cwebp >/dev/null || { say "webp: cwebp is missing (apt-get install webp): no seeds"; return 0; }
@@ -188,7 +190,37 @@ make_webp_seeds() {
     cwebp -quiet -resize 96 0 -q 70 "$f" -o "$base-lossy.webp" && n=$((n + 1)) || true
     cwebp -quiet -resize 64 0 -lossless "$f" -o "$base-lossless.webp" && n=$((n + 1)) || true
   done
-  say "webp: $n seeds made with cwebp"
+  # Animations (their first frame is drawn): two frames, and a first frame
+  # smaller than the canvas, put together by webpmux from the stills.
+  local stills=("$out"/seeds/webp/*-lossy.webp) small=("$out"/seeds/webp/*-lossless.webp)
+  if command -v webpmux >/dev/null && [ ${#stills[@]} -ge 2 ] && [ -f "${small[0]}" ]; then
+    webpmux -frame "${stills[0]}" +100 -frame "${stills[1]}" +100 -loop 0 -o "$out/seeds/webp/animated.webp" >/dev/null &&
+      n=$((n + 1)) || true
+    webpmux -frame "${small[0]}" +100+8+8 -frame "${stills[0]}" +100 -loop 0 -o "$out/seeds/webp/animated-partial.webp" >/dev/null &&
+      n=$((n + 1)) || true
+  fi
+  say "webp: $n seeds made with cwebp and webpmux"
+}
+
+# JPEG XL seeds besides the conformance files: the colour spaces libjxl
+# encodes by name (linear, PQ, DCI-P3: the colour tag's H.273 path, which
+# the sRGB fixtures never take; cjxl takes the hint for a PPM only), an
+# animation and the container, by djxl and cjxl (Debian libjxl-tools).
+make_jxl_seeds() {
+  mkdir -p "$out/seeds/jxl"
+  command -v cjxl >/dev/null && command -v djxl >/dev/null ||
+    { say "jxl: cjxl or djxl is missing (apt-get install libjxl-tools): the fixtures only"; return 0; }
+  local fixtures=$root/Tests/Fixtures/formats n=0
+  djxl "$fixtures/jxl/lossless.jxl" "$out/seeds/jxl/rgb.ppm" --quiet 2>/dev/null || return 0
+  for space in RGB_D65_SRG_Rel_Lin RGB_D65_202_Rel_PeQ RGB_D65_DCI_Rel_SRG RGB_D65_SRG_Rel_HLG; do
+    cjxl "$out/seeds/jxl/rgb.ppm" "$out/seeds/jxl/$space.jxl" -d 0 -x color_space=$space --quiet 2>/dev/null &&
+      n=$((n + 1)) || true
+  done
+  cjxl "$fixtures/gif/animated.gif" "$out/seeds/jxl/animated.jxl" -d 0 --quiet 2>/dev/null && n=$((n + 1)) || true
+  cjxl "$out/seeds/jxl/rgb.ppm" "$out/seeds/jxl/container.jxl" -d 1 --container=1 --quiet 2>/dev/null &&
+    n=$((n + 1)) || true
+  rm -f "$out/seeds/jxl/rgb.ppm"
+  say "jxl: $n seeds made with cjxl"
 }
 
 # Per target: the longest input tried, and the memory the harness may use.
@@ -210,12 +242,14 @@ run_target() {
     # for a 1 MP image stay far below 512 MB.
     heif) max_len=1048576; malloc_mb=512 ;;
     icc) max_len=65536; malloc_mb=256 ;;
-    webp) malloc_mb=512 ;;
+    webp|gif) malloc_mb=512 ;;
     # libtiff's single allocations are bounded by the engine at 64 MiB under
     # the harness's 1 MP limit (tiff_load.c), libraw's mosaic likewise
     # (raw_load.c); libraw's other buffers (a preview it copies, its tables)
     # stay far below 512 MB.
     tiff|raw) malloc_mb=512 ;;
+    # libjxl keeps a 1 MP frame as float planes, and more for its stages.
+    jxl) malloc_mb=1024 ;;
     exif) max_len=65536; malloc_mb=64 ;;
     # Titles and captions: a few KiB is plenty; fontconfig's cache and
     # Pango's font maps are the larger allocations.
@@ -226,6 +260,7 @@ run_target() {
   esac
   [ "$target" = exif ] && make_exif_seeds
   [ "$target" = webp ] && make_webp_seeds
+  [ "$target" = jxl ] && make_jxl_seeds
   local seeds
   mapfile -t seeds < <(seed_dirs "$target")
   say "$target: ${seconds}s, seeds from ${seeds[*]:-nothing}"

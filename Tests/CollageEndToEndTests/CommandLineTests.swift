@@ -64,7 +64,8 @@ import Testing
         // The libraries loaded at run time say their own versions (not the
         // headers' words, like "loaded on first use").
         for library in [#"libheif \d+\.\d+\.\d+ with libde265 \d+\.\d+\.\d+"#, #"libwebp \d+\.\d+\.\d+"#,
-                        #"lcms2 2\.\d+"#, #"Pango 1\.\d+\.\d+, Cairo 1\.\d+\.\d+"#] {
+                        #"lcms2 2\.\d+"#, #"Pango 1\.\d+\.\d+, Cairo 1\.\d+\.\d+"#, #"giflib \d+\.\d+\.\d+"#,
+                        #"libjxl \d+\.\d+\.\d+"#] {
             #expect(output.stdout.range(of: library, options: .regularExpression) != nil, "\(library) in \(output.stdout)")
         }
     }

@@ -83,6 +83,65 @@ import Testing
         #expect(saved.stderr.contains("cannot save as '.heic': use .jpg, .jpeg, .png, .avif or .webp"), "\(saved.stderr)")
     }
 
+    static func fixture(_ kind: String, _ name: String) -> String {
+        CLI.packageRoot.appendingPathComponent("Tests/Fixtures/formats/\(kind)/\(name)").path
+    }
+
+    /// Issue #22: a GIF (an animation, drawn from its first frame) and a
+    /// JPEG XL are added and saved like any photo, each cell what the same
+    /// collage of their reference PNGs shows.
+    @Test func aGIFAndAJPEGXLAreAddedAndSavedLikeAnyPhoto() throws {
+        let gif = Self.fixture("gif", "animated.gif"), jxl = Self.fixture("jxl", "lossless.jxl")
+        let cli = try CLI()
+        let added = try cli.run("add", gif, jxl)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try cli.status()["photos"] as? [String] == [gif, jxl])
+        let saved = try cli.run("save", "-o", "out.png", "--size", "400x200")
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let target = cli.workingDirectory.appendingPathComponent("out.png").path
+        #expect(isCompleteImage(target, width: 400, height: 200))
+        let reference = try CLI()
+        #expect(try reference.run("add", Self.fixture("gif", "animated.png"), Self.fixture("jxl", "lossless.png")).status == 0)
+        #expect(try reference.run("save", "-o", "ref.png", "--size", "400x200").status == 0)
+        let ours = try DecodedImage(target).rgb
+        let theirs = try DecodedImage(reference.workingDirectory.appendingPathComponent("ref.png").path).rgb
+        let largest = zip(ours, theirs).map { abs(Int($0) - Int($1)) }.max() ?? 255
+        #expect(largest <= 1, "the GIF and JPEG XL cells differ from their references' by up to \(largest) levels")
+    }
+
+    @Test func aGIFOrJPEGXLCutShortOrNamedLikeAnotherIsJudgedByItsBytes() throws {
+        let cli = try CLI()
+        let gif = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture("gif", "still.gif"))))
+        let cut = cli.workingDirectory.appendingPathComponent("cut.gif")
+        try Data(gif.prefix(gif.count / 2)).write(to: cut)
+        let refused = try cli.run("add", cut.path)
+        #expect(refused.status == 1 && refused.stderr == "collage: \(cut.path): the file is cut short (no trailer)\n",
+                "\(refused.stderr)")
+        let renamed = cli.workingDirectory.appendingPathComponent("holiday.jpg")
+        try FileManager.default.copyItem(atPath: Self.fixture("jxl", "lossy.jxl"), toPath: renamed.path)
+        #expect(try cli.run("add", renamed.path).status == 0)
+        #expect(try cli.count() == 1)
+    }
+
+    /// Help texts, completions and the photo browser take the formats from
+    /// the engine's table: GIF and JPEG XL are in them without a line of
+    /// their own.
+    @Test func helpCompletionsAndTheBrowserNameGIFAndJPEGXL() throws {
+        let cli = try CLI()
+        let help = try cli.run("add", "--help").stdout
+        #expect(help.contains("GIF") && help.contains("JPEG XL"), "\(help)")
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try cli.run("--generate-completion-script", shell).stdout
+            #expect(script.contains("gif") && script.contains("jxl"), "\(shell)")
+        }
+        let folder = try temporaryDirectory()
+        try FileManager.default.copyItem(atPath: Self.fixture("gif", "still.gif"), toPath: folder.appendingPathComponent("a.gif").path)
+        try FileManager.default.copyItem(atPath: Self.fixture("jxl", "alpha.jxl"), toPath: folder.appendingPathComponent("b.jxl").path)
+        let browser = FileSystemBrowser()
+        #expect(browser.isPhoto(Photo(path: folder.appendingPathComponent("a.gif").path)))
+        #expect(browser.isPhoto(Photo(path: folder.appendingPathComponent("b.jxl").path)))
+    }
+
     @Test func theFolderBrowserListsHEICs() throws {
         let folder = try temporaryDirectory()
         try FileManager.default.copyItem(atPath: Self.heic, toPath: folder.appendingPathComponent("cup.heic").path)

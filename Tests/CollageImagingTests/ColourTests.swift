@@ -231,15 +231,23 @@ private func worstDeltaE(_ a: [UInt8], _ b: [UInt8]) -> Double {
 @Suite("Colours to sRGB (lcms2)")
 struct ColourTests {
     enum Space: String, CaseIterable { case displayP3 = "Display P3", adobeRGB = "Adobe RGB" }
-    enum Container: String, CaseIterable { case jpeg, png, webp }
+    enum Container: String, CaseIterable { case jpeg, png, webp, jxl }
 
     /// The pixels, tagged with `profile`, in the container: WebP is made by
     /// Debian's cwebp (lossless) from the tagged PNG, keeping its profile as
-    /// an ICCP chunk.
+    /// an ICCP chunk; JPEG XL by cjxl (lossless), which keeps the profile or
+    /// writes the colour space it names (libjxl's own encoding).
     func file(_ container: Container, _ pixels: [UInt8], profile: [UInt8]?) throws -> Data {
         switch container {
         case .jpeg: return try taggedJPEG(pixels, profile: profile)
         case .png: return try taggedPNG(pixels, profile: profile)
+        case .jxl:
+            let folder = try PNGTestSupport.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let png = folder.appendingPathComponent("in.png"), jxl = folder.appendingPathComponent("out.jxl")
+            try taggedPNG(pixels, profile: profile).write(to: png)
+            try FormatFixtures.tool("cjxl", [png.path, jxl.path, "-d", "0", "--quiet"])
+            return try Data(contentsOf: jxl)
         case .webp:
             let folder = try PNGTestSupport.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -5,19 +5,10 @@ import Testing
 
 // WebP through libwebp (formats/webp_load.c): files made here with Debian's cwebp from
 // PNGs the tests write, compared with dwebp's own decode; the scaled decode,
-// EXIF orientation, broken and animated files, and the encoder.
+// EXIF orientation, broken files, animations (their first frame), and the encoder.
 
-/// Runs a tool from Debian's `webp` package (make test installs it).
-private func tool(_ name: String, _ arguments: [String]) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "\(name) \(arguments.joined(separator: " ")) failed")
-}
+/// A tool from Debian's `webp` package (make test installs it).
+private func tool(_ name: String, _ arguments: [String]) throws { try FormatFixtures.tool(name, arguments) }
 
 /// A gradient with a few hard edges, RGBA with varying alpha when `alpha`.
 private func picture(width: Int, height: Int, alpha: Bool) -> [UInt8] {
@@ -135,7 +126,7 @@ struct WebPTests {
         #expect(Array(shown[(19 * 4)..<(19 * 4 + 3)]) == Array(pixels[0..<3]))
     }
 
-    @Test("Cut short, corrupt, empty and animated files are refused with the reason")
+    @Test("Cut short, corrupt and empty files are refused with the reason")
     func brokenFilesAreRefused() throws {
         let fixture = try WebPFixture()
         defer { try? FileManager.default.removeItem(at: fixture.folder) }
@@ -162,17 +153,65 @@ struct WebPTests {
         for i in 20..<36 { corrupt[i] ^= 0xA5 }
         #expect(try refusal(corrupt, "corrupt.webp").0 != CI_OK)
         #expect(try refusal([], "empty.webp").0 == CI_ERR_NOT_IMAGE)
+    }
 
-        let second = try fixture.webp("second", picture(width: 64, height: 48, alpha: false).reversed(), width: 64,
-                                      height: 48, alpha: false, options: ["-q", "80"])
+    @Test("An animated WebP draws its first frame, also when that frame is smaller than the canvas")
+    func animatedDrawsItsFirstFrame() throws {
+        let fixture = try WebPFixture()
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let first = picture(width: 64, height: 48, alpha: false)
+        _ = try fixture.webp("first", first, width: 64, height: 48, alpha: false, options: ["-lossless"])
+        _ = try fixture.webp("second", first.reversed(), width: 64, height: 48, alpha: false, options: ["-lossless"])
         let animated = fixture.folder.appendingPathComponent("animated.webp").path
-        try tool("img2webp", ["-loop", "0", fixture.folder.appendingPathComponent("good.png").path,
+        try tool("img2webp", ["-loop", "0", "-lossless", fixture.folder.appendingPathComponent("first.png").path,
                               fixture.folder.appendingPathComponent("second.png").path, "-o", animated])
-        _ = second
         var info = ci_photo_info()
         var error = ci_error()
-        #expect(ci_probe_file(animated, &info, &error) == CI_ERR_UNSUPPORTED)
-        #expect(PNGTestSupport.message(error) == "\(animated): animated WebP is not supported (a collage shows stills)")
+        #expect(ci_probe_file(animated, &info, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+        #expect(info.format == CI_FORMAT_WEBP && info.width == 64 && info.height == 48)
+        let drawn = FormatFixtures.drawAtOwnSize(animated)
+        try #require(drawn.status == CI_OK, "\(drawn.message)")
+        #expect(drawn.rgb == first)
+
+        // A 20 x 10 first frame at (10, 6) of the second frame's 64 x 48
+        // canvas (webpmux puts the frames where it is told): the rest of the
+        // canvas is transparent, so the background shows.
+        let small = picture(width: 20, height: 10, alpha: false)
+        let smallPath = try fixture.webp("small", small, width: 20, height: 10, alpha: false, options: ["-lossless"])
+        let partial = fixture.folder.appendingPathComponent("partial.webp").path
+        try tool("webpmux", ["-frame", smallPath, "+100+10+6", "-frame", fixture.folder.appendingPathComponent("second.webp").path,
+                             "+100", "-loop", "0", "-o", partial])
+        #expect(ci_probe_file(partial, &info, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+        #expect(info.width == 64 && info.height == 48 && info.has_alpha != 0)
+        let placed = FormatFixtures.drawAtOwnSize(partial)
+        try #require(placed.status == CI_OK, "\(placed.message)")
+        let bg = FormatFixtures.background
+        var expected = [UInt8]()
+        for y in 0..<48 {
+            for x in 0..<64 {
+                if (10..<30).contains(x) && (6..<16).contains(y) {
+                    let at: Int = ((y - 6) * 20 + x - 10) * 3
+                    expected += small[at..<at + 3]
+                } else {
+                    expected += [bg.r, bg.g, bg.b]
+                }
+            }
+        }
+        #expect(placed.rgb == expected)
+        // Scaled to a quarter by libwebp, the frame in its place at that scale.
+        var options = ci_decode_options()
+        options.min_width = 16
+        options.min_height = 12
+        options.keep_alpha = 1
+        var image = ci_image()
+        #expect(ci_decode_file(partial, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+        defer { ci_image_free(&image) }
+        #expect(image.width < 64 && image.height < 48)
+        let rgba = PNGTestSupport.pixels(of: image)
+        #expect(rgba[3] == 0)  // the top-left corner: transparent
+        let row: Int = Int(image.height) * 11 / 48, column: Int = Int(image.width) * 20 / 64
+        let inside: Int = (row * Int(image.width) + column) * 4
+        #expect(rgba[inside + 3] == 255)  // inside the frame
     }
 
     @Test("The encoder writes a WebP of the image, --quality deciding its size")

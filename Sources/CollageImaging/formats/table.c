@@ -12,6 +12,7 @@
 // Each in its loader's file (formats/*_load.c).
 extern const ci_loader ci_jpeg_loader, ci_png_loader, ci_heif_loader, ci_webp_loader;
 extern const ci_loader ci_raw_loader, ci_tiff_loader;
+extern const ci_loader ci_gif_loader, ci_jxl_loader;
 
 // Camera RAW before TIFF: most RAW files begin like a TIFF, and only libraw
 // tells them apart (its confirm); a TIFF it does not read goes on to TIFF.
@@ -20,6 +21,8 @@ static const ci_loader *const loaders[] = {
     &ci_png_loader,
     &ci_heif_loader,
     &ci_webp_loader,
+    &ci_gif_loader,
+    &ci_jxl_loader,
     &ci_raw_loader,
     &ci_tiff_loader,
 };

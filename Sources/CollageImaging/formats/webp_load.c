@@ -12,8 +12,12 @@
 // EXIF orientation is applied, as browsers do for WebP (Chromium's WebP
 // decoder reads the EXIF chunk's orientation since 2020, and Firefox
 // applies image-orientation: from-image to every format). ICCP profiles go
-// to sRGB at cell size (colour.c). Animated WebPs are refused by name:
-// a collage shows stills.
+// to sRGB at cell size (colour.c). An animated WebP is drawn from its first
+// frame, as an animated GIF is (a collage shows stills): the demuxer finds
+// the frame's bitstream, which libwebp decodes like a still's (anim_decode.c
+// does the same), scaled; the later frames are never decoded. A first frame
+// smaller than its canvas is placed on the canvas's transparency, which the
+// background shows through, as a GIF's is.
 #include "../internal.h"
 
 #include <limits.h>
@@ -48,6 +52,9 @@ typedef struct {
     char date_taken[CI_DATE_TAKEN_BYTES];
     ci_colour_tag tag;          // points into the file's bytes
     WebPDemuxer *demux;         // owns nothing; freed by header_free
+    WebPData bitstream;         // what libwebp decodes: the file, or an animation's first frame
+    int partial;                // that frame does not cover the canvas: it goes at
+    uint32_t frame_x, frame_y, frame_width, frame_height;  // this place of it
 } webp_header;
 
 static void header_free(webp_header *header) {
@@ -69,18 +76,29 @@ static ci_status read_header(const uint8_t *data, size_t size, const char *name,
         return webp_failure(status == VP8_STATUS_OK ? VP8_STATUS_BITSTREAM_ERROR : status, name, err);
     }
     uint32_t flags = WebPDemuxGetI(header->demux, WEBP_FF_FORMAT_FLAGS);
-    if ((flags & ANIMATION_FLAG) || WebPDemuxGetI(header->demux, WEBP_FF_FRAME_COUNT) > 1)
-        return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: animated WebP is not supported (a collage shows stills)", name);
     header->width = WebPDemuxGetI(header->demux, WEBP_FF_CANVAS_WIDTH);
     header->height = WebPDemuxGetI(header->demux, WEBP_FF_CANVAS_HEIGHT);
     if (header->width == 0 || header->height == 0)
         return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", name);
+    header->bitstream = bytes;
+    if ((flags & ANIMATION_FLAG) || WebPDemuxGetI(header->demux, WEBP_FF_FRAME_COUNT) > 1) {
+        WebPIterator frame;
+        if (!WebPDemuxGetFrame(header->demux, 1, &frame))
+            return ci_fail(err, CI_ERR_CORRUPT, "%s: the animation has no frame", name);
+        // The demuxer has checked that the frame lies inside the canvas.
+        header->frame_x = (uint32_t)frame.x_offset;
+        header->frame_y = (uint32_t)frame.y_offset;
+        header->frame_width = (uint32_t)frame.width;
+        header->frame_height = (uint32_t)frame.height;
+        header->partial = header->frame_x != 0 || header->frame_y != 0 || header->frame_width != header->width ||
+                          header->frame_height != header->height;
+        header->bitstream = frame.fragment;  // inside `data`
+        WebPDemuxReleaseIterator(&frame);
+    }
     WebPBitstreamFeatures features;
-    VP8StatusCode status = WebPGetFeatures(data, size, &features);
+    VP8StatusCode status = WebPGetFeatures(header->bitstream.bytes, header->bitstream.size, &features);
     if (status != VP8_STATUS_OK) return webp_failure(status, name, err);
-    if (features.has_animation)
-        return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: animated WebP is not supported (a collage shows stills)", name);
-    header->has_alpha = features.has_alpha;
+    header->has_alpha = features.has_alpha || header->partial;
     WebPChunkIterator chunk;
     if ((flags & EXIF_FLAG) && WebPDemuxGetChunk(header->demux, "EXIF", 1, &chunk)) {
         header->orientation = ci_exif_read_tiff(chunk.chunk.bytes, chunk.chunk.size, header->date_taken);
@@ -115,16 +133,75 @@ static ci_status webp_probe_source(ci_source *source, ci_photo_info *info, ci_er
     return status;
 }
 
+// An animation's first frame smaller than its canvas, into config's output
+// as a transparent canvas of width x height (the canvas scaled) with the
+// frame decoded in its place, scaled alike (its edges rounded outwards).
+// The canvas is handed to the output as libwebp's own memory
+// (private_memory, allocated with WebPMalloc), so WebPFreeDecBuffer frees
+// it as it frees what WebPDecode allocates.
+static ci_status decode_partial(const webp_header *header, uint32_t width, uint32_t height, WebPDecoderConfig *config,
+                                const char *name, ci_error *err) {
+    const uint8_t *data = header->bitstream.bytes;
+    size_t size = header->bitstream.size;
+    VP8StatusCode code = WebPGetFeatures(data, size, &config->input);
+    if (code != VP8_STATUS_OK) return webp_failure(code, name, err);
+    if ((uint32_t)config->input.width != header->frame_width || (uint32_t)config->input.height != header->frame_height)
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: the first frame is not the size its header says", name);
+    uint32_t left = (uint32_t)((uint64_t)header->frame_x * width / header->width);
+    uint32_t top = (uint32_t)((uint64_t)header->frame_y * height / header->height);
+    uint32_t right = (uint32_t)(((uint64_t)(header->frame_x + header->frame_width) * width + header->width - 1) /
+                                header->width);
+    uint32_t bottom = (uint32_t)(((uint64_t)(header->frame_y + header->frame_height) * height + header->height - 1) /
+                                 header->height);
+    if (left >= width) left = width - 1;
+    if (top >= height) top = height - 1;
+    if (right > width) right = width;
+    if (bottom > height) bottom = height;
+    if (right <= left) right = left + 1;
+    if (bottom <= top) bottom = top + 1;
+    size_t stride = (size_t)width * 4, bytes = stride * height;
+    uint8_t *canvas = WebPMalloc(bytes);
+    if (!canvas) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    memset(canvas, 0, bytes);
+    if (right - left != header->frame_width || bottom - top != header->frame_height) {
+        config->options.use_scaling = 1;
+        config->options.scaled_width = (int)(right - left);
+        config->options.scaled_height = (int)(bottom - top);
+    }
+    WebPDecBuffer *output = &config->output;
+    output->colorspace = MODE_RGBA;
+    output->is_external_memory = 1;
+    output->u.RGBA.rgba = canvas + (size_t)top * stride + (size_t)left * 4;
+    output->u.RGBA.stride = (int)stride;
+    output->u.RGBA.size = stride * (bottom - top - 1) + (size_t)(right - left) * 4;
+    code = WebPDecode(data, size, config);
+    if (code != VP8_STATUS_OK) {
+        WebPFree(canvas);
+        memset(output, 0, sizeof *output);
+        return webp_failure(code, name, err);
+    }
+    output->width = (int)width;
+    output->height = (int)height;
+    output->u.RGBA.rgba = canvas;
+    output->u.RGBA.size = bytes;
+    output->is_external_memory = 0;
+    output->private_memory = canvas;
+    return CI_OK;
+}
+
 // Decodes at width x height (stored orientation; the full size or smaller,
 // same aspect) into libwebp's buffer: RGBA when the file has alpha, else RGB.
-static ci_status decode_scaled(const uint8_t *data, size_t size, const webp_header *header,
+static ci_status decode_scaled(const webp_header *header,
                                uint32_t width, uint32_t height, const ci_limits *limits,
                                WebPDecoderConfig *config, const char *name, ci_error *err) {
+    const uint8_t *data = header->bitstream.bytes;
+    size_t size = header->bitstream.size;
     // The limit speaks of the photo: libwebp's lossless decoder holds the
     // whole image (4 bytes a pixel) whatever the output size.
     ci_status status = ci_check_pixels(header->width, header->height, limits, name, err);
     if (status != CI_OK) return status;
     if (!WebPInitDecoderConfig(config)) return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: libwebp version mismatch", name);
+    if (header->partial) return decode_partial(header, width, height, config, name, err);
     VP8StatusCode code = WebPGetFeatures(data, size, &config->input);
     if (code != VP8_STATUS_OK) return webp_failure(code, name, err);
     if ((uint32_t)config->input.width != header->width || (uint32_t)config->input.height != header->height)
@@ -204,7 +281,7 @@ static ci_status webp_open(void *state, ci_source *source, const ci_draw_request
 static ci_status webp_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
                             uint32_t *height, const ci_image **whole, ci_error *err) {
     webp_draw *draw = state;
-    ci_status status = decode_scaled(draw->source->buffer, draw->source->filled, &draw->header, scale->width,
+    ci_status status = decode_scaled(&draw->header, scale->width,
                                      scale->height, draw->request->limits, &draw->config,
                                      draw->source->name, err);
     draw->decoded = status == CI_OK;

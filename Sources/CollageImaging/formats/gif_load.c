@@ -1,0 +1,316 @@
+// gif_load.c — GIF through giflib: the loader (GIF is only read).
+//
+// What is drawn is what a browser shows before the animation starts: the
+// first frame, placed on the logical screen (grown to hold the frame when
+// the frame reaches past it, as browsers do), with its transparent colour
+// and the screen it does not cover over the draw's background, as PNG alpha
+// is. The file's background colour index is ignored (browsers ignore it
+// too). An animated GIF is a photo of its first frame, like an animated
+// WebP; the later frames are never read. Local and global colour tables,
+// interlaced frames; an index past the colour table is black (giflib does
+// not check it). GIF carries no orientation and no colour profile.
+//
+// giflib reads through our callback over the ci_source (the first bytes
+// already read, then the open file), so only the first frame is read and
+// the file is never held whole. Its reentrant API keeps every state in the
+// GifFileType (no globals, errors through the int it returns). There is no
+// reduced decode (LZW has none): the frame is decoded whole, as a PNG is,
+// and handed to the driver as one image. The pixel limit is checked on the
+// screen and the frame's sizes, both in the file's first bytes, before
+// anything their size depends on is allocated.
+#include "../internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gif_lib.h>
+
+// A GIF being read: giflib's handle over the source, and the first frame's
+// header once frame_header has read it.
+typedef struct {
+    ci_source *source;
+    size_t at;              // the next byte of source->buffer; past `filled`, the fd
+    int read_error;         // errno of a failed read
+    GifFileType *gif;
+    int transparent;        // the first frame's transparent index, or NO_TRANSPARENT_COLOR
+    uint32_t width, height; // the screen, grown to hold the frame
+} gif_reader;
+
+static int read_source(GifFileType *gif, GifByteType *bytes, int count) {
+    gif_reader *reader = gif->UserData;
+    ci_source *source = reader->source;
+    if (count <= 0) return 0;
+    size_t wanted = (size_t)count, got = 0;
+    if (reader->at < source->filled) {
+        got = source->filled - reader->at;
+        if (got > wanted) got = wanted;
+        memcpy(bytes, source->buffer + reader->at, got);
+        reader->at += got;
+    }
+    if (got < wanted && source->fd >= 0) {
+        int error = 0;
+        got += ci_read_up_to(source->fd, bytes + got, wanted - got, &error);
+        if (error) reader->read_error = error;
+    }
+    return (int)got;
+}
+
+// giflib's error code as our one-line refusal.
+static ci_status gif_failure(const gif_reader *reader, int code, const char *name, ci_error *err) {
+    if (reader->read_error) return ci_fail(err, CI_ERR_OPEN, "%s: %s", name, strerror(reader->read_error));
+    switch (code) {
+    case D_GIF_ERR_NOT_ENOUGH_MEM: return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    case D_GIF_ERR_NOT_GIF_FILE: return ci_fail_not_image(name, err);
+    // giflib says "failed to read" for a file that ends early.
+    case D_GIF_ERR_READ_FAILED:
+    case D_GIF_ERR_EOF_TOO_SOON: return ci_cut_short(name, "the first frame is incomplete", err);
+    default: {
+        const char *text = GifErrorString(code);
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: broken GIF data (%s)", name, text ? text : "unknown error");
+    }
+    }
+}
+
+static void reader_close(gif_reader *reader) {
+    if (reader->gif) {
+        int ignored;
+        DGifCloseFile(reader->gif, &ignored);
+    }
+    reader->gif = NULL;
+}
+
+// Opens the GIF and reads up to the first frame's descriptor: its
+// transparent colour (the graphic control extension before it) and the
+// size it is drawn at, checked against the pixel limit. Allocates nothing
+// that size decides.
+static ci_status reader_open(gif_reader *reader, ci_source *source, const ci_limits *limits, ci_error *err) {
+    memset(reader, 0, sizeof *reader);
+    reader->source = source;
+    reader->transparent = NO_TRANSPARENT_COLOR;
+    const char *name = source->name;
+    int code = 0;
+    reader->gif = DGifOpen(reader, read_source, &code);
+    if (!reader->gif) return gif_failure(reader, code, name, err);
+    GifFileType *gif = reader->gif;
+    for (;;) {
+        GifRecordType type;
+        if (DGifGetRecordType(gif, &type) != GIF_OK) return gif_failure(reader, gif->Error, name, err);
+        if (type == TERMINATE_RECORD_TYPE) return ci_fail(err, CI_ERR_CORRUPT, "%s: the GIF has no image", name);
+        if (type == IMAGE_DESC_RECORD_TYPE) break;
+        if (type != EXTENSION_RECORD_TYPE) return ci_fail(err, CI_ERR_CORRUPT, "%s: broken GIF data (an unknown block)", name);
+        int function;
+        GifByteType *block;
+        if (DGifGetExtension(gif, &function, &block) != GIF_OK) return gif_failure(reader, gif->Error, name, err);
+        if (function == GRAPHICS_EXT_FUNC_CODE && block) {
+            GraphicsControlBlock control;
+            if (DGifExtensionToGCB(block[0], block + 1, &control) == GIF_OK)
+                reader->transparent = control.TransparentColor;
+        }
+        while (block)
+            if (DGifGetExtensionNext(gif, &block) != GIF_OK) return gif_failure(reader, gif->Error, name, err);
+    }
+    if (DGifGetImageDesc(gif) != GIF_OK) return gif_failure(reader, gif->Error, name, err);
+    const GifImageDesc *frame = &gif->Image;
+    if (frame->Width <= 0 || frame->Height <= 0 || frame->Left < 0 || frame->Top < 0)
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: the first frame has no pixels", name);
+    if (!frame->ColorMap && !gif->SColorMap)
+        return ci_fail(err, CI_ERR_CORRUPT, "%s: broken GIF data (no colour table)", name);
+    uint32_t right = (uint32_t)frame->Left + (uint32_t)frame->Width;
+    uint32_t bottom = (uint32_t)frame->Top + (uint32_t)frame->Height;
+    reader->width = gif->SWidth > 0 && (uint32_t)gif->SWidth > right ? (uint32_t)gif->SWidth : right;
+    reader->height = gif->SHeight > 0 && (uint32_t)gif->SHeight > bottom ? (uint32_t)gif->SHeight : bottom;
+    return ci_check_pixels(reader->width, reader->height, limits, name, err);
+}
+
+// Whether anything of the first frame is transparent: its transparent
+// colour, or the screen it does not cover.
+static int reader_has_alpha(const gif_reader *reader) {
+    const GifImageDesc *frame = &reader->gif->Image;
+    return reader->transparent != NO_TRANSPARENT_COLOR || frame->Left > 0 || frame->Top > 0 ||
+           (uint32_t)frame->Width < reader->width || (uint32_t)frame->Height < reader->height;
+}
+
+// The first frame into `image` (reader->width x height, 3 or 4 channels):
+// RGB with what is transparent as `background`, or RGBA with it
+// transparent black.
+static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_color background, ci_error *err) {
+    GifFileType *gif = reader->gif;
+    const GifImageDesc *frame = &gif->Image;
+    const ColorMapObject *map = frame->ColorMap ? frame->ColorMap : gif->SColorMap;
+    const char *name = reader->source->name;
+    const int channels = image->channels;
+    const uint8_t clear[4] = {background.r, background.g, background.b, 0};
+    for (uint32_t y = 0; y < image->height; y++) {
+        uint8_t *row = image->pixels + (size_t)y * image->stride;
+        for (uint32_t x = 0; x < image->width; x++) memcpy(row + (size_t)x * channels, clear, (size_t)channels);
+    }
+    GifPixelType *line = malloc((size_t)frame->Width);
+    if (!line) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    // Interlaced frames store every 8th row from 0, every 8th from 4, every
+    // 4th from 2, then every 2nd from 1.
+    static const int first[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
+    const int passes = frame->Interlace ? 4 : 1;
+    ci_status status = CI_OK;
+    for (int pass = 0; pass < passes && status == CI_OK; pass++) {
+        int y = frame->Interlace ? first[pass] : 0, dy = frame->Interlace ? step[pass] : 1;
+        for (; y < frame->Height; y += dy) {
+            if (DGifGetLine(gif, line, frame->Width) != GIF_OK) {
+                status = gif_failure(reader, gif->Error, name, err);
+                break;
+            }
+            uint8_t *out = image->pixels + (size_t)(frame->Top + y) * image->stride + (size_t)frame->Left * channels;
+            for (int x = 0; x < frame->Width; x++, out += channels) {
+                if (line[x] == reader->transparent) continue;
+                static const GifColorType black = {0, 0, 0};
+                const GifColorType *colour = line[x] < map->ColorCount ? &map->Colors[line[x]] : &black;
+                out[0] = colour->Red;
+                out[1] = colour->Green;
+                out[2] = colour->Blue;
+                if (channels == 4) out[3] = 255;
+            }
+        }
+    }
+    free(line);
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// Probe
+
+static ci_status gif_probe(ci_source *source, ci_photo_info *info, ci_error *err) {
+    memset(info, 0, sizeof *info);
+    // Probing allocates nothing the size decides: no limit yet (the draw's).
+    ci_limits unlimited = {UINT64_MAX};
+    gif_reader reader;
+    ci_status status = reader_open(&reader, source, &unlimited, err);
+    if (status == CI_OK) {
+        info->format = CI_FORMAT_GIF;
+        info->width = info->display_width = reader.width;
+        info->height = info->display_height = reader.height;
+        info->orientation = 1;
+        info->has_alpha = reader_has_alpha(&reader);
+    }
+    reader_close(&reader);
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// The loader: the first frame decoded whole, handed to the driver as one
+// image (GIF has no reduced decode and no orientation): RGB over the
+// background, or RGBA for a decode that keeps alpha.
+
+typedef struct {
+    const ci_draw_request *request;
+    gif_reader reader;
+    ci_image photo;
+} gif_draw;
+
+static ci_status gif_open(void *state, ci_source *source, const ci_draw_request *request, ci_header *header,
+                          ci_error *err) {
+    gif_draw *draw = state;
+    draw->request = request;
+    ci_status status = reader_open(&draw->reader, source, request->limits, err);
+    if (status != CI_OK) return status;
+    header->width = header->display_width = draw->reader.width;
+    header->height = header->display_height = draw->reader.height;
+    header->orientation = 1;
+    header->scales = CI_SCALES_FULL;
+    return CI_OK;
+}
+
+static ci_status gif_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
+                           uint32_t *height, const ci_image **whole, ci_error *err) {
+    gif_draw *draw = state;
+    gif_reader *reader = &draw->reader;
+    ci_status status = ci_image_alloc(&draw->photo, reader->width, reader->height, draw->request->keep_alpha ? 4 : 3,
+                                      draw->request->limits, reader->source->name, err);
+    if (status == CI_OK) status = reader_pixels(reader, &draw->photo, draw->request->background, err);
+    reader_close(reader);
+    if (status != CI_OK) return status;
+    *width = draw->photo.width;
+    *height = draw->photo.height;
+    *whole = &draw->photo;
+    return CI_OK;
+}
+
+static void gif_close(void *state) {
+    gif_draw *draw = state;
+    reader_close(&draw->reader);
+    ci_image_free(&draw->photo);
+}
+
+// ---------------------------------------------------------------------------
+// Is the file whole? The blocks walked to the trailer (0x3B): the screen
+// descriptor and its colour table, then extensions and images, each a chain
+// of length-prefixed sub-blocks ending in an empty one. Every frame is
+// walked, so a GIF cut in a later frame is refused too, as a viewer playing
+// it would find.
+
+static int skip_sub_blocks(ci_walker *w) {
+    for (;;) {
+        uint8_t length;
+        if (!ci_walk_byte(w, &length)) return 0;
+        if (length == 0) return 1;
+        if (!ci_walk_skip(w, length)) return 0;
+    }
+}
+
+// A colour table of 2^(n+1) entries follows when the flags' top bit is set.
+static int skip_colour_table(ci_walker *w, uint8_t flags) {
+    return !(flags & 0x80) || ci_walk_skip(w, 3u << ((flags & 7) + 1));
+}
+
+static ci_status gif_walk(ci_walker *w, const char *name, ci_error *err) {
+    uint8_t screen[13];  // signature and logical screen descriptor
+    for (int i = 0; i < 13; i++)
+        if (!ci_walk_byte(w, &screen[i])) return ci_cut_short(name, "no trailer", err);
+    if (!skip_colour_table(w, screen[10])) return ci_cut_short(name, "no trailer", err);
+    for (;;) {
+        uint8_t kind;
+        if (!ci_walk_byte(w, &kind)) return ci_cut_short(name, "no trailer", err);
+        if (kind == 0x3B) return CI_OK;
+        if (kind == 0x21) {  // an extension: its label, then sub-blocks
+            if (!ci_walk_skip(w, 1) || !skip_sub_blocks(w)) return ci_cut_short(name, "no trailer", err);
+        } else if (kind == 0x2C) {  // an image: descriptor, colour table, LZW code size, sub-blocks
+            uint8_t descriptor[9];
+            for (int i = 0; i < 9; i++)
+                if (!ci_walk_byte(w, &descriptor[i])) return ci_cut_short(name, "no trailer", err);
+            if (!skip_colour_table(w, descriptor[8]) || !ci_walk_skip(w, 1) || !skip_sub_blocks(w))
+                return ci_cut_short(name, "no trailer", err);
+        } else {
+            return ci_fail(err, CI_ERR_CORRUPT, "%s: broken GIF data (an unknown block)", name);
+        }
+    }
+}
+
+static ci_status gif_complete(int fd, const char *name, ci_error *err) {
+    return ci_walk_file(fd, gif_walk, name, err);
+}
+
+// giflib has no run-time version function: its headers' version (Debian's
+// libgif7 is giflib 5).
+static void gif_library(char *out, size_t size) {
+    snprintf(out, size, "giflib %d.%d.%d", GIFLIB_MAJOR, GIFLIB_MINOR, GIFLIB_RELEASE);
+}
+
+static int gif_sniff(const uint8_t *data, size_t size) {
+    return size >= 6 && (memcmp(data, "GIF87a", 6) == 0 || memcmp(data, "GIF89a", 6) == 0);
+}
+
+const ci_loader ci_gif_loader = {
+    .format = CI_FORMAT_GIF,
+    .name = "GIF",
+    .title = "GIF",
+    .extensions = "gif",
+    .library = gif_library,
+    .smallest_scale = 8,
+    .sniff = gif_sniff,
+    .complete = gif_complete,
+    .probe = gif_probe,
+    .state_size = sizeof(gif_draw),
+    .open = gif_open,
+    .start = gif_start,
+    .close = gif_close,
+};

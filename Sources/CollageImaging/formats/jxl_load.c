@@ -1,0 +1,384 @@
+// jxl_load.c — JPEG XL through libjxl's decoder (0.7): the loader (JPEG XL
+// is only read). Bare codestreams and the ISOBMFF container; lossy (VarDCT)
+// and lossless (modular); grey, RGB, alpha; an animation's first frame (as
+// libjxl composes it: coalescing is on by default).
+//
+// Orientation: libjxl is told to keep it (JxlDecoderSetKeepOrientation), so
+// the pixels come stored and the header's orientation goes to the driver,
+// whose resampler turns them upright as it does EXIF's. Colours: whatever
+// libjxl says its output is (JXL_COLOR_PROFILE_TARGET_DATA: sRGB for lossy
+// XYB files, the file's own space for lossless ones) becomes the colour tag,
+// as H.273 code points where its encoding has them (colour.c tone-maps PQ
+// and HLG from those) or as the ICC profile libjxl gives otherwise; colour.c
+// converts the cell. Alpha comes unpremultiplied and is composited over the
+// background, as PNG's is.
+//
+// Shrink-on-load: the draw's scales are halvings, made while decoding:
+// libjxl hands its pixels to our callback (in pieces of scanlines, in any
+// order), which box-averages them into the reduced image, so only that is
+// held, never the photo at full size (libjxl's own frame is).
+// Why not a cheaper decode for small cells: libjxl 0.7 has none that costs
+// less. Measured on a 4000x3000 lossy file (cjxl -d 1; one thread): the
+// whole decode takes 0.53 s; with JXL_DEC_FRAME_PROGRESSION at kDC the DC is
+// ready after 0.05 s, but JxlDecoderFlushImage renders it upsampled to the
+// full 12 megapixels, which took 0.55 s more (0.60-0.66 s in all, whether
+// the file came whole or in 4-64 KiB pieces): no saving. The 1/8 DC image
+// itself (JXL_DEC_DC_IMAGE, JxlDecoderSetDCOutBuffer) is deprecated and
+// never delivered by 0.7 (the decoder asks for the full image buffer
+// instead). So every draw decodes the whole frame.
+//
+// Threads: none of libjxl's (no parallel runner): the engine already draws
+// the photos of a collage in parallel, one per core.
+//
+// Is the file whole? libjxl 0.7 cannot tell without decoding: a frame it is
+// asked to skip (JxlDecoderSkipCurrentFrame), or not asked for, is passed
+// over by its table of contents without reading its sections, so a file
+// cut anywhere after its first frame header "succeeds"; parsing the table
+// of contents ourselves means parsing every header before it (entropy-coded
+// ICC profiles included). So there is no walk (`complete` is NULL): a JPEG
+// XL cut short is refused when it is drawn, by name, not when it is added.
+//
+// The pixel limit is checked on the basic info, before libjxl allocates
+// its frame and before ours.
+//
+// Broken files: libjxl says only that decoding failed, so the refusal is
+// "broken JPEG XL data" (or "cut short" when it wanted more than the file).
+// Debian's libjxl 0.7 also prints its own diagnostics of broken data to
+// stderr ("lib/jxl/...: JXL_FAILURE: ..."), compiled in with no switch to
+// turn them off; the engine's refusal is still its one line.
+#include "../internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jxl/decode.h>
+
+// A JPEG XL being read: libjxl's decoder over the whole file in memory,
+// past its header (basic info and colour encoding).
+typedef struct {
+    const char *name;
+    JxlDecoder *decoder;
+    JxlBasicInfo info;
+    ci_colour_tag tag;
+    uint8_t *icc;        // libjxl's profile of its output, when it has no H.273 form
+} jxl_reader;
+
+static void reader_close(jxl_reader *reader) {
+    if (reader->decoder) JxlDecoderDestroy(reader->decoder);
+    free(reader->icc);
+    reader->decoder = NULL;
+    reader->icc = NULL;
+}
+
+// libjxl gives no reason; its status says only that the data is broken.
+static ci_status broken(const char *name, ci_error *err) {
+    return ci_fail(err, CI_ERR_CORRUPT, "%s: broken JPEG XL data", name);
+}
+
+// An event that ends reading early: the file cut short (libjxl wants more
+// than all of it; CI_ERR_CORRUPT either way, the probe's cue to read more),
+// or broken. The input is never closed (JxlDecoderCloseInput): libjxl finds
+// the end of a frame without it (it is needed only for metadata boxes), and
+// with it a file cut short fails as broken data, not as input wanted.
+static ci_status event_failure(const jxl_reader *reader, JxlDecoderStatus status, ci_error *err) {
+    if (status == JXL_DEC_NEED_MORE_INPUT || status == JXL_DEC_SUCCESS)
+        return ci_cut_short(reader->name, "the JPEG XL stream ends early", err);
+    return broken(reader->name, err);
+}
+
+// The colour tag of libjxl's output: H.273 code points when its encoding
+// is one (libjxl's enums are H.273's numbers), else its ICC profile.
+static ci_status read_colour(jxl_reader *reader, ci_error *err) {
+    JxlColorEncoding encoding;
+    if (JxlDecoderGetColorAsEncodedProfile(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) ==
+        JXL_DEC_SUCCESS) {
+        int primaries = encoding.color_space == JXL_COLOR_SPACE_GRAY ? JXL_PRIMARIES_SRGB
+                        : encoding.primaries == JXL_PRIMARIES_P3 ? 12  // Display P3 (D65), H.273's 12
+                                                                 : (int)encoding.primaries;
+        int transfer = (int)encoding.transfer_function;
+        int known_primaries = primaries == JXL_PRIMARIES_SRGB || primaries == JXL_PRIMARIES_2100 || primaries == 12;
+        int known_transfer = transfer == JXL_TRANSFER_FUNCTION_709 || transfer == JXL_TRANSFER_FUNCTION_LINEAR ||
+                             transfer == JXL_TRANSFER_FUNCTION_SRGB || transfer == JXL_TRANSFER_FUNCTION_PQ ||
+                             transfer == JXL_TRANSFER_FUNCTION_HLG;
+        if (encoding.white_point == JXL_WHITE_POINT_D65 && known_primaries && known_transfer &&
+            encoding.color_space != JXL_COLOR_SPACE_XYB && encoding.color_space != JXL_COLOR_SPACE_UNKNOWN) {
+            reader->tag.has_nclx = 1;
+            reader->tag.primaries = primaries;
+            reader->tag.transfer = transfer;
+            reader->tag.matrix = 0;
+            reader->tag.full_range = 1;
+            return CI_OK;
+        }
+    }
+    size_t size = 0;
+    if (JxlDecoderGetICCProfileSize(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &size) !=
+            JXL_DEC_SUCCESS ||
+        size == 0)
+        return CI_OK;  // none to be had: taken as sRGB, as an untagged photo is
+    if (size > CI_MAX_FILE_BYTES) return broken(reader->name, err);
+    reader->icc = malloc(size);
+    if (!reader->icc) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", reader->name);
+    if (JxlDecoderGetColorAsICCProfile(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, reader->icc, size) !=
+        JXL_DEC_SUCCESS)
+        return broken(reader->name, err);
+    reader->tag.icc = reader->icc;
+    reader->tag.icc_size = size;
+    return CI_OK;
+}
+
+// Reads the header of the JPEG XL in data[0..size): the basic info,
+// checked against `limits`, and the colour encoding. The decoder is left
+// before the first frame. When the bytes are only the file's first,
+// CI_ERR_CORRUPT (cut short) is the caller's cue to read more.
+static ci_status reader_open(jxl_reader *reader, const uint8_t *data, size_t size, const char *name,
+                             const ci_limits *limits, ci_error *err) {
+    memset(reader, 0, sizeof *reader);
+    reader->name = name;
+    reader->decoder = JxlDecoderCreate(NULL);
+    if (!reader->decoder) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: cannot create a JPEG XL decoder", name);
+    JxlDecoder *decoder = reader->decoder;
+    if (JxlDecoderSubscribeEvents(decoder, JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | JXL_DEC_FULL_IMAGE) !=
+            JXL_DEC_SUCCESS ||
+        JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) != JXL_DEC_SUCCESS ||
+        JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) != JXL_DEC_SUCCESS ||
+        JxlDecoderSetInput(decoder, data, size) != JXL_DEC_SUCCESS)
+        return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: libjxl refused its settings", name);
+    for (;;) {
+        JxlDecoderStatus status = JxlDecoderProcessInput(decoder);
+        if (status == JXL_DEC_BASIC_INFO) {
+            if (JxlDecoderGetBasicInfo(decoder, &reader->info) != JXL_DEC_SUCCESS) return broken(name, err);
+            if (reader->info.xsize == 0 || reader->info.ysize == 0)
+                return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", name);
+            if (reader->info.orientation < 1 || reader->info.orientation > 8) reader->info.orientation = 1;
+            // Before libjxl allocates anything the size decides.
+            ci_status checked = ci_check_pixels(reader->info.xsize, reader->info.ysize, limits, name, err);
+            if (checked != CI_OK) return checked;
+        } else if (status == JXL_DEC_COLOR_ENCODING) {
+            return read_colour(reader, err);
+        } else {
+            return event_failure(reader, status, err);
+        }
+    }
+}
+
+// The display size, orientation and alpha as ci_photo_info has them.
+static void reader_info(const jxl_reader *reader, ci_photo_info *info) {
+    memset(info, 0, sizeof *info);
+    info->format = CI_FORMAT_JXL;
+    info->width = reader->info.xsize;
+    info->height = reader->info.ysize;
+    info->orientation = (int)reader->info.orientation;
+    ci_oriented_size(info->orientation, info->width, info->height, &info->display_width, &info->display_height);
+    info->has_alpha = reader->info.alpha_bits > 0;
+}
+
+// ---------------------------------------------------------------------------
+// The pixels: libjxl's callback box-averages them into `image`, reduced by
+// `factor` (1, 2, 4, 8) in both axes.
+
+typedef struct {
+    ci_image *image;
+    uint32_t factor;
+    uint32_t width, height;     // the full frame
+    int channels;               // libjxl's pixels: 3, or 4 with alpha
+    int keep_alpha;             // image is RGBA (straight alpha), else RGB over the background
+    ci_color background;
+    uint32_t *sums;             // factor > 1: per output pixel, colour x alpha (3) and alpha
+} jxl_reduction;
+
+// An output pixel from the sums of `count` pixels' premultiplied colours and
+// alphas: straight RGBA, or RGB over the background, rounded (for one
+// pixel, (c*a + bg*(255-a) + 127) / 255, png_load.c's `over`).
+static void finish_pixel(const jxl_reduction *r, const uint32_t sum[4], uint32_t count, uint8_t *out) {
+    const uint8_t bg[3] = {r->background.r, r->background.g, r->background.b};
+    uint32_t whole = 255u * count;
+    for (int c = 0; c < 3; c++) {
+        if (r->keep_alpha)
+            out[c] = sum[3] ? (uint8_t)((sum[c] + sum[3] / 2) / sum[3]) : 0;
+        else
+            out[c] = (uint8_t)((sum[c] + bg[c] * (whole - sum[3]) + whole / 2) / whole);
+    }
+    if (r->keep_alpha) out[3] = (uint8_t)((sum[3] + count / 2) / count);
+}
+
+static void take_pixels(void *opaque, size_t x, size_t y, size_t count, const void *pixels) {
+    jxl_reduction *r = opaque;
+    const uint8_t *in = pixels;
+    const int out_channels = r->image->channels;
+    if (y >= r->height || x >= r->width) return;
+    if (count > r->width - x) count = r->width - x;
+    for (size_t i = 0; i < count; i++, in += r->channels) {
+        uint32_t a = r->channels == 4 ? in[3] : 255;
+        uint32_t pixel[4] = {in[0] * a, in[1] * a, in[2] * a, a};
+        if (r->factor == 1) {
+            finish_pixel(r, pixel, 1, r->image->pixels + y * r->image->stride + (x + i) * (size_t)out_channels);
+        } else {
+            uint32_t *sum = r->sums + 4 * ((y / r->factor) * (size_t)r->image->width + (x + i) / r->factor);
+            for (int c = 0; c < 4; c++) sum[c] += pixel[c];
+        }
+    }
+}
+
+// The sums into the image, each divided by the pixels its box holds (fewer
+// at the right and bottom edges).
+static void finish_reduction(jxl_reduction *r) {
+    ci_image *image = r->image;
+    for (uint32_t oy = 0; oy < image->height; oy++) {
+        uint32_t rows = r->height - oy * r->factor < r->factor ? r->height - oy * r->factor : r->factor;
+        for (uint32_t ox = 0; ox < image->width; ox++) {
+            uint32_t columns = r->width - ox * r->factor < r->factor ? r->width - ox * r->factor : r->factor;
+            finish_pixel(r, r->sums + 4 * ((size_t)oy * image->width + ox), rows * columns,
+                         image->pixels + (size_t)oy * image->stride + (size_t)ox * image->channels);
+        }
+    }
+}
+
+// Decodes the first frame into a new `image` at `eighths`/8 (8, 4, 2 or 1)
+// of the stored size: RGBA when keep_alpha, else RGB over `background`.
+static ci_status reader_pixels(jxl_reader *reader, unsigned eighths, int keep_alpha, ci_color background,
+                               const ci_limits *limits, ci_image *image, ci_error *err) {
+    const char *name = reader->name;
+    jxl_reduction r;
+    memset(&r, 0, sizeof r);
+    r.image = image;
+    r.factor = 8 / (eighths == 1 || eighths == 2 || eighths == 4 ? eighths : 8);
+    r.width = reader->info.xsize;
+    r.height = reader->info.ysize;
+    r.channels = reader->info.alpha_bits > 0 ? 4 : 3;
+    r.keep_alpha = keep_alpha;
+    r.background = background;
+    ci_status status = ci_image_alloc(image, ci_scaled_size(r.width, 8 / r.factor),
+                                      ci_scaled_size(r.height, 8 / r.factor), keep_alpha ? 4 : 3, limits, name, err);
+    if (status != CI_OK) return status;
+    if (r.factor > 1) {
+        r.sums = calloc((size_t)image->width * image->height, 4 * sizeof *r.sums);
+        if (!r.sums) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    }
+    // Grey comes as RGB (libjxl repeats it), so every output has 3 or 4 channels.
+    JxlPixelFormat format = {(uint32_t)r.channels, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    for (status = CI_ERR_CORRUPT;;) {
+        JxlDecoderStatus event = JxlDecoderProcessInput(reader->decoder);
+        if (event == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
+            if (JxlDecoderSetImageOutCallback(reader->decoder, &format, take_pixels, &r) != JXL_DEC_SUCCESS) {
+                status = broken(name, err);
+                break;
+            }
+        } else if (event == JXL_DEC_FULL_IMAGE) {
+            // The first frame is all that is drawn: nothing after it is read.
+            status = CI_OK;
+            break;
+        } else {
+            status = event_failure(reader, event, err);
+            break;
+        }
+    }
+    if (status == CI_OK && r.factor > 1) finish_reduction(&r);
+    free(r.sums);
+    if (status != CI_OK) ci_image_free(image);
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// Probe: from the first bytes read, and from the whole file only when the
+// header runs past them.
+
+static ci_status jxl_probe(ci_source *source, ci_photo_info *info, ci_error *err) {
+    memset(info, 0, sizeof *info);
+    // Probing allocates nothing the size decides: no limit yet (the draw's).
+    ci_limits unlimited = {UINT64_MAX};
+    jxl_reader reader;
+    ci_status status = reader_open(&reader, source->buffer, source->filled, source->name, &unlimited, err);
+    if (status == CI_ERR_CORRUPT && source->filled < source->file_size) {
+        reader_close(&reader);
+        status = ci_source_read_all(source, err);
+        if (status == CI_OK)
+            status = reader_open(&reader, source->buffer, source->filled, source->name, &unlimited, err);
+    }
+    if (status == CI_OK) reader_info(&reader, info);
+    reader_close(&reader);
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// The loader: the whole file in memory, the first frame decoded at the
+// driver's halving and handed over as one image (RGB over the background,
+// or RGBA for a decode that keeps alpha).
+
+typedef struct {
+    ci_source *source;
+    const ci_draw_request *request;
+    jxl_reader reader;
+    ci_image photo;
+} jxl_draw;
+
+static ci_status jxl_open(void *state, ci_source *source, const ci_draw_request *request, ci_header *header,
+                          ci_error *err) {
+    jxl_draw *draw = state;
+    draw->source = source;
+    draw->request = request;
+    ci_status status = ci_source_read_all(source, err);
+    if (status == CI_OK)
+        status = reader_open(&draw->reader, source->buffer, source->filled, source->name, request->limits, err);
+    if (status != CI_OK) return status;
+    ci_photo_info info;
+    reader_info(&draw->reader, &info);
+    header->width = info.width;
+    header->height = info.height;
+    header->orientation = info.orientation;
+    header->display_width = info.display_width;
+    header->display_height = info.display_height;
+    header->scales = CI_SCALES_HALVINGS;
+    header->tag = draw->reader.tag;
+    return CI_OK;
+}
+
+static ci_status jxl_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
+                           uint32_t *height, const ci_image **whole, ci_error *err) {
+    jxl_draw *draw = state;
+    ci_status status = reader_pixels(&draw->reader, scale->eighths, draw->request->keep_alpha,
+                                     draw->request->background, draw->request->limits, &draw->photo, err);
+    if (status != CI_OK) return status;
+    *width = draw->photo.width;
+    *height = draw->photo.height;
+    *whole = &draw->photo;
+    return CI_OK;
+}
+
+static void jxl_close(void *state) {
+    jxl_draw *draw = state;
+    reader_close(&draw->reader);
+    ci_image_free(&draw->photo);
+}
+
+// ---------------------------------------------------------------------------
+// The table's entry
+
+// libjxl as loaded: its version, major * 1000000 + minor * 1000 + patch.
+static void jxl_library(char *out, size_t size) {
+    uint32_t version = JxlDecoderVersion();
+    snprintf(out, size, "libjxl %u.%u.%u", version / 1000000, version / 1000 % 1000, version % 1000);
+}
+
+// A bare codestream (FF 0A) or the container's signature box.
+static int jxl_sniff(const uint8_t *data, size_t size) {
+    static const uint8_t container[12] = {0, 0, 0, 0x0C, 'J', 'X', 'L', ' ', 0x0D, 0x0A, 0x87, 0x0A};
+    return (size >= 2 && data[0] == 0xFF && data[1] == 0x0A) ||
+           (size >= 12 && memcmp(data, container, sizeof container) == 0);
+}
+
+const ci_loader ci_jxl_loader = {
+    .format = CI_FORMAT_JXL,
+    .name = "JPEG XL",
+    .title = "JPEG XL",
+    .extensions = "jxl",
+    .library = jxl_library,
+    .smallest_scale = 8,
+    .sniff = jxl_sniff,
+    .complete = NULL,
+    .probe = jxl_probe,
+    .state_size = sizeof(jxl_draw),
+    .open = jxl_open,
+    .start = jxl_start,
+    .close = jxl_close,
+};

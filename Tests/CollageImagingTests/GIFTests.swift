@@ -1,0 +1,188 @@
+import CollageImaging
+import Foundation
+import Testing
+
+// GIF through giflib (formats/gif_load.c): the conformance files against
+// what ImageMagick shows for them, GIFs written here byte by byte for what
+// those do not have (a local colour table, interlacing, a frame smaller
+// than its screen), and the refusals: cut short, corrupt, over the limit.
+
+/// A GIF89a of one frame written by hand: 2-bit indices, each LZW code
+/// after a clear code, so every code stays 3 bits wide (valid, if large).
+private struct HandmadeGIF {
+    var screenWidth = 4, screenHeight = 4
+    var global: [[UInt8]]? = nil       // up to 4 RGB entries
+    var local: [[UInt8]]? = nil
+    var left = 0, top = 0, width = 4, height = 4
+    var interlaced = false
+    var transparent: UInt8? = nil
+    var indices: [UInt8] = []          // width x height, in file order
+
+    private static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+    private static func table(_ entries: [[UInt8]]) -> [UInt8] {
+        (0..<4).flatMap { $0 < entries.count ? entries[$0] : [0, 0, 0] }
+    }
+
+    var bytes: [UInt8] {
+        var out = Array("GIF89a".utf8) + Self.le16(screenWidth) + Self.le16(screenHeight)
+        out += [global == nil ? 0 : 0x81, 0, 0]  // a 4-entry global table, when there is one
+        if let global { out += Self.table(global) }
+        if let transparent { out += [0x21, 0xF9, 4, 1, 0, 0, transparent, 0] }
+        out += [0x2C] + Self.le16(left) + Self.le16(top) + Self.le16(width) + Self.le16(height)
+        out += [(local == nil ? 0 : 0x81) | (interlaced ? 0x40 : 0)]
+        if let local { out += Self.table(local) }
+        // Codes: clear (4) before each index, then end (5); packed 3 bits
+        // each from the low bit.
+        var codes = indices.flatMap { [UInt8(4), $0] }
+        codes.append(5)
+        var data = [UInt8](), bits = 0, count = 0
+        for code in codes {
+            bits |= Int(code) << count
+            count += 3
+            while count >= 8 { data.append(UInt8(bits & 0xFF)); bits >>= 8; count -= 8 }
+        }
+        if count > 0 { data.append(UInt8(bits & 0xFF)) }
+        out.append(2)  // LZW minimum code size
+        for start in stride(from: 0, to: data.count, by: 255) {
+            let block = data[start..<min(start + 255, data.count)]
+            out += [UInt8(block.count)] + block
+        }
+        return out + [0, 0x3B]
+    }
+}
+
+private let red: [UInt8] = [255, 0, 0], green: [UInt8] = [0, 255, 0], blue: [UInt8] = [0, 0, 255],
+    white: [UInt8] = [255, 255, 255]
+
+@Suite("GIF (giflib)")
+struct GIFTests {
+    @Test("Still, transparent and animated GIFs draw as ImageMagick shows them (their first frame)",
+          arguments: ["still", "transparent", "animated"])
+    func conformance(name: String) throws {
+        try FormatFixtures.expectDrawnLikeReference(FormatFixtures.path("gif", name + ".gif"),
+                                                    FormatFixtures.path("gif", name + ".png"), largest: 0, mean: 0)
+    }
+
+    @Test("The probe says GIF, its size and whether anything is transparent")
+    func probe() {
+        for (name, alpha) in [("still", false), ("transparent", true), ("animated", false)] {
+            var info = ci_photo_info()
+            var error = ci_error()
+            #expect(ci_probe_file(FormatFixtures.path("gif", name + ".gif"), &info, &error) == CI_OK)
+            #expect(info.format == CI_FORMAT_GIF && info.orientation == 1)
+            #expect((info.has_alpha != 0) == alpha, "\(name)")
+        }
+    }
+
+    @Test("A local colour table, interlaced rows, and a frame smaller than its screen over the background")
+    func handmade() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 2 x 9, interlaced: stored rows 0, 8, 4, 2, 6, 1, 3, 5, 7; the row
+        // index is its colour, so a wrong order shows.
+        var gif = HandmadeGIF()
+        gif.screenWidth = 2
+        gif.screenHeight = 9
+        gif.width = 2
+        gif.height = 9
+        gif.global = [white, white, white, white]  // not used: the local table wins
+        gif.local = [red, green, blue, white]
+        gif.interlaced = true
+        let order = [0, 8, 4, 2, 6, 1, 3, 5, 7]
+        gif.indices = order.flatMap { [UInt8($0 % 4), UInt8($0 % 4)] }
+        let file = folder.appendingPathComponent("interlaced.gif").path
+        try Data(gif.bytes).write(to: URL(fileURLWithPath: file))
+        let drawn = FormatFixtures.drawAtOwnSize(file)
+        try #require(drawn.status == CI_OK, "\(drawn.message)")
+        let colours = [red, green, blue, white]
+        for y in 0..<9 {
+            #expect(Array(drawn.rgb[(y * 2 * 3)..<(y * 2 * 3 + 3)]) == colours[y % 4], "row \(y)")
+        }
+
+        // A 2 x 2 frame at (1, 1) of a 4 x 3 screen, index 3 transparent:
+        // the rest of the screen and that pixel are the background.
+        var small = HandmadeGIF()
+        small.screenWidth = 4
+        small.screenHeight = 3
+        small.global = [red, green, blue, white]
+        small.left = 1
+        small.top = 1
+        small.width = 2
+        small.height = 2
+        small.transparent = 3
+        small.indices = [0, 1, 2, 3]
+        let offset = folder.appendingPathComponent("offset.gif").path
+        try Data(small.bytes).write(to: URL(fileURLWithPath: offset))
+        var info = ci_photo_info()
+        var error = ci_error()
+        #expect(ci_probe_file(offset, &info, &error) == CI_OK)
+        #expect(info.width == 4 && info.height == 3 && info.has_alpha != 0)
+        let placed = FormatFixtures.drawAtOwnSize(offset)
+        try #require(placed.status == CI_OK, "\(placed.message)")
+        let bg: [UInt8] = [FormatFixtures.background.r, FormatFixtures.background.g, FormatFixtures.background.b]
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(placed.rgb[((y * 4 + x) * 3)..<((y * 4 + x) * 3 + 3)]) }
+        #expect(pixel(0, 0) == bg && pixel(3, 2) == bg && pixel(0, 1) == bg)
+        #expect(pixel(1, 1) == red && pixel(2, 1) == green && pixel(1, 2) == blue)
+        #expect(pixel(2, 2) == bg)  // the transparent index
+
+        // RGBA from ci_decode_memory keeps the transparency.
+        var options = ci_decode_options()
+        options.keep_alpha = 1
+        var image = ci_image()
+        let bytes = small.bytes
+        #expect(ci_decode_memory(bytes, bytes.count, "offset.gif", &options, &image, &error) == CI_OK)
+        defer { ci_image_free(&image) }
+        let rgba = PNGTestSupport.pixels(of: image)
+        #expect(rgba[(1 * 4 + 1) * 4 + 3] == 255 && rgba[3] == 0 && rgba[(2 * 4 + 2) * 4 + 3] == 0)
+    }
+
+    @Test("A GIF cut short or broken is refused with its name and the reason")
+    func brokenFilesAreRefused() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FormatFixtures.path("gif", "still.gif"))))
+        // Cut inside the frame's data: the walk refuses it at the probe, the
+        // draw where the data runs out.
+        let cut = try FormatFixtures.refusal(Array(good.prefix(good.count * 2 / 3)), named: "cut.gif", in: folder)
+        #expect(cut.probe == CI_ERR_CORRUPT && cut.probeMessage.contains("cut short"), "\(cut.probeMessage)")
+        #expect(cut.draw == CI_ERR_CORRUPT && cut.drawMessage.contains("cut short"), "\(cut.drawMessage)")
+        // Only the trailer missing: the picture is whole, the file is not.
+        let noTrailer = try FormatFixtures.refusal(Array(good.dropLast()), named: "no-trailer.gif", in: folder)
+        #expect(noTrailer.probe == CI_ERR_CORRUPT, "\(noTrailer.probeMessage)")
+        // An animation cut in its second frame: refused when added.
+        let animated = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FormatFixtures.path("gif", "animated.gif"))))
+        let cutAnimation = try FormatFixtures.refusal(Array(animated.prefix(animated.count - 200)),
+                                                      named: "cut-animation.gif", in: folder)
+        #expect(cutAnimation.probe == CI_ERR_CORRUPT, "\(cutAnimation.probeMessage)")
+        // The image separator replaced: a block of no known kind.
+        var corrupt = HandmadeGIF()
+        corrupt.global = [red, green, blue, white]
+        corrupt.indices = [UInt8](repeating: 1, count: 16)
+        var bytes = corrupt.bytes
+        let separator = try #require(bytes.firstIndex(of: 0x2C))
+        bytes[separator] = 0x77
+        let broken = try FormatFixtures.refusal(bytes, named: "corrupt.gif", in: folder)
+        #expect(broken.probe == CI_ERR_CORRUPT && broken.draw == CI_ERR_CORRUPT, "\(broken.probeMessage)")
+        // No colour table at all.
+        var colourless = HandmadeGIF()
+        colourless.indices = [UInt8](repeating: 1, count: 16)
+        let noColours = try FormatFixtures.refusal(colourless.bytes, named: "colourless.gif", in: folder)
+        #expect(noColours.draw == CI_ERR_CORRUPT && noColours.drawMessage.contains("colour table"),
+                "\(noColours.drawMessage)")
+    }
+
+    @Test("A screen of 50,000 x 50,000 is refused by the pixel limit before anything is allocated")
+    func pixelLimit() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FormatFixtures.path("gif", "still.gif"))))
+        bytes[6] = UInt8(50_000 & 0xFF); bytes[7] = UInt8(50_000 >> 8)
+        bytes[8] = UInt8(50_000 & 0xFF); bytes[9] = UInt8(50_000 >> 8)
+        let huge = try FormatFixtures.refusal(bytes, named: "huge.gif", in: folder)
+        #expect(huge.probe == CI_OK)  // the header is fine; `add` checks the size against --max-pixels
+        #expect(huge.draw == CI_ERR_TOO_LARGE && huge.drawMessage.contains("limit"), "\(huge.drawMessage)")
+        // And a limit below the fixture's own 96 x 64.
+        let small = FormatFixtures.drawAtOwnSize(FormatFixtures.path("gif", "still.gif"), maxPixels: 96 * 64 - 1)
+        #expect(small.status == CI_ERR_TOO_LARGE, "\(small.message)")
+    }
+}
