@@ -58,6 +58,14 @@ fi
 if ! command -v avifenc >/dev/null 2>&1; then
   missing+=(libavif-bin)
 fi
+# cjxl (libjxl's) makes the JPEG XL tests' linear-light, tagged and animated
+# files; img2webp and webpmux (Debian webp) the animated WebPs.
+if ! command -v cjxl >/dev/null 2>&1; then
+  missing+=(libjxl-tools)
+fi
+if ! command -v img2webp >/dev/null 2>&1 || ! command -v webpmux >/dev/null 2>&1; then
+  missing+=(webp)
+fi
 # dlib's face detector is compiled from its headers (no library is linked);
 # scripts/faces/make-model.sh links libdlib with BLAS and LAPACK to read the
 # model, which the test suite checks.
