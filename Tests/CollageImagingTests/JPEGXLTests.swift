@@ -190,14 +190,15 @@ struct JPEGXLTests {
         #expect(status == CI_OK, "\(PNGTestSupport.message(error))")
     }
 
-    @Test("A JPEG XL cut short or broken is refused by the draw with its name and the reason")
+    @Test("A JPEG XL cut short or broken is refused by the probe (add) and the draw with its name and the reason")
     func brokenFilesAreRefused() throws {
         let folder = try PNGTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FormatFixtures.path("jxl", "lossless.jxl"))))
         // libjxl 0.7 cannot tell a file cut short without decoding it (see
-        // jxl_load.c): the probe passes it; the draw refuses it.
+        // jxl_load.c): the probe's walk decodes it, so `add` refuses it.
         let cut = try FormatFixtures.refusal(Array(good.prefix(good.count * 2 / 3)), named: "cut.jxl", in: folder)
+        #expect(cut.probe == CI_ERR_CORRUPT && cut.probeMessage.contains("cut short"), "\(cut.probeMessage)")
         #expect(cut.draw == CI_ERR_CORRUPT && cut.drawMessage.contains("cut short"), "\(cut.drawMessage)")
         // Cut inside the header: the probe refuses it too.
         let header = try FormatFixtures.refusal(Array(good.prefix(4)), named: "header.jxl", in: folder)
