@@ -57,8 +57,7 @@ fi
 
 # --- the photos --------------------------------------------------------------
 /usr/bin/python3 scripts/bench/make_workload.py "$work/w6" 6
-# W6 in TIFF, GIF, JPEG XL and DNG (W-formats); DNGs are written by PiDNG (PyPI).
-/usr/bin/python3 -c 'import pidng' 2>/dev/null || /usr/bin/python3 -m pip install -q pidng
+# W6 in TIFF, GIF, JPEG XL and DNG (W-formats).
 scripts/bench/make_formats.sh "$work/w6" "$work/formats"
 
 # --- the machine -------------------------------------------------------------

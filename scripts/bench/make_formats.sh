@@ -9,6 +9,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 w6=${1:?usage: make_formats.sh W6DIR OUTDIR} out=${2:?usage: make_formats.sh W6DIR OUTDIR}
 mkdir -p "$out"/{tiff,gif,jxl,dng}
+# PiDNG (PyPI) writes the DNGs: installed for the python3 that runs it when
+# missing (Debian's own python3 wants --break-system-packages for PyPI).
+if [ ! -s "$out/dng/photo-6.dng" ] && ! python3 -c 'import pidng, numpy, PIL' 2>/dev/null; then
+  python3 -m pip install -q pidng numpy pillow 2>/dev/null || python3 -m pip install -q --break-system-packages pidng numpy pillow
+fi
 for i in 1 2 3 4 5 6; do
   photo=$w6/photo-$i.jpg
   [ -s "$out/tiff/photo-$i.tif" ] || vips copy "$photo" "$out/tiff/photo-$i.tif[compression=lzw]"
