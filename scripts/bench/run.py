@@ -403,8 +403,10 @@ def main():
             # vips where it reads the format (its Debian build has no libraw).
             if subprocess.run(["/usr/bin/vipsheader", files[0]], capture_output=True).returncode == 0:
                 contenders.append(Contender("vips", lambda out, fmt, files=files: vips_one(files, out, fmt), psnr=False))
-            contenders.append(Contender("ImageMagick", lambda out, fmt, files=files: magick_one(files, out, fmt),
-                                        rounds_limit=3, psnr=False))
+            # ImageMagick where it reads the format (Debian's 6.9 has no JPEG XL delegate).
+            if subprocess.run(["/usr/bin/identify", files[0]], capture_output=True).returncode == 0:
+                contenders.append(Contender("ImageMagick", lambda out, fmt, files=files: magick_one(files, out, fmt),
+                                            rounds_limit=3, psnr=False))
             if ext == "dng" and shutil.which("dcraw_emu"):
                 # libraw's own tool: six half-size demosaics, two at a time (no collage).
                 def dcraw(out, fmt, files=files):
