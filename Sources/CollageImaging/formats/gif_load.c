@@ -5,8 +5,8 @@
 // the frame reaches past it, as browsers do), with its transparent colour
 // and the screen it does not cover over the draw's background, as PNG alpha
 // is. The file's background colour index is ignored (browsers ignore it
-// too). An animated GIF is a photo of its first frame, like an animated
-// WebP; the later frames are never read. Local and global colour tables,
+// too). An animated GIF is a photo of its first frame, like any animation
+// the engine reads; the later frames are never read. Local and global colour tables,
 // interlaced frames; an index past the colour table is black (giflib does
 // not check it). GIF carries no orientation and no colour profile.
 //

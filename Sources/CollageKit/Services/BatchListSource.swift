@@ -40,7 +40,7 @@ public final class BatchListSource {
                 throw CollageFailure(.folder, path: absolute,
                                      message: "cannot read the list \(absolute): \(String(cString: strerror(errno)))")
             }
-            // A photo where the list goes (`collage batch cat.webp`) would be
+            // A photo where the list goes (`collage batch cat.jpg`) would be
             // read as lines of binary, each a photo that does not exist, and
             // reported as "81 photos are too many". Its first bytes say what
             // it is (read with pread, which leaves the offset where it is).
