@@ -21,6 +21,17 @@ typedef struct {
     float score;
 } cf_face;
 
+// Where a face can change a crop. A crop slides along one axis; the part
+// of the picture every placement shows cannot move it, so a face whose
+// head lies wholly inside that part need not be looked for. NULL (or axis
+// 0): everywhere.
+typedef struct {
+    int axis;                        // 0: everywhere; 1: across (x); 2: down (y)
+    double from, to;                 // on that axis, in pixels of the picture: the part every crop shows
+    double reach_before, reach_after;  // how far a head reaches beyond its face's box, before (left or up)
+                                       // and after it on that axis, in sizes of the box on that axis
+} cf_region;
+
 // Searches the 8-bit grey `pixels` (width x height, `stride` bytes a row)
 // for faces of at least 80 x 80 pixels scoring at least `threshold`; writes
 // the best `capacity` of them, surest first. Returns how many were found
