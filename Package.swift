@@ -84,7 +84,7 @@ let package = Package(
         // is compiled in, see scripts/faces/make-model.sh), no library.
         .target(
             name: "CollageFaces",
-            exclude: ["frontal_face_model.inc", "LICENSE-dlib-model.txt"],
+            exclude: ["frontal_face_model.inc", "frontal_face_separable.inc", "LICENSE-dlib-model.txt"],
             cxxSettings: [.unsafeFlags(["-O2", "-Wno-deprecated-declarations"])]),
 
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
@@ -138,7 +138,7 @@ let package = Package(
         // them is what is checked.
         .testTarget(
             name: "CollageImagingTests",
-            dependencies: ["CollageImaging", "CollageTestSupport", "CLCMS2", "CPangoCairo", "CFontconfig", "CJXL"]),
+            dependencies: ["CollageImaging", "CollageFaces", "CollageTestSupport", "CLCMS2", "CPangoCairo", "CFontconfig", "CJXL"]),
         .testTarget(
             name: "CollageTerminalTests",
             dependencies: [
