@@ -1,3 +1,4 @@
+import CollageTestSupport
 import Foundation
 import Testing
 
@@ -8,17 +9,8 @@ import Testing
 struct FaceCopiesTests {
     #if arch(x86_64)
     @Test func noSharedFunctionOfTheBinaryUsesAVXOutsideTheX8664V3Copy() throws {
-        let script = CLI.packageRoot.appendingPathComponent("scripts/faces/check-copies.sh")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path, CLI.binary.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let run = try ScriptRun(CLI.packageRoot.appendingPathComponent("scripts/faces/check-copies.sh"), [CLI.binary.path])
+        #expect(run.status == 0, "\(run.output)")
     }
     #endif
 }
