@@ -197,6 +197,24 @@ ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t
 // The long side the attention map is made at.
 #define ATTENTION_LONG_SIDE 96
 
+// Dividing by n as a multiplication: for n < 2^16 and a sum of at most
+// 256 n (under 2^24), (x * (floor(2^40 / n) + 1)) >> 40 is x / n exactly
+// (the multiplier's excess e <= n, and x e < 2^40). Larger n divide.
+typedef struct {
+    uint64_t n, multiplier;
+} divisor;
+
+static divisor divisor_of(uint64_t n) {
+    divisor d = {n ? n : 1, 0};
+    if (d.n < 65536) d.multiplier = ((uint64_t)1 << 40) / d.n + 1;
+    return d;
+}
+
+static uint8_t rounded_average(uint64_t sum, const divisor *d) {
+    uint64_t x = sum + d->n / 2;
+    return (uint8_t)(d->multiplier ? (x * d->multiplier) >> 40 : x / d->n);
+}
+
 // The frame reduced by averaging to about `width` x `height` upright pixels
 // (never more than it has), as 3 bytes a pixel. A box filter is enough for
 // looking at a photo; it reads each pixel of the frame once. Reduced as
@@ -236,6 +254,11 @@ static ci_status reduce_upright(const ci_image *frame, int orientation, uint32_t
             for (size_t i = 0; i < row_values; i++) band[i] += p[i];
         }
         uint8_t *q = out->pixels + (size_t)b * out->stride;
+        // Output columns are `narrow` or `narrow + 1` frame columns wide, so
+        // two divisors serve the row, each as a multiplier (the divisions
+        // were most of this function's time).
+        const uint32_t narrow = frame->width / sw, rows = row1 - row0;
+        divisor by[2] = {divisor_of((uint64_t)narrow * rows), divisor_of((uint64_t)(narrow + 1) * rows)};
         for (uint32_t a = 0; a < sw; a++) {
             uint64_t red = 0, green = 0, blue = 0;
             for (uint32_t c = column[a]; c < column[a + 1]; c++) {
@@ -244,10 +267,10 @@ static ci_status reduce_upright(const ci_image *frame, int orientation, uint32_t
                 green += v[1];
                 blue += v[2];
             }
-            uint64_t n = (uint64_t)(column[a + 1] - column[a]) * (row1 - row0);
-            q[a * 3] = (uint8_t)((red + n / 2) / n);
-            q[a * 3 + 1] = (uint8_t)((green + n / 2) / n);
-            q[a * 3 + 2] = (uint8_t)((blue + n / 2) / n);
+            const divisor *n = &by[column[a + 1] - column[a] > narrow];
+            q[a * 3] = rounded_average(red, n);
+            q[a * 3 + 1] = rounded_average(green, n);
+            q[a * 3 + 2] = rounded_average(blue, n);
         }
     }
     free(band);
