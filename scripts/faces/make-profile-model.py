@@ -9,8 +9,8 @@ cannot drift from Debian's without a failing test.
 Why compiled in: cv::CascadeClassifier parses the cascade's 800 KB of XML
 for each use (about 15 ms), and a loaded one cannot be shared between
 threads; the engine keeps no global state. The arrays hold the XML's
-numbers as OpenCV reads them (each rounded to a float, written exactly as
-hexadecimal floating point). profiles.cpp evaluates them.
+numbers as OpenCV reads them (each rounded to a float, written with the
+nine digits that name it exactly). profiles.cpp evaluates them.
 
 usage: make-profile-model.py [--check] [--xml PATH]
 """
@@ -27,12 +27,14 @@ LICENSE = os.path.join(ROOT, "Sources", "CollageFaces", "LICENSE-opencv-profile-
 
 
 def f32(text):
-    """The C hexadecimal literal of the float OpenCV makes of a number."""
+    """The C literal of the float OpenCV makes of a number: nine significant
+    digits name a float exactly (no hexadecimal floats in C++14)."""
     value = struct.unpack("<f", struct.pack("<f", float(text)))[0]
-    if value == 0:
-        return "0.0f"
-    mantissa, exponent = value.hex().split("p")
-    return mantissa.rstrip("0").rstrip(".") + "p" + exponent + "f"
+    literal = "%.9g" % value
+    if "." not in literal and "e" not in literal:
+        literal += ".0"
+    assert struct.unpack("<f", struct.pack("<f", float(literal)))[0] == value
+    return literal + "f"
 
 
 def fail(message):
