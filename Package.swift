@@ -141,10 +141,11 @@ let package = Package(
         // Unit tests, by layer: no binary is run.
         // lcms2 makes the tagged test photos (ColourTests), libjxl's encoder
         // the oriented JPEG XL ones (JPEGXLTests): the engine's reading of
-        // them is what is checked.
+        // them is what is checked. CollageFaces' searches are tested directly
+        // (ProfileFaceTests).
         .testTarget(
             name: "CollageImagingTests",
-            dependencies: ["CollageImaging", "CollageTestSupport", "CLCMS2", "CPangoCairo", "CFontconfig", "CJXL"]),
+            dependencies: ["CollageImaging", "CollageFaces", "CollageTestSupport", "CLCMS2", "CPangoCairo", "CFontconfig", "CJXL"]),
         .testTarget(
             name: "CollageTerminalTests",
             dependencies: [

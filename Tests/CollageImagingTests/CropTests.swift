@@ -229,19 +229,22 @@ enum Astronaut {
     /// Head and shoulders, cut from the photo: x 90..<300, y 20..<300.
     static let cut = (x: 90, y: 20, width: 210, height: 280)
 
-    static func pixels() throws -> (pixels: [UInt8], width: Int, height: Int) {
-        var options = ci_decode_options()
-        options.apply_orientation = 1
-        var image = ci_image()
-        var error = ci_error()
-        try #require(ci_decode_file(path, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
-        defer { ci_image_free(&image) }
-        var out = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 3)
-        for y in 0..<Int(image.height) {
-            for x in 0..<Int(image.width) * 3 { out[y * Int(image.width) * 3 + x] = image.pixels[y * image.stride + x] }
-        }
-        return (out, Int(image.width), Int(image.height))
+    static func pixels() throws -> (pixels: [UInt8], width: Int, height: Int) { try decodedRGB(path) }
+}
+
+/// The photo at `path` decoded upright, as 8-bit RGB rows without padding.
+func decodedRGB(_ path: String) throws -> (pixels: [UInt8], width: Int, height: Int) {
+    var options = ci_decode_options()
+    options.apply_orientation = 1
+    var image = ci_image()
+    var error = ci_error()
+    try #require(ci_decode_file(path, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+    defer { ci_image_free(&image) }
+    var out = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 3)
+    for y in 0..<Int(image.height) {
+        for x in 0..<Int(image.width) * 3 { out[y * Int(image.width) * 3 + x] = image.pixels[y * image.stride + x] }
     }
+    return (out, Int(image.width), Int(image.height))
 }
 
 /// A photo `width` x `height` of scenery with the astronaut's head and
@@ -408,10 +411,23 @@ struct FaceModelTests {
     /// frontal_face_model.inc); this regenerates them from the installed
     /// dlib and compares, so they cannot drift from Debian's model unseen.
     @Test func theCompiledInModelIsTheInstalledDlibsModel() throws {
-        let script = TestData.packageRoot.appendingPathComponent("scripts/faces/make-model.sh")
+        try Self.check("scripts/faces/make-model.sh", runBy: "/bin/bash")
+    }
+
+    /// The profile cascade's numbers are compiled in too (Sources/
+    /// CollageFaces/profile_face_model.inc): regenerated from Debian's
+    /// opencv-data and compared, with the licence beside them.
+    @Test func theCompiledInProfileModelIsDebiansCascade() throws {
+        try Self.check("scripts/faces/make-profile-model.py", runBy: "/usr/bin/env", "python3")
+    }
+
+    /// Runs the package's `script` with --check (by `command`: a program
+    /// and its first arguments), which exits 0 when the model matches.
+    static func check(_ script: String, runBy command: String...) throws {
+        let path = TestData.packageRoot.appendingPathComponent(script).path
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path, "--check"]
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst()) + [path, "--check"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
