@@ -96,8 +96,8 @@ struct Boxes {
 // corners in an integral image of the search's stride, from the window's
 // top-left corner (a third of weight 0 reads nothing, and adds 0 as
 // OpenCV's skipping it does), the threshold on its normalised value and
-// its leaves. In the cascade's order, so that a
-// window's evaluation reads them one after the other.
+// its leaves. In the cascade's order, so that a window's evaluation reads
+// them one after the other.
 struct Stump {
     int ofs[3][4];
     float weight[3];
@@ -169,7 +169,7 @@ void place(int source, int level, int *offset, uint16_t *weight, int *first, int
 }
 
 // One row resized across, in 256ths.
-void resize_row(const uint8_t *s, int sw, int dw, const Buffers &b, int first, int last, uint16_t *row) {
+void resize_row(const uint8_t *s, int dw, const Buffers &b, int first, int last, uint16_t *row) {
     int d = 0;
     for (; d < first; d++) row[d] = (uint16_t)(s[0] << 8);
     for (; d < last; d++) {
@@ -178,7 +178,6 @@ void resize_row(const uint8_t *s, int sw, int dw, const Buffers &b, int first, i
     }
     uint16_t end = (uint16_t)(s[b.xofs[dw - 1]] << 8);
     for (; d < dw; d++) row[d] = end;
-    (void)sw;
 }
 
 // OpenCV's resize of 8-bit grey with INTER_LINEAR_EXACT: 8-bit weights,
@@ -194,7 +193,7 @@ void resize(const uint8_t *src, int sw, int sh, size_t sstride, uint8_t *dst, in
         if (dy < first_y || dy >= last_y) {
             // Above the first row's centre, or below the last's: that row.
             int y = dy < first_y ? 0 : sh - 1;
-            if (have0 != y) resize_row(src + (size_t)y * sstride, sw, dw, b, first_x, last_x, row0), have0 = y;
+            if (have0 != y) resize_row(src + (size_t)y * sstride, dw, b, first_x, last_x, row0), have0 = y;
             for (int x = 0; x < dw; x++) d[x] = (uint8_t)((row0[x] + 128) >> 8);
             continue;
         }
@@ -204,10 +203,10 @@ void resize(const uint8_t *src, int sw, int sh, size_t sstride, uint8_t *dst, in
                 uint16_t *t = row0;
                 row0 = row1, row1 = t, have0 = y, have1 = -1;
             } else {
-                resize_row(src + (size_t)y * sstride, sw, dw, b, first_x, last_x, row0), have0 = y;
+                resize_row(src + (size_t)y * sstride, dw, b, first_x, last_x, row0), have0 = y;
             }
         }
-        if (have1 != y + 1) resize_row(src + (size_t)(y + 1) * sstride, sw, dw, b, first_x, last_x, row1), have1 = y + 1;
+        if (have1 != y + 1) resize_row(src + (size_t)(y + 1) * sstride, dw, b, first_x, last_x, row1), have1 = y + 1;
         uint32_t w0 = b.beta[2 * dy], w1 = b.beta[2 * dy + 1];
         for (int x = 0; x < dw; x++) {
             uint32_t v = (w0 * row0[x] + w1 * row1[x] + 32768) >> 16;
