@@ -82,9 +82,15 @@ let package = Package(
         // Faces, for placing crops: dlib's HOG face detector behind a C
         // interface. Only dlib's headers are needed (libdlib-dev; its model
         // is compiled in, see scripts/faces/make-model.sh), no library.
+        // Faces in profile: OpenCV's profile cascade, compiled in too (see
+        // scripts/faces/make-profile-model.py) and evaluated by profiles.cpp;
+        // OpenCV itself is not linked.
         .target(
             name: "CollageFaces",
-            exclude: ["frontal_face_model.inc", "frontal_face_separable.inc", "LICENSE-dlib-model.txt"],
+            exclude: [
+                "frontal_face_model.inc", "frontal_face_separable.inc", "LICENSE-dlib-model.txt",
+                "profile_face_model.inc", "LICENSE-opencv-profile-model.txt",
+            ],
             cxxSettings: [.unsafeFlags(["-O2", "-Wno-deprecated-declarations"])]),
 
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
@@ -135,7 +141,8 @@ let package = Package(
         // Unit tests, by layer: no binary is run.
         // lcms2 makes the tagged test photos (ColourTests), libjxl's encoder
         // the oriented JPEG XL ones (JPEGXLTests): the engine's reading of
-        // them is what is checked.
+        // them is what is checked. CollageFaces' searches are tested directly
+        // (ProfileFaceTests).
         .testTarget(
             name: "CollageImagingTests",
             dependencies: ["CollageImaging", "CollageFaces", "CollageTestSupport", "CLCMS2", "CPangoCairo", "CFontconfig", "CJXL"]),

@@ -71,10 +71,13 @@ static double keep_in_view(double lo, double hi, double length, double margin) {
 }
 
 // A face as the detector frames it (eyebrows to chin) grown to the head:
-// the forehead and hair above, a little on each side and under the chin.
+// the forehead and hair above, a little on each side and under the chin
+// (in sizes of the face's box).
+#define HEAD_ABOVE 0.45
+#define HEAD_AROUND 0.15
 static ci_box head_of(ci_box face) {
-    double top = face.y - 0.45 * face.height, bottom = face.y + 1.15 * face.height;
-    double left = face.x - 0.15 * face.width, right = face.x + 1.15 * face.width;
+    double top = face.y - HEAD_ABOVE * face.height, bottom = face.y + (1 + HEAD_AROUND) * face.height;
+    double left = face.x - HEAD_AROUND * face.width, right = face.x + (1 + HEAD_AROUND) * face.width;
     if (top < 0) top = 0;
     if (left < 0) left = 0;
     if (bottom > 1) bottom = 1;
@@ -143,6 +146,9 @@ static int faces_in_view(const ci_box *faces, int count, int along_x, double len
     return 0;
 }
 
+// The room kept around faces, in window lengths, when there is room.
+#define FACE_MARGIN 0.04
+
 ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t cell_width,
                            uint32_t cell_height, const ci_placement_hints *hints, ci_box *shown) {
     double ww = 1, wh = 1;
@@ -160,7 +166,7 @@ ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t
         } else if (hints->faces && hints->face_count > 0) {
             double lo, hi;
             faces_in_view(hints->faces, hints->face_count, along_x, length, &lo, &hi);
-            centre = keep_in_view(lo, hi, length, 0.04 * length);
+            centre = keep_in_view(lo, hi, length, FACE_MARGIN * length);
             by = CI_PLACED_FACES;
         } else if (hints->has_subject) {
             ci_box s = hints->subject;
@@ -292,9 +298,88 @@ static void reduced_size(uint32_t dw, uint32_t dh, uint32_t short_side, uint32_t
     *h = (uint32_t)((uint64_t)dh * short_side / shortest);
 }
 
-// Faces in the frame, as boxes in fractions of the upright photo, surest first.
-static ci_status find_faces(const ci_image *frame, int orientation, ci_box *faces, int *count,
-                            const char *name, ci_error *err) {
+// Faces in profile are searched at a third of the frontal search's size
+// (the cascade's window is 20 pixels, dlib's 80), for faces of at least an
+// eighth of the short side there: the crop evaluation's smallest faces are
+// 14% of it (docs/quality.md).
+#define PROFILE_SHRINK 3
+#define PROFILE_MIN_SHARE 0.125
+// ...and only where the crop hides at least this share of the photo's
+// axis: the search costs about as much again as the frontal one, and a crop
+// hiding less can cut a face only at the photo's very edge.
+#define PROFILE_MIN_HIDDEN 0.2
+
+// The grey picture shrunk PROFILE_SHRINK times, by averaging (a last partial
+// row or column is dropped).
+static uint8_t *shrunk(const ci_image *grey, uint32_t *width, uint32_t *height) {
+    const uint32_t k = PROFILE_SHRINK;
+    *width = grey->width / k;
+    *height = grey->height / k;
+    if (*width == 0 || *height == 0) return NULL;
+    uint8_t *out = malloc((size_t)*width * *height);
+    if (!out) return NULL;
+    for (uint32_t y = 0; y < *height; y++) {
+        for (uint32_t x = 0; x < *width; x++) {
+            uint32_t sum = 0;
+            for (uint32_t j = 0; j < k; j++) {
+                const uint8_t *p = grey->pixels + (size_t)(k * y + j) * grey->stride + (size_t)k * x;
+                for (uint32_t i = 0; i < k; i++) sum += p[i];
+            }
+            out[(size_t)y * *width + x] = (uint8_t)((sum + k * k / 2) / (k * k));
+        }
+    }
+    return out;
+}
+
+static int overlapping(ci_box a, ci_box b) {
+    double w = fmin(a.x + a.width, b.x + b.width) - fmax(a.x, b.x);
+    double h = fmin(a.y + a.height, b.y + b.height) - fmax(a.y, b.y);
+    return w > 0 && h > 0 && w * h >= 0.3 * fmin(a.width * a.height, b.width * b.height);
+}
+
+// Faces in profile (issue #23), added to the frontal ones found: those
+// of the shrunk picture whose head could change the crop (a window
+// `length` long on `axis` shows the middle [1 - length, length] wherever it
+// goes, so a face whose head and margin lie there cannot move it), and that
+// are not a frontal face already.
+static ci_status add_profiles(const ci_image *grey, int axis, double length, ci_box *faces, int *count,
+                              const char *name, ci_error *err) {
+    if ((axis != 1 && axis != 2) || 1 - length < PROFILE_MIN_HIDDEN) return CI_OK;
+    uint32_t w, h;
+    uint8_t *picture = shrunk(grey, &w, &h);
+    if (!picture) {
+        if (w == 0 || h == 0) return CI_OK;
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
+    }
+    cf_region region = {0, 0, 0, 0, 0};
+    if (axis == 1 || axis == 2) {
+        double extent = axis == 1 ? w : h, margin = FACE_MARGIN * length;
+        region.axis = axis;
+        region.from = (1 - length + margin) * extent;
+        region.to = (length - margin) * extent;
+        region.reach_before = axis == 1 ? HEAD_AROUND : HEAD_ABOVE;
+        region.reach_after = HEAD_AROUND;
+    }
+    cf_face found[CI_MAX_FACES];
+    uint32_t min_size = (uint32_t)(PROFILE_MIN_SHARE * (w < h ? w : h));
+    int n = cf_find_profiles(picture, w, h, w, &region, min_size, found, CI_MAX_FACES);
+    free(picture);
+    if (n < 0) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
+    if (n > CI_MAX_FACES) n = CI_MAX_FACES;
+    for (int i = 0; i < n && *count < CI_MAX_FACES; i++) {
+        ci_box box = {found[i].x / w, found[i].y / h, found[i].width / w, found[i].height / h};
+        int known = 0;
+        for (int j = 0; j < *count && !known; j++) known = overlapping(faces[j], box);
+        if (!known) faces[(*count)++] = box;
+    }
+    return CI_OK;
+}
+
+// Faces in the frame, as boxes in fractions of the upright photo, surest
+// first: frontal faces, or when there are none, faces in profile that could
+// change the crop of a window `length` long on `axis` (1 across, 2 down).
+static ci_status find_faces(const ci_image *frame, int orientation, int axis, double length, ci_box *faces,
+                            int *count, const char *name, ci_error *err) {
     *count = 0;
     uint32_t dw, dh, w, h;
     ci_oriented_size(orientation, frame->width, frame->height, &dw, &dh);
@@ -328,8 +413,12 @@ static ci_status find_faces(const ci_image *frame, int orientation, ci_box *face
         faces[i] = box;
     }
     *count = n;
+    // Faces in profile only where no frontal face was found: those place
+    // the crop when there are any (the profile search costs about as much
+    // again as the frontal one).
+    if (n == 0) status = add_profiles(&small, axis, length, faces, count, name, err);
     ci_image_free(&small);
-    return CI_OK;
+    return status;
 }
 
 // The attention crop: an interest map of the reduced photo (edges of the
@@ -518,7 +607,9 @@ ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas
         hints.focus_y = along_x ? 0.5 : centre;
     } else {
         int count = 0;
-        status = find_faces(frame, orientation, faces, &count, name, err);
+        double length;
+        int axis = free_axis(dw, dh, cell.width, cell.height, &length);
+        status = find_faces(frame, orientation, axis, length, faces, &count, name, err);
         if (status != CI_OK) return status;
         hints.faces = faces;
         hints.face_count = count;

@@ -229,19 +229,22 @@ enum Astronaut {
     /// Head and shoulders, cut from the photo: x 90..<300, y 20..<300.
     static let cut = (x: 90, y: 20, width: 210, height: 280)
 
-    static func pixels() throws -> (pixels: [UInt8], width: Int, height: Int) {
-        var options = ci_decode_options()
-        options.apply_orientation = 1
-        var image = ci_image()
-        var error = ci_error()
-        try #require(ci_decode_file(path, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
-        defer { ci_image_free(&image) }
-        var out = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 3)
-        for y in 0..<Int(image.height) {
-            for x in 0..<Int(image.width) * 3 { out[y * Int(image.width) * 3 + x] = image.pixels[y * image.stride + x] }
-        }
-        return (out, Int(image.width), Int(image.height))
+    static func pixels() throws -> (pixels: [UInt8], width: Int, height: Int) { try decodedRGB(path) }
+}
+
+/// The photo at `path` decoded upright, as 8-bit RGB rows without padding.
+func decodedRGB(_ path: String) throws -> (pixels: [UInt8], width: Int, height: Int) {
+    var options = ci_decode_options()
+    options.apply_orientation = 1
+    var image = ci_image()
+    var error = ci_error()
+    try #require(ci_decode_file(path, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+    defer { ci_image_free(&image) }
+    var out = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 3)
+    for y in 0..<Int(image.height) {
+        for x in 0..<Int(image.width) * 3 { out[y * Int(image.width) * 3 + x] = image.pixels[y * image.stride + x] }
     }
+    return (out, Int(image.width), Int(image.height))
 }
 
 /// A photo `width` x `height` of scenery with the astronaut's head and
@@ -300,6 +303,19 @@ struct CropDrawTests {
         // The face found is where it was put.
         let found = smart.0.faces.0
         #expect(abs(found.x - face.x) < 0.03 && abs(found.y - face.y) < 0.03)
+    }
+
+    /// Issue #23: the cameraman of SampleImages, his face in profile, in one
+    /// of two cells of a 3000 x 500 banner. Centre shows rows 171-341 of his
+    /// 512 and cuts his head (rows 65-200); smart keeps it.
+    @Test func smartKeepsAFaceInProfileThatCentreCutsOff() throws {
+        let path = TestData.packageRoot.appendingPathComponent("SampleImages/cameraman-grayscale.jpg").path
+        let head = ci_box(x: 0, y: 65.0 / 512, width: 1, height: 135.0 / 512)
+        let centre = try drawPlaced(path, cell: (1500, 500), crop: CI_CROP_CENTRE)
+        #expect(!contains(centre.0.shown, head))
+        let smart = try drawPlaced(path, cell: (1500, 500))
+        #expect(smart.0.placed_by == CI_PLACED_FACES && smart.0.face_count == 1)
+        #expect(contains(smart.0.shown, head), "head rows 65-200 not in \(smart.0.shown)")
     }
 
     @Test func theFocusMovesTheCropAndCentreIgnoresIt() throws {
@@ -410,6 +426,15 @@ struct FaceModelTests {
     /// dlib and compares, so they cannot drift from Debian's model unseen.
     @Test func theCompiledInModelIsTheInstalledDlibsModel() throws {
         let run = try ScriptRun(TestData.packageRoot.appendingPathComponent("scripts/faces/make-model.sh"), ["--check"])
+        #expect(run.status == 0, "\(run.output)")
+    }
+
+    /// The profile cascade's numbers are compiled in too (Sources/
+    /// CollageFaces/profile_face_model.inc): regenerated from Debian's
+    /// opencv-data and compared, with the licence beside them.
+    @Test func theCompiledInProfileModelIsDebiansCascade() throws {
+        let run = try ScriptRun(TestData.packageRoot.appendingPathComponent("scripts/faces/make-profile-model.py"),
+                                ["--check"], runBy: ["/usr/bin/env", "python3"])
         #expect(run.status == 0, "\(run.output)")
     }
 }

@@ -40,6 +40,15 @@ typedef struct {
 int cf_find_faces(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                   double threshold, cf_face *faces, int capacity);
 
+// Faces in profile, facing either way, in the 8-bit grey picture: OpenCV's
+// haarcascade_profileface (compiled in) scanned as is and mirrored. Faces
+// at least min_size pixels high; `region` limits the search to where a face
+// can change a crop (NULL: everywhere). Writes the best `capacity`, surest
+// first (score: how many raw detections were grouped into it); returns how
+// many were found, or -1 when out of memory.
+int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                     const cf_region *region, uint32_t min_size, cf_face *faces, int capacity);
+
 #ifdef __cplusplus
 }
 #endif

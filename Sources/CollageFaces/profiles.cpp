@@ -1,0 +1,549 @@
+// profiles.cpp — faces in profile: OpenCV's haarcascade_profileface (a
+// boosted cascade of Haar-like features, 20 x 20 window, compiled in as
+// profile_face_model.inc by scripts/faces/make-profile-model.py) behind a C
+// interface, scanned as is and mirrored (the cascade knows faces looking
+// one way).
+//
+// Why hand-written rather than cv::CascadeClassifier: the library's
+// classifier parses the cascade's 800 KB of XML for each use (15 ms) and a
+// loaded one cannot be shared between threads, while the engine keeps no
+// global state and draws photos in parallel; and it would make OpenCV a
+// dependency of the product. This follows what detectMultiScale does, step
+// by step, so that its results agree (scripts/faces/compare_profiles.cpp
+// compares them): a pyramid of the picture shrunk by the scale factor with
+// the window fixed at 20 x 20 (OpenCV's bit-exact bilinear resize), the
+// integral and squared integral images of each level, the window's pixels
+// normalised by their standard deviation (windows of almost flat grey are
+// rejected, as there), the stages' stumps summed against each stage's
+// threshold, windows every 2 pixels below a scale of 2 and every pixel
+// above, the next window skipped when one fails the first stage, and the
+// windows found grouped like groupRectangles (min neighbours, eps 0.2).
+//
+// What is added: a region (cf_region): windows whose face, grown by the
+// head's reach, lies wholly inside the part of the picture every crop shows
+// are not evaluated, and the faces found there are not reported.
+//
+// No globals, no exceptions (memory is malloc'd and checked), no aborts:
+// safe on any thread.
+#include "collage_faces.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile_face_model.inc"
+
+namespace {
+
+// The search's settings: detectMultiScale's scale factor and min neighbours
+// (its grouping's eps is fixed at 0.2). scripts/faces/compare_profiles.cpp
+// may set others to try them.
+#ifndef PROFILE_SCALE_FACTOR
+#define PROFILE_SCALE_FACTOR 1.1
+#endif
+#ifndef PROFILE_MIN_NEIGHBOURS
+#define PROFILE_MIN_NEIGHBOURS 3
+#endif
+const double kScaleFactor = PROFILE_SCALE_FACTOR;
+const int kMinNeighbours = PROFILE_MIN_NEIGHBOURS;
+const double kGroupEps = 0.2;
+
+const int kWindow = PROFILE_MODEL_WINDOW_WIDTH;
+static_assert(PROFILE_MODEL_WINDOW_WIDTH == PROFILE_MODEL_WINDOW_HEIGHT, "a square window");
+
+// OpenCV's rounding (cvRound): to nearest, ties to even.
+inline int round_int(double v) { return (int)lrint(v); }
+inline int round_int(float v) { return (int)lrintf(v); }
+
+// a * b, or false when it overflows.
+inline bool multiply(size_t a, size_t b, size_t *out) {
+    if (b != 0 && a > (size_t)-1 / b) return false;
+    *out = a * b;
+    return true;
+}
+
+void *allocate(size_t count, size_t size) {
+    size_t bytes;
+    if (!multiply(count, size, &bytes)) return nullptr;
+    return malloc(bytes ? bytes : 1);
+}
+
+struct Box {
+    int x, y, width, height;
+};
+
+// A growable list of boxes.
+struct Boxes {
+    Box *items = nullptr;
+    size_t count = 0, capacity = 0;
+    ~Boxes() { free(items); }
+    bool push(Box box) {
+        if (count == capacity) {
+            size_t grown = capacity ? capacity * 2 : 64;
+            size_t bytes;
+            if (grown < capacity || !multiply(grown, sizeof(Box), &bytes)) return false;
+            Box *more = (Box *)realloc(items, bytes);
+            if (!more) return false;
+            items = more;
+            capacity = grown;
+        }
+        items[count++] = box;
+        return true;
+    }
+};
+
+// A stump with its feature: the feature's rectangles as offsets of their
+// corners in an integral image of the search's stride, from the window's
+// top-left corner (a third of weight 0 reads nothing, and adds 0 as
+// OpenCV's skipping it does), the threshold on its normalised value and
+// its leaves. In the cascade's order, so that a window's evaluation reads
+// them one after the other.
+struct Stump {
+    int ofs[3][4];
+    float weight[3];
+    float threshold;
+    float leaves[2];  // below the threshold, at or above it
+};
+
+// Memory of one search, freed whatever happens.
+struct Buffers {
+    Stump *stumps = nullptr;
+    uint8_t *mirrored = nullptr;   // the picture mirrored
+    uint8_t *level = nullptr;      // one level of the pyramid
+    uint32_t *sums = nullptr;      // its integral image, then its squared one
+    uint16_t *rows = nullptr;      // two rows resized across, for resizing down
+    int *xofs = nullptr;           // where each column of a level is read
+    uint16_t *alpha = nullptr;     // and with which weights
+    int *yofs = nullptr;           // where each row is read
+    uint16_t *beta = nullptr;      // and with which weights
+    ~Buffers() {
+        free(stumps);
+        free(mirrored);
+        free(level);
+        free(sums);
+        free(rows);
+        free(xofs);
+        free(alpha);
+        free(yofs);
+        free(beta);
+    }
+};
+
+// Where a face can change a crop, on the axis of the picture searched.
+struct Reach {
+    int axis;  // 0: everywhere, 1: x, 2: y
+    double from, to, before, after;
+    // Whether a face box starting at `at` and `size` long on the axis
+    // reaches outside [from, to] when grown by `margin` of its size more.
+    bool outside(double at, double size, double margin) const {
+        if (axis == 0) return true;
+        return at - (before + margin) * size < from || at + (1 + after + margin) * size > to;
+    }
+};
+
+// Where a level's pixel is read on one axis, as OpenCV's bit-exact
+// linear resize (INTER_LINEAR_EXACT, which the cascade's pyramid uses)
+// places it: at (d + 0.5) * scale - 0.5, between pixels `offset[d]` and the
+// next with weights `weight[2d]` and `weight[2d + 1]` of 256; the levels'
+// pixels before `*first` read the source's first pixel, those from `*last`
+// on its last.
+void place(int source, int level, int *offset, uint16_t *weight, int *first, int *last) {
+    double scale = 1.0 / ((double)level / source);
+    *first = 0, *last = level;
+    for (int d = 0; d < level; d++) {
+        double at = scale * (d + 0.5) - 0.5;
+        int i = (int)floor(at);
+        offset[d] = 0, weight[2 * d] = 256, weight[2 * d + 1] = 0;
+        if (i >= 0 && source > 1) {
+            if (i < source - 1) {
+                int after = round_int((at - i) * 256);
+                offset[d] = i, weight[2 * d] = (uint16_t)(256 - after), weight[2 * d + 1] = (uint16_t)after;
+            } else {
+                offset[d] = source - 1;
+                if (d < *last) *last = d;
+            }
+        } else if (d + 1 > *first) {
+            *first = d + 1;
+        }
+    }
+}
+
+// One row resized across, in 256ths.
+void resize_row(const uint8_t *s, int dw, const Buffers &b, int first, int last, uint16_t *row) {
+    int d = 0;
+    for (; d < first; d++) row[d] = (uint16_t)(s[0] << 8);
+    for (; d < last; d++) {
+        const uint8_t *p = s + b.xofs[d];
+        row[d] = (uint16_t)(b.alpha[2 * d] * p[0] + b.alpha[2 * d + 1] * p[1]);
+    }
+    uint16_t end = (uint16_t)(s[b.xofs[dw - 1]] << 8);
+    for (; d < dw; d++) row[d] = end;
+}
+
+// OpenCV's resize of 8-bit grey with INTER_LINEAR_EXACT: 8-bit weights,
+// rows resized across first (in 256ths), then down, rounded.
+void resize(const uint8_t *src, int sw, int sh, size_t sstride, uint8_t *dst, int dw, int dh, Buffers &b) {
+    int first_x, last_x, first_y, last_y;
+    place(sw, dw, b.xofs, b.alpha, &first_x, &last_x);
+    place(sh, dh, b.yofs, b.beta, &first_y, &last_y);
+    uint16_t *row0 = b.rows, *row1 = b.rows + dw;
+    int have0 = -1, have1 = -1;  // the source rows row0 and row1 hold
+    for (int dy = 0; dy < dh; dy++) {
+        uint8_t *d = dst + (size_t)dy * dw;
+        if (dy < first_y || dy >= last_y) {
+            // Above the first row's centre, or below the last's: that row.
+            int y = dy < first_y ? 0 : sh - 1;
+            if (have0 != y) resize_row(src + (size_t)y * sstride, dw, b, first_x, last_x, row0), have0 = y;
+            for (int x = 0; x < dw; x++) d[x] = (uint8_t)((row0[x] + 128) >> 8);
+            continue;
+        }
+        int y = b.yofs[dy];
+        if (have0 != y) {
+            if (have1 == y) {
+                uint16_t *t = row0;
+                row0 = row1, row1 = t, have0 = y, have1 = -1;
+            } else {
+                resize_row(src + (size_t)y * sstride, dw, b, first_x, last_x, row0), have0 = y;
+            }
+        }
+        if (have1 != y + 1) resize_row(src + (size_t)(y + 1) * sstride, dw, b, first_x, last_x, row1), have1 = y + 1;
+        uint32_t w0 = b.beta[2 * dy], w1 = b.beta[2 * dy + 1];
+        for (int x = 0; x < dw; x++) {
+            uint32_t v = (w0 * row0[x] + w1 * row1[x] + 32768) >> 16;
+            d[x] = (uint8_t)(v > 255 ? 255 : v);
+        }
+    }
+}
+
+// Integral and squared integral images (w + 1) x (h + 1), `stride` words a
+// row, of the w x h picture; 32-bit words that wrap, as OpenCV's do (a
+// window's sums are exact differences all the same).
+void integrate(const uint8_t *src, int w, int h, size_t sstride, uint32_t *sum, uint32_t *sq, size_t stride) {
+    memset(sum, 0, (w + 1) * sizeof *sum);
+    memset(sq, 0, (w + 1) * sizeof *sq);
+    for (int y = 0; y < h; y++) {
+        const uint8_t *s = src + (size_t)y * sstride;
+        const uint32_t *above = sum + (size_t)y * stride, *above_sq = sq + (size_t)y * stride;
+        uint32_t *row = sum + (size_t)(y + 1) * stride, *row_sq = sq + (size_t)(y + 1) * stride;
+        row[0] = row_sq[0] = 0;
+        uint32_t run = 0, run_sq = 0;
+        for (int x = 0; x < w; x++) {
+            uint32_t v = s[x];
+            run += v;
+            run_sq += v * v;
+            row[x + 1] = above[x + 1] + run;
+            row_sq[x + 1] = above_sq[x + 1] + run_sq;
+        }
+    }
+}
+
+inline int rect_sum(const uint32_t *p, const int *o) { return (int)(p[o[0]] - p[o[1]] - p[o[2]] + p[o[3]]); }
+
+// The normaliser of the window whose integral starts at p (squares at q):
+// one over its pixels' standard deviation (times the area), or false when
+// the window is too flat to judge.
+inline bool normaliser_at(const uint32_t *p, const uint32_t *q, const int *norm, float *normaliser) {
+    const double area = (kWindow - 2) * (kWindow - 2);
+    int valsum = rect_sum(p, norm);
+    uint32_t valsqsum = q[norm[0]] - q[norm[1]] - q[norm[2]] + q[norm[3]];
+    double nf = area * valsqsum - (double)valsum * valsum;
+    if (!(nf > 0.)) return false;
+    *normaliser = (float)(1. / sqrt(nf));
+    return area * *normaliser < 1e-1;
+}
+
+// One stump's leaf at the window whose integral starts at p.
+inline double leaf(const Stump &t, const uint32_t *p, float normaliser) {
+    float value = t.weight[0] * rect_sum(p, t.ofs[0]) + t.weight[1] * rect_sum(p, t.ofs[1]);
+    value += t.weight[2] * rect_sum(p, t.ofs[2]);
+    value *= normaliser;
+    // An index rather than a choice: a branch on it would be mispredicted
+    // half the time.
+    return t.leaves[!(value < t.threshold)];
+}
+
+inline float stage_threshold(int stage) { return profile_model_stage_thresholds[stage] - 1e-5f; }
+
+// The cascade's stages from `stage` on (whose first stump is `stump`) at
+// the window whose integral starts at p: 1 when every one passes, 0 when
+// the first stage fails, -1 when a later one does. (Evaluating the first
+// stages for a row of windows at once, in loops the compiler vectorises,
+// measured no faster: most windows go on to later stages.)
+int classify(const uint32_t *p, float normaliser, int stage, const Stump *stump) {
+    for (; stage < PROFILE_MODEL_STAGES; stage++) {
+        double sum = 0;
+        for (const Stump *end = stump + profile_model_stage_weaks[stage]; stump < end; stump++)
+            sum += leaf(*stump, p, normaliser);
+        if (sum < stage_threshold(stage)) return stage == 0 ? 0 : -1;
+    }
+    return 1;
+}
+
+// The first of `step`'s multiples at or after v.
+inline int step_up(int v, int step) { return (v + step - 1) / step * step; }
+
+// Scans the picture at every scale, adding the windows found (in pixels of
+// the picture) to `found`. False when out of memory.
+bool scan(const uint8_t *pixels, int width, int height, size_t pstride, const Reach &reach, int min_size,
+          Buffers &b, size_t stride, Boxes &found) {
+    int norm[4];
+    {
+        size_t o = stride + 1, wide = kWindow - 2, tall = (kWindow - 2) * stride;
+        norm[0] = (int)o, norm[1] = (int)(o + wide), norm[2] = (int)(o + tall), norm[3] = (int)(o + tall + wide);
+    }
+    for (double factor = 1;; factor *= kScaleFactor) {
+        int window = round_int(kWindow * factor);
+        if (window > width || window > height) break;
+        if (window < min_size) continue;
+        float scale = (float)factor;
+        int lw = round_int((float)width / scale), lh = round_int((float)height / scale);
+        if (lw < kWindow || lh < kWindow) break;
+        const uint8_t *level = pixels;
+        size_t lstride = pstride;
+        if (lw != width || lh != height) {
+            resize(pixels, width, height, pstride, b.level, lw, lh, b);
+            level = b.level;
+            lstride = (size_t)lw;
+        }
+        uint32_t *sum = b.sums, *sq = b.sums + stride * (size_t)(height + 1);
+        integrate(level, lw, lh, lstride, sum, sq, stride);
+
+        int step = scale >= 2 ? 1 : 2;
+        int xs = lw + 1 - kWindow, ys = lh + 1 - kWindow;  // windows across and down
+        int box = round_int(kWindow * scale);
+        // With a region, the windows whose face (with the head's reach and a
+        // margin of the grouping's eps, so that the windows grouped with one
+        // that reaches out are there too) stays inside are skipped: on the
+        // axis, those from first_inside up to first_outside.
+        int first_inside = 0, first_outside = 0;
+        if (reach.axis != 0) {
+            int n = reach.axis == 1 ? xs : ys;
+            first_inside = n, first_outside = n;
+            for (int i = 0; i < n; i++) {
+                bool out = reach.outside(round_int(i * scale), box, kGroupEps);
+                if (!out && first_inside == n) first_inside = i;
+                if (out && first_inside < n) {
+                    first_outside = i;
+                    break;
+                }
+            }
+        }
+        for (int y = 0; y < ys; y += step) {
+            if (reach.axis == 2 && y >= first_inside && y < first_outside) {
+                y = step_up(first_outside, step) - step;
+                continue;
+            }
+            const uint32_t *prow = sum + (size_t)y * stride, *qrow = sq + (size_t)y * stride;
+            for (int x = 0; x < xs; x += step) {
+                if (reach.axis == 1 && x >= first_inside && x < first_outside) {
+                    x = step_up(first_outside, step) - step;
+                    continue;
+                }
+                float normaliser;
+                int result = normaliser_at(prow + x, qrow + x, norm, &normaliser)
+                                 ? classify(prow + x, normaliser, 0, b.stumps) : -1;
+                if (result > 0 && !found.push(Box{round_int(x * scale), round_int(y * scale), box, box}))
+                    return false;
+                // OpenCV skips the window after one that fails the first stage.
+                if (result == 0) x += step;
+            }
+        }
+    }
+    return true;
+}
+
+// OpenCV's SimilarRects.
+bool similar(const Box &a, const Box &b, double eps) {
+    double delta = eps * ((a.width < b.width ? a.width : b.width) + (a.height < b.height ? a.height : b.height)) * 0.5;
+    return abs(a.x - b.x) <= delta && abs(a.y - b.y) <= delta && abs(a.x + a.width - b.x - b.width) <= delta &&
+           abs(a.y + a.height - b.y - b.height) <= delta;
+}
+
+int root_of(int *parent, int i) {
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+// OpenCV's groupRectangles(rects, weights, minNeighbours, eps): classes of
+// similar boxes, each averaged; those of more than minNeighbours boxes kept
+// unless inside a class's box that is much surer. Appends them to `out`,
+// and to `scores` their count (x) and the pass (y); false when out of memory.
+bool group(const Boxes &raw, int pass, Boxes &out, Boxes &scores) {
+    size_t n = raw.count;
+    if (n == 0) return true;
+    int *parent = (int *)allocate(n, sizeof(int));
+    int *label = (int *)allocate(n, sizeof(int));
+    long long *sums = (long long *)allocate(n, 4 * sizeof(long long));
+    int *counts = (int *)allocate(n, sizeof(int));
+    Box *means = (Box *)allocate(n, sizeof(Box));
+    bool ok = parent && label && sums && counts && means;
+    if (ok) {
+        for (size_t i = 0; i < n; i++) parent[i] = (int)i;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++)
+                if (similar(raw.items[i], raw.items[j], kGroupEps)) {
+                    int a = root_of(parent, (int)i), c = root_of(parent, (int)j);
+                    if (a != c) parent[c] = a;
+                }
+        int classes = 0;
+        for (size_t i = 0; i < n; i++) label[i] = -1;
+        for (size_t i = 0; i < n; i++) {
+            int r = root_of(parent, (int)i);
+            if (label[r] < 0) label[r] = classes++;
+            label[i] = label[r];
+        }
+        memset(sums, 0, n * 4 * sizeof(long long));
+        memset(counts, 0, n * sizeof(int));
+        for (size_t i = 0; i < n; i++) {
+            long long *s = sums + 4 * label[i];
+            s[0] += raw.items[i].x, s[1] += raw.items[i].y, s[2] += raw.items[i].width, s[3] += raw.items[i].height;
+            counts[label[i]]++;
+        }
+        for (int c = 0; c < classes; c++) {
+            float s = 1.f / counts[c];
+            means[c] = Box{round_int(sums[4 * c] * s), round_int(sums[4 * c + 1] * s), round_int(sums[4 * c + 2] * s),
+                           round_int(sums[4 * c + 3] * s)};
+        }
+        for (int i = 0; i < classes && ok; i++) {
+            const Box &r1 = means[i];
+            int n1 = counts[i];
+            if (n1 <= kMinNeighbours) continue;
+            int j;
+            for (j = 0; j < classes; j++) {
+                int n2 = counts[j];
+                if (j == i || n2 <= kMinNeighbours) continue;
+                const Box &r2 = means[j];
+                int dx = round_int(r2.width * kGroupEps), dy = round_int(r2.height * kGroupEps);
+                if (r1.x >= r2.x - dx && r1.y >= r2.y - dy && r1.x + r1.width <= r2.x + r2.width + dx &&
+                    r1.y + r1.height <= r2.y + r2.height + dy && (n2 > (n1 > 3 ? n1 : 3) || n1 < 3))
+                    break;
+            }
+            if (j == classes) ok = out.push(r1) && scores.push(Box{n1, pass, 0, 0});
+        }
+    }
+    free(parent);
+    free(label);
+    free(sums);
+    free(counts);
+    free(means);
+    return ok;
+}
+
+}  // namespace
+
+extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                                const cf_region *region, uint32_t min_size, cf_face *faces, int capacity) {
+    if (!faces || capacity < 0) capacity = 0;
+    if (!pixels || width < (uint32_t)kWindow || height < (uint32_t)kWindow || stride < width) return 0;
+    // Offsets in the integral images are ints: pictures wider than that
+    // cannot be searched (nor held).
+    if (width > (1u << 24) || height > (1u << 24)) return -1;
+    int w = (int)width, h = (int)height;
+    size_t istride = (size_t)w + 1;
+    if (istride * (kWindow + 1) > (size_t)0x7fffffff) return -1;
+
+    Reach reach{0, 0, 0, 0, 0};
+    if (region && (region->axis == 1 || region->axis == 2)) {
+        reach = Reach{region->axis, region->from, region->to, region->reach_before, region->reach_after};
+        if (!(reach.from <= reach.to)) reach.axis = 0;  // nothing shown by every crop (or NaN): everywhere
+    }
+
+    Buffers b;
+    size_t pixels_count, sums_count;
+    if (!multiply((size_t)w, (size_t)h, &pixels_count) || !multiply(istride, (size_t)h + 1, &sums_count) ||
+        !multiply(sums_count, 2, &sums_count))
+        return -1;
+    b.stumps = (Stump *)allocate(PROFILE_MODEL_WEAKS, sizeof(Stump));
+    b.mirrored = (uint8_t *)allocate(pixels_count, 1);
+    b.level = (uint8_t *)allocate(pixels_count, 1);
+    b.sums = (uint32_t *)allocate(sums_count, sizeof(uint32_t));
+    b.rows = (uint16_t *)allocate((size_t)w, 2 * sizeof(uint16_t));
+    b.xofs = (int *)allocate((size_t)w, sizeof(int));
+    b.alpha = (uint16_t *)allocate((size_t)w, 2 * sizeof(uint16_t));
+    b.yofs = (int *)allocate((size_t)h, sizeof(int));
+    b.beta = (uint16_t *)allocate((size_t)h, 2 * sizeof(uint16_t));
+    if (!b.stumps || !b.mirrored || !b.level || !b.sums || !b.rows || !b.xofs || !b.alpha || !b.yofs || !b.beta)
+        return -1;
+
+    for (int i = 0; i < PROFILE_MODEL_WEAKS; i++) {
+        Stump &t = b.stumps[i];
+        int feature = profile_model_weak_features[i];
+        for (int k = 0; k < 3; k++) {
+            const unsigned char *r = profile_model_rects[feature][k];
+            size_t top = r[1] * istride + r[0], bottom = (r[1] + r[3]) * istride + r[0];
+            t.ofs[k][0] = (int)top, t.ofs[k][1] = (int)(top + r[2]);
+            t.ofs[k][2] = (int)bottom, t.ofs[k][3] = (int)(bottom + r[2]);
+            t.weight[k] = profile_model_rect_weights[feature][k];
+        }
+        t.threshold = profile_model_weak_thresholds[i];
+        t.leaves[0] = profile_model_weak_below[i];
+        t.leaves[1] = profile_model_weak_above[i];
+    }
+    for (int y = 0; y < h; y++) {
+        const uint8_t *s = pixels + (size_t)y * stride;
+        uint8_t *d = b.mirrored + (size_t)y * w;
+        for (int x = 0; x < w; x++) d[x] = s[w - 1 - x];
+    }
+
+    // As is, then mirrored (its region mirrored too); each grouped apart,
+    // as two calls of detectMultiScale would.
+    Boxes boxes, scores;
+    for (int pass = 0; pass < 2; pass++) {
+        Reach r = reach;
+        if (pass == 1 && r.axis == 1) r = Reach{1, w - reach.to, w - reach.from, reach.after, reach.before};
+        Boxes raw;
+        size_t before = boxes.count;
+        if (!scan(pass == 0 ? pixels : b.mirrored, w, h, pass == 0 ? stride : (size_t)w, r, (int)min_size, b,
+                  istride, raw) ||
+            !group(raw, pass, boxes, scores))
+            return -1;
+        if (pass == 1)
+            for (size_t i = before; i < boxes.count; i++) boxes.items[i].x = w - boxes.items[i].x - boxes.items[i].width;
+    }
+
+    // Surest first; faces that do not reach out of the region dropped, and a
+    // face found both ways kept once (the surer).
+    size_t n = boxes.count;
+    int *order = (int *)allocate(n ? n : 1, sizeof(int));
+    bool *kept = (bool *)allocate(n ? n : 1, sizeof(bool));
+    if (!order || !kept) {
+        free(order);
+        free(kept);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) order[i] = (int)i;
+    for (size_t i = 1; i < n; i++) {  // insertion sort: a handful of faces, stable
+        int v = order[i];
+        size_t j = i;
+        while (j > 0 && scores.items[order[j - 1]].x < scores.items[v].x) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = v;
+    }
+    int count = 0;
+    bool on_x = reach.axis == 1;
+    for (size_t i = 0; i < n; i++) {
+        const Box &f = boxes.items[order[i]];
+        kept[i] = reach.outside(on_x ? f.x : f.y, on_x ? f.width : f.height, 0);
+        for (size_t k = 0; k < i && kept[i]; k++) {
+            const Box &g = boxes.items[order[k]];
+            if (!kept[k] || scores.items[order[k]].y == scores.items[order[i]].y) continue;
+            int ix = (f.x + f.width < g.x + g.width ? f.x + f.width : g.x + g.width) - (f.x > g.x ? f.x : g.x);
+            int iy = (f.y + f.height < g.y + g.height ? f.y + f.height : g.y + g.height) - (f.y > g.y ? f.y : g.y);
+            long long smaller = f.width < g.width ? (long long)f.width * f.height : (long long)g.width * g.height;
+            if (ix > 0 && iy > 0 && 2LL * ix * iy >= smaller) kept[i] = false;
+        }
+        if (!kept[i]) continue;
+        if (count < capacity)
+            faces[count] = cf_face{(float)f.x, (float)f.y, (float)f.width, (float)f.height,
+                                   (float)scores.items[order[i]].x};
+        count++;
+    }
+    free(kept);
+    free(order);
+    return count;
+}
