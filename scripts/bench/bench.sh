@@ -72,9 +72,15 @@ scripts/bench/make_formats.sh "$work/w6" "$work/formats"
 # sessions before nice values count: a job at nice 19 in another session (a
 # fuzzer, say) still takes one of two cores from the measurement. As root the
 # measurement therefore runs in a session of its own whose autogroup gets nice
-# -10; elsewhere it runs as it is, and machine.txt says which.
+# -10; elsewhere it runs as it is, and machine.txt says which. Started under
+# a positive nice (`nice -n 10 make bench`: a check beside someone else's
+# measurement), its session's autogroup gets that nice instead, so it yields.
 run=(/usr/bin/python3 scripts/bench/run.py "$collage" "$work/w6" "$work" "$work/results.md")
-if [ "$(id -u)" -eq 0 ] && [ -e /proc/self/autogroup ] && command -v setsid >/dev/null 2>&1; then
+niceness=$(nice)
+if [ "$niceness" -gt 0 ] && [ -e /proc/self/autogroup ] && command -v setsid >/dev/null 2>&1; then
+  echo "Scheduling: started at nice $niceness, so the measurement ran in its own session, autogroup nice $niceness (a check, not a measurement)" | tee -a "$work/machine.txt" >&2
+  setsid --wait bash -c 'echo "$1" > /proc/self/autogroup && shift && exec "$@"' _ "$niceness" "${run[@]}"
+elif [ "$(id -u)" -eq 0 ] && [ -e /proc/self/autogroup ] && command -v setsid >/dev/null 2>&1; then
   echo "Scheduling: the measurement ran in its own session, autogroup nice -10" | tee -a "$work/machine.txt" >&2
   setsid --wait bash -c 'echo -10 > /proc/self/autogroup && exec "$@"' _ "${run[@]}"
 else
