@@ -33,6 +33,15 @@ tools and makes the photos. Environment:
   BENCH_PICTURE_RUNS rounds for Picture (default 11; 0 skips it)
   BENCH_BANNER      0 skips the banner check (default: it runs, once, untimed)
 
+Issue #23's goals: the last table of the results (goals-23.md in the work
+folder, which bench.sh appends after the picker's times) sets each goal of
+the issue beside what this run measured, from the tables above it, and says
+met or missed: W6-crop's smart / centre (<= 1.15 x), W-portraits' smart /
+centre (<= 1.3 x), W6's collage / vips (<= 0.35 x), Batch's collage / vips
+x10 (<= 0.33 x), Picture's smart (<= 0.15 s; centre beside it), and the
+banner's head kept. A goal whose workload was skipped (its knob at 0, or
+vips left out by BENCH_ONLY) reads "not measured".
+
 Picture (issue 23): the picture of W6 the collage screen shows, 80 columns
 wide, with --crop centre and smart (the default), alternating. `collage
 preview --width 80 --graphics symbols` draws it through the same
@@ -289,6 +298,26 @@ def median_wall(contenders, name):
     """The median wall of the contender called `name`, or None where it did not run."""
     found = [c for c in contenders if c.name == name and c.runs]
     return statistics.median(r[0] for r in found[0].runs) if found else None
+
+
+def goals_table(rows):
+    """Issue 23's goals as measured in this run, from rows of (goal,
+    measured, goal text, met): met None where the run did not measure it."""
+    lines = ["| Issue #23 goals | measured in this run | goal | |", "| --- | ---: | ---: | --- |"]
+    for goal, measured, wanted, met in rows:
+        verdict = ("not measured" if met is None else "for comparison" if met == "context"
+                   else "**met**" if met else "**missed**")
+        lines.append("| %s | %s | %s | %s |" % (goal, measured if met is not None else "", wanted, verdict))
+    return "\n".join(lines)
+
+
+def ratio_goal(goal, numerator, denominator, limit, what):
+    """A goals_table row for a ratio of two median walls (None: not measured)."""
+    if numerator is None or not denominator:
+        return (goal, "", "<= %.2f x" % limit, None)
+    value = numerator / denominator
+    return (goal, "%.3f x (%.3f s / %.3f s, %s)" % (value, numerator, denominator, what), "<= %.2f x" % limit,
+            value <= limit)
 
 
 def main():
@@ -678,6 +707,30 @@ def main():
     print(text)
     with open(results, "w") as f:
         f.write(text + "\n")
+
+    # Issue 23's goals, from the tables above; bench.sh appends them to the
+    # results last, after the picker's measurement.
+    picture_smart = median_wall(pictures, pictures[1].name) if pictures else None
+    picture_centre = median_wall(pictures, pictures[0].name) if pictures else None
+    goals = [
+        ratio_goal("W6 (no faces), smart / `--crop centre`, wall", median_wall(crops, "collage --crop smart"),
+                   median_wall(crops, "collage --crop centre"), 1.15, "W6-crop"),
+        ratio_goal("portraits with faces, smart / centre, wall", median_wall(portraits, "collage --crop smart"),
+                   median_wall(portraits, "collage --crop centre"), 1.3, "W-portraits, six"),
+        ratio_goal("W6 default against vips", median_wall(w6, "collage"), median_wall(w6, "vips"), 0.35, "W6"),
+        ratio_goal("ten W6 in `batch`, against ten vips runs", median_wall(batch, "collage batch"),
+                   median_wall(batch, "vips x10"), 0.33, "Batch"),
+        ("collage-screen picture at %d columns, smart" % PICTURE_COLUMNS,
+         "%.3f s" % picture_smart if picture_smart is not None else "", "<= 0.15 s",
+         None if picture_smart is None else picture_smart <= 0.15),
+        ("the same, `--crop centre` (0.10 s when the issue was filed)",
+         "%.3f s" % picture_centre if picture_centre is not None else "", "", None if picture_centre is None else "context"),
+        ("the cameraman (a face in profile) in a %s banner" % BANNER_SIZE,
+         "smart shows rows %d-%d (centre %d-%d)" % (banner["smart"] + banner["centre"]) if banner else "",
+         "head (rows %d-%d) kept" % BANNER_HEAD_ROWS, None if banner is None else head_kept(banner["smart"])),
+    ]
+    with open(os.path.join(work, "goals-23.md"), "w") as f:
+        f.write(goals_table(goals) + "\n")
     shutil.rmtree(scratch, ignore_errors=True)
     shutil.rmtree(outdir, ignore_errors=True)
 
