@@ -140,20 +140,26 @@ static void fuzz_decode_one(const uint8_t *data, size_t size, ci_format expected
         CHECK(memcmp(&info, &zero, sizeof info) == 0);
     }
 
-    // 1b. The file probe says the same, once it has also walked the file to
-    // its end (a file cut short is refused when it is added; the loader's
-    // probe reads the header only). Seeds longer than -max_len arrive cut.
+    // 1b. The file probe says the same (it reads the header only), and the
+    // check `add` makes after it walks the file to its end as the loader's
+    // walk does (a file cut short is refused when it is added). Seeds longer
+    // than -max_len arrive cut.
     ci_photo_info file_info;
     ci_status file_probed = ci_probe_file(memfd_path, &file_info, &err);
     check_error(file_probed, &err, memfd_path);
-    ci_error complete_err;
-    ci_status complete = probed;
-    if (probed == CI_OK && loader->complete) {
-        CHECK(lseek(memfd, 0, SEEK_SET) == 0);
-        complete = loader->complete(memfd, FUZZ_NAME, &complete_err);
+    CHECK((file_probed == CI_OK) == (probed == CI_OK));
+    if (file_probed == CI_OK) {
+        CHECK(memcmp(&file_info, &info, sizeof info) == 0);
+        ci_status file_complete = ci_check_complete(memfd_path, &err);
+        check_error(file_complete, &err, memfd_path);
+        ci_error complete_err;
+        ci_status complete = CI_OK;
+        if (loader->complete) {
+            CHECK(lseek(memfd, 0, SEEK_SET) == 0);
+            complete = loader->complete(memfd, FUZZ_NAME, &complete_err);
+        }
+        CHECK((file_complete == CI_OK) == (complete == CI_OK));
     }
-    CHECK((file_probed == CI_OK) == (complete == CI_OK));
-    if (file_probed == CI_OK) CHECK(memcmp(&file_info, &info, sizeof info) == 0);
 
     // 2. Full size, RGB over a background taken from the data, oriented.
     ci_decode_options options;

@@ -48,8 +48,18 @@ ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
     const ci_loader *loader = NULL;
     ci_status status = source_open(path, &source, &loader, err);
     if (status == CI_OK) status = loader->probe(&source, info, err);
+    source_close(&source);
+    if (status != CI_OK) memset(info, 0, sizeof *info);
+    return status;
+}
+
+ci_status ci_check_complete(const char *path, ci_error *err) {
+    if (!path) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_check_complete: missing argument");
     // A file cut short probes fine (its header is whole) and would fail only
-    // at save: tell now, while it is cheap.
+    // at save: `add` asks here, from the start of the file.
+    ci_source source;
+    const ci_loader *loader = NULL;
+    ci_status status = source_open(path, &source, &loader, err);
     if (status == CI_OK && loader->complete) {
         if (lseek(source.fd, 0, SEEK_SET) != 0)
             status = ci_fail(err, CI_ERR_OPEN, "%s: cannot read it again", path);
@@ -57,7 +67,6 @@ ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
             status = loader->complete(source.fd, path, err);
     }
     source_close(&source);
-    if (status != CI_OK) memset(info, 0, sizeof *info);
     return status;
 }
 

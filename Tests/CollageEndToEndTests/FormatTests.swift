@@ -123,6 +123,28 @@ import Testing
         #expect(try cli.count() == 1)
     }
 
+    /// A JPEG XL can only be told whole by decoding it (0.5 s for 12
+    /// megapixels), so only `add` asks: what wants a photo's size alone (the
+    /// auto layout's plan, which `save`, `save --dry-run` and the previews
+    /// make) reads its header, which a file cut short still has whole.
+    @Test func onlyAddChecksThatAJPEGXLIsWhole() throws {
+        let cli = try CLI()
+        let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture("jxl", "lossless.jxl"))))
+        let cut = cli.workingDirectory.appendingPathComponent("cut.jxl")
+        try Data(good.prefix(good.count * 2 / 3)).write(to: cut)
+        let refused = try cli.run("add", cut.path)
+        #expect(refused.status == 1 && refused.stderr.contains("\(cut.path): the file is cut short"), "\(refused.stderr)")
+        #expect(try cli.count() == 0)
+
+        // The plan reads the 96 x 64 header: two of them side by side in auto.
+        let photos = [Photo(path: cut.path), Photo(path: Self.fixture("jxl", "lossless.jxl"))]
+        let options = try CollageRenderOptions(size: RequestedSize(width: 384, height: 128), layout: .auto)
+        let plan = try ImageEngine().plan(photos, options: options)
+        #expect(plan.cells == [CellRect(x: 0, y: 0, width: 192, height: 128), CellRect(x: 192, y: 0, width: 192, height: 128)])
+        #expect(throws: ImageEngineError.self) { try ImageEngine().admit(photos[0]) }
+        #expect(try ImageEngine().admit(photos[1]) == (try ImageEngine().inspect(photos[1])))
+    }
+
     /// Help texts, completions and the photo browser take the formats from
     /// the engine's table: GIF and JPEG XL are in them without a line of
     /// their own.

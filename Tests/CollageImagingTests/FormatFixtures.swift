@@ -47,17 +47,18 @@ extension FormatFixtures {
                 sourceLocation: sourceLocation)
     }
 
-    /// The probe's and a draw's refusals of `bytes` written to a file: their
-    /// statuses and messages (which must name the file).
+    /// `add`'s (`admit`: the header, then the whole file) and a draw's
+    /// refusals of `bytes` written to a file: their statuses and messages
+    /// (which must name the file).
     static func refusal(_ bytes: [UInt8], named name: String, in folder: URL) throws
-        -> (probe: ci_status, probeMessage: String, draw: ci_status, drawMessage: String) {
+        -> (add: ci_status, addMessage: String, draw: ci_status, drawMessage: String) {
         let file = folder.appendingPathComponent(name).path
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        let (probed, _, probeMessage) = probe(file)
+        let (admitted, _, addMessage) = admit(file)
         let (drawn, _, drawMessage) = draw(file, width: 32, height: 32, background: background)
-        if probed != CI_OK { #expect(probeMessage.hasPrefix(file + ": "), "\(probeMessage)") }
+        if admitted != CI_OK { #expect(addMessage.hasPrefix(file + ": "), "\(addMessage)") }
         if drawn != CI_OK { #expect(drawMessage.hasPrefix(file + ": "), "\(drawMessage)") }
-        return (probed, probed == CI_OK ? "" : probeMessage, drawn, drawn == CI_OK ? "" : drawMessage)
+        return (admitted, admitted == CI_OK ? "" : addMessage, drawn, drawn == CI_OK ? "" : drawMessage)
     }
 
     /// Runs a tool (gifsicle, cjxl, img2webp: scripts/install-deps.sh installs them).

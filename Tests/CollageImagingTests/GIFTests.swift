@@ -141,19 +141,19 @@ struct GIFTests {
         let folder = try PNGTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FormatFixtures.path("gif", "still.gif"))))
-        // Cut inside the frame's data: the walk refuses it at the probe, the
-        // draw where the data runs out.
+        // Cut inside the frame's data: the walk refuses it when it is added,
+        // the draw where the data runs out.
         let cut = try FormatFixtures.refusal(Array(good.prefix(good.count * 2 / 3)), named: "cut.gif", in: folder)
-        #expect(cut.probe == CI_ERR_CORRUPT && cut.probeMessage.contains("cut short"), "\(cut.probeMessage)")
+        #expect(cut.add == CI_ERR_CORRUPT && cut.addMessage.contains("cut short"), "\(cut.addMessage)")
         #expect(cut.draw == CI_ERR_CORRUPT && cut.drawMessage.contains("cut short"), "\(cut.drawMessage)")
         // Only the trailer missing: the picture is whole, the file is not.
         let noTrailer = try FormatFixtures.refusal(Array(good.dropLast()), named: "no-trailer.gif", in: folder)
-        #expect(noTrailer.probe == CI_ERR_CORRUPT, "\(noTrailer.probeMessage)")
+        #expect(noTrailer.add == CI_ERR_CORRUPT, "\(noTrailer.addMessage)")
         // An animation cut in its second frame: refused when added.
         let animated = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FormatFixtures.path("gif", "animated.gif"))))
         let cutAnimation = try FormatFixtures.refusal(Array(animated.prefix(animated.count - 200)),
                                                       named: "cut-animation.gif", in: folder)
-        #expect(cutAnimation.probe == CI_ERR_CORRUPT, "\(cutAnimation.probeMessage)")
+        #expect(cutAnimation.add == CI_ERR_CORRUPT, "\(cutAnimation.addMessage)")
         // The image separator replaced: a block of no known kind.
         var corrupt = HandmadeGIF()
         corrupt.global = [red, green, blue, white]
@@ -162,7 +162,7 @@ struct GIFTests {
         let separator = try #require(bytes.firstIndex(of: 0x2C))
         bytes[separator] = 0x77
         let broken = try FormatFixtures.refusal(bytes, named: "corrupt.gif", in: folder)
-        #expect(broken.probe == CI_ERR_CORRUPT && broken.draw == CI_ERR_CORRUPT, "\(broken.probeMessage)")
+        #expect(broken.add == CI_ERR_CORRUPT && broken.draw == CI_ERR_CORRUPT, "\(broken.addMessage)")
         // No colour table at all.
         var colourless = HandmadeGIF()
         colourless.indices = [UInt8](repeating: 1, count: 16)
@@ -179,7 +179,7 @@ struct GIFTests {
         bytes[6] = UInt8(50_000 & 0xFF); bytes[7] = UInt8(50_000 >> 8)
         bytes[8] = UInt8(50_000 & 0xFF); bytes[9] = UInt8(50_000 >> 8)
         let huge = try FormatFixtures.refusal(bytes, named: "huge.gif", in: folder)
-        #expect(huge.probe == CI_OK)  // the header is fine; `add` checks the size against --max-pixels
+        #expect(huge.add == CI_OK)  // the header is fine; `add` checks the size against --max-pixels
         #expect(huge.draw == CI_ERR_TOO_LARGE && huge.drawMessage.contains("limit"), "\(huge.drawMessage)")
         // And a limit below the fixture's own 96 x 64.
         let small = FormatFixtures.drawAtOwnSize(FormatFixtures.path("gif", "still.gif"), maxPixels: 96 * 64 - 1)

@@ -190,19 +190,23 @@ struct JPEGXLTests {
         #expect(status == CI_OK, "\(PNGTestSupport.message(error))")
     }
 
-    @Test("A JPEG XL cut short or broken is refused by the probe (add) and the draw with its name and the reason")
+    @Test("A JPEG XL cut short or broken is refused by add and the draw with its name and the reason")
     func brokenFilesAreRefused() throws {
         let folder = try PNGTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FormatFixtures.path("jxl", "lossless.jxl"))))
         // libjxl 0.7 cannot tell a file cut short without decoding it (see
-        // jxl_load.c): the probe's walk decodes it, so `add` refuses it.
+        // jxl_load.c): the completeness check decodes it, so `add` refuses it.
         let cut = try FormatFixtures.refusal(Array(good.prefix(good.count * 2 / 3)), named: "cut.jxl", in: folder)
-        #expect(cut.probe == CI_ERR_CORRUPT && cut.probeMessage.contains("cut short"), "\(cut.probeMessage)")
+        #expect(cut.add == CI_ERR_CORRUPT && cut.addMessage.contains("cut short"), "\(cut.addMessage)")
         #expect(cut.draw == CI_ERR_CORRUPT && cut.drawMessage.contains("cut short"), "\(cut.drawMessage)")
+        // The probe alone reads the header, which is whole: what only wants
+        // the photo's size (a layout's plan, a preview) does not decode it.
+        let (probed, info, message) = FormatFixtures.probe(folder.appendingPathComponent("cut.jxl").path)
+        #expect(probed == CI_OK && info.width == 96 && info.height == 64, "\(message)")
         // Cut inside the header: the probe refuses it too.
         let header = try FormatFixtures.refusal(Array(good.prefix(4)), named: "header.jxl", in: folder)
-        #expect(header.probe == CI_ERR_CORRUPT && header.draw == CI_ERR_CORRUPT, "\(header.probeMessage)")
+        #expect(header.add == CI_ERR_CORRUPT && header.draw == CI_ERR_CORRUPT, "\(header.addMessage)")
         // The lossless stream's entropy-coded data scrambled.
         var corrupt = good
         for i in stride(from: good.count / 3, to: good.count - 8, by: 5) { corrupt[i] ^= 0x5A }

@@ -61,6 +61,17 @@ enum FormatFixtures {
         let status = ci_probe_file(path, &info, &error)
         return (status, info, PNGTestSupport.message(error))
     }
+
+    /// What `collage add` asks of the engine: the header, then whether the
+    /// file is whole (ci_check_complete), which refuses a file cut short.
+    static func admit(_ path: String) -> (ci_status, ci_photo_info, String) {
+        var (status, info, message) = probe(path)
+        guard status == CI_OK else { return (status, info, message) }
+        var error = ci_error()
+        status = ci_check_complete(path, &error)
+        if status != CI_OK { (info, message) = (ci_photo_info(), PNGTestSupport.message(error)) }
+        return (status, info, message)
+    }
 }
 
 @Suite("TIFF (libtiff)")

@@ -144,6 +144,41 @@ import OpenCombine
         #expect(try store.load() == photos)
     }
 
+    /// Whether a file is whole is asked when it is added, and only then: the
+    /// plan (`save --dry-run`) reads the photos' headers, which a file cut
+    /// short after them still has.
+    @Test func onlyAddAsksWhetherAFileIsWhole() throws {
+        final class CutShort: PhotoInspecting, Sendable {
+            let asked = Locked<[String]>([])
+            func absence(of photo: Photo) -> PhotoAbsence? { nil }
+            func inspect(_ photo: Photo) throws -> PhotoInfo {
+                asked.withLock { $0.append("inspect \(photo.fileName)") }
+                return FakeInspector.info
+            }
+            func admit(_ photo: Photo) throws -> PhotoInfo {
+                asked.withLock { $0.append("admit \(photo.fileName)") }
+                guard !photo.fileName.hasPrefix("cut") else {
+                    throw ImageEngineError(kind: .corrupt, message: "\(photo.path): the file is cut short (no end)")
+                }
+                return FakeInspector.info
+            }
+        }
+        let inspector = CutShort()
+        let store = InMemorySelectionStore()
+        let viewModel = try CollageViewModel(store: store, inspector: inspector, renderer: FakeRenderer(), writer: FakeWriter())
+        #expect(viewModel.add([photo("cut.jpg")]) == .refused(.unreadablePhoto(path: "/photos/cut.jpg",
+                                                                           reason: "/photos/cut.jpg: the file is cut short (no end)")))
+        #expect(viewModel.add([photo("a.jpg"), photo("b.jpg")]).isSuccess)
+        #expect(Set(inspector.asked.current) == ["admit cut.jpg", "admit a.jpg", "admit b.jpg"])
+
+        // Cut short since it was added: the plan does not ask.
+        try store.update { $0 = [photo("a.jpg"), photo("cut.jpg")] }
+        inspector.asked.withLock { $0 = [] }
+        let options = try CollageRenderOptions(size: RequestedSize(width: 800, height: 300), layout: .auto)
+        #expect(try viewModel.plan(options: options).get().photos.count == 2)
+        #expect(inspector.asked.current == ["inspect a.jpg", "inspect cut.jpg"])
+    }
+
     @Test("the plan is refused as a save would be", arguments: [0, 3])
     func planRefused(count: Int) throws {
         let viewModel = try makeViewModel(store: InMemorySelectionStore((0..<count).map { photo("\($0).jpg") }))

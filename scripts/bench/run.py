@@ -30,6 +30,31 @@ tools and makes the photos. Environment:
   BENCH_CROP_RUNS   rounds for W6-crop and W-portraits (default 11; 0 skips them)
   BENCH_LAYOUT_RUNS rounds for W6-layout (default 11; 0 skips it)
   BENCH_TEXT_RUNS   rounds for W6-text (default 11; 0 skips it)
+  BENCH_PICTURE_RUNS rounds for Picture (default 11; 0 skips it)
+  BENCH_BANNER      0 skips the banner check (default: it runs, once, untimed)
+
+Issue #23's goals: the last table of the results (goals-23.md in the work
+folder, which bench.sh appends after the picker's times) sets each goal of
+the issue beside what this run measured, from the tables above it, and says
+met or missed: W6-crop's smart / centre (<= 1.15 x), W-portraits' smart /
+centre (<= 1.3 x), W6's collage / vips (<= 0.35 x), Batch's collage / vips
+x10 (<= 0.33 x), Picture's smart (<= 0.15 s; centre beside it), and the
+banner's head kept. A goal whose workload was skipped (its knob at 0, or
+vips left out by BENCH_ONLY) reads "not measured".
+
+Picture (issue 23): the picture of W6 the collage screen shows, 80 columns
+wide, with --crop centre and smart (the default), alternating. `collage
+preview --width 80 --graphics symbols` draws it through the same
+PreviewService.collagePicture as the screen (smart and attention at the
+canvas's size, so faces are seen; centre at the picture's). Before each run
+W6 is added in a fresh state folder, untimed; the timed script execs the
+preview, so the wall, CPU and peak RSS are the preview process's alone.
+
+Banner (issue 23): the cameraman of SampleImages (his face in profile,
+512 x 512) added twice and planned on a 3000 x 500 canvas, `save --dry-run
+--json`: the grid's two cells are 1500 x 500 (3:1), so centre shows his rows
+171-341 and cuts his head (rows 65-200). Reports the rows the first cell
+shows with centre and with smart, and whether smart keeps the head.
 
 W6-text (issue 20): W6 plain, and titled with every photo captioned by its
 name (Pango and Cairo loaded, seven runs laid out and drawn); then the same
@@ -58,6 +83,7 @@ against vips and ImageMagick on the same files. No PSNR: collage converts
 their Display P3 colours to sRGB and the others keep them as coded, so a
 pixel comparison would measure the colour handling, not the scaling.
 """
+import json
 import os
 import shutil
 import statistics
@@ -74,12 +100,19 @@ CANVAS = (1920, 1080)
 COLUMNS, ROWS = 3, 2
 CELL = (640, 540)
 QUALITY = 90
+PICTURE_COLUMNS = 80
+# The banner check (issue 23): the cameraman, a face in profile, twice in a
+# 3000 x 500 grid (two 1500 x 500 cells, 3:1, so centre shows the middle
+# third of his 512 rows, 171-341); his head is rows 65-200 of the photo.
+BANNER_SIZE = "3000x500"
+BANNER_HEAD_ROWS = (65, 200)
 
 
 class Contender:
-    def __init__(self, name, script, rounds_limit=None, psnr=True):
+    def __init__(self, name, script, rounds_limit=None, psnr=True, setup=None):
         self.name = name
         self.script = script          # f(out_path, fmt) -> bash script text
+        self.setup = setup            # None, or f(out_path) -> bash script run untimed before each run
         self.rounds_limit = rounds_limit
         self.psnr = psnr
         self.runs = []                # (wall, cpu, rss_kib)
@@ -144,9 +177,16 @@ def make_reference(convert, photos, out):
     os.replace(out + ".tmp.png", out)
 
 
+def prepare(contender, out, env):
+    """Runs the contender's untimed setup for a run writing `out`, if it has one."""
+    if contender.setup:
+        subprocess.run(["bash", "-c", contender.setup(out)], env=env, check=True, stdout=subprocess.DEVNULL)
+
+
 def run_rounds(contenders, rounds, env, scratch, outdir, label):
     for c in contenders:  # warm-up: page cache, shared libraries, state folders
         warm = os.path.join(outdir, "warm-%s-%s" % (safe(label), safe(c.name)))
+        prepare(c, warm, env)
         time_run(c.script(warm, "jpg"), env, scratch)
         remove(warm)
     for r in range(rounds):
@@ -155,6 +195,7 @@ def run_rounds(contenders, rounds, env, scratch, outdir, label):
             if c.rounds_limit is not None and len(c.runs) >= c.rounds_limit:
                 continue
             target = os.path.join(outdir, "run-%s-%s-%d" % (safe(label), safe(c.name), r))
+            prepare(c, target, env)
             c.runs.append(time_run(c.script(target, "jpg"), env, scratch))
             remove(target)
         print("%s: round %d/%d done" % (label, r + 1, rounds), file=sys.stderr)
@@ -227,6 +268,56 @@ def layout_search_times(collage, photos, env, scratch):
         results.append("%s %s" % (name, line[0].split(" planned in ")[1].split(" (")[0] if line else "?"))
         shutil.rmtree(state, ignore_errors=True)
     return results
+
+
+def banner_rows(collage, photo, env, scratch):
+    """The rows of `photo` the banner's first cell shows, by crop: {crop: (first, end)}
+    (end exclusive), from `save --dry-run --json` (untimed; the crop is the
+    engine's own, as `save` would draw it)."""
+    state = tempfile.mkdtemp(prefix="state-", dir=scratch)
+    run_env = dict(env, XDG_STATE_HOME=state)
+    try:
+        subprocess.run([collage, "add", photo, photo], env=run_env, check=True, stdout=subprocess.DEVNULL)
+        rows = {}
+        for crop in ("centre", "smart"):
+            out = subprocess.run([collage, "save", "--dry-run", "--json", "--size", BANNER_SIZE, "--crop", crop],
+                                 env=run_env, capture_output=True, text=True, check=True).stdout
+            shown = json.loads(out)["photos"][0]["shown"]
+            rows[crop] = (shown["y"], shown["y"] + shown["height"])
+        return rows
+    finally:
+        shutil.rmtree(state, ignore_errors=True)
+
+
+def head_kept(rows):
+    """Whether rows (first, end) shown of the cameraman hold his head."""
+    return rows[0] <= BANNER_HEAD_ROWS[0] and rows[1] >= BANNER_HEAD_ROWS[1]
+
+
+def median_wall(contenders, name):
+    """The median wall of the contender called `name`, or None where it did not run."""
+    found = [c for c in contenders if c.name == name and c.runs]
+    return statistics.median(r[0] for r in found[0].runs) if found else None
+
+
+def goals_table(rows):
+    """Issue 23's goals as measured in this run, from rows of (goal,
+    measured, goal text, met): met None where the run did not measure it."""
+    lines = ["| Issue #23 goals | measured in this run | goal | |", "| --- | ---: | ---: | --- |"]
+    for goal, measured, wanted, met in rows:
+        verdict = ("not measured" if met is None else "for comparison" if met == "context"
+                   else "**met**" if met else "**missed**")
+        lines.append("| %s | %s | %s | %s |" % (goal, measured if met is not None else "", wanted, verdict))
+    return "\n".join(lines)
+
+
+def ratio_goal(goal, numerator, denominator, limit, what):
+    """A goals_table row for a ratio of two median walls (None: not measured)."""
+    if numerator is None or not denominator:
+        return (goal, "", "<= %.2f x" % limit, None)
+    value = numerator / denominator
+    return (goal, "%.3f x (%.3f s / %.3f s, %s)" % (value, numerator, denominator, what), "<= %.2f x" % limit,
+            value <= limit)
 
 
 def main():
@@ -461,6 +552,27 @@ def main():
         portraits = [Contender("collage --crop %s" % c, collage_on(portrait_photos, "--crop " + c), psnr=False)
                      for c in ("centre", "smart", "attention")]
 
+    # --- Picture (issue 23): the collage screen's picture of W6, 80 columns ---
+    # `collage preview` draws it through the same PreviewService.collagePicture
+    # as the collage screen. W6 is added in a fresh state folder before each
+    # run, untimed; the timed script execs the preview, so its wall is the
+    # preview process's alone.
+    picture_rounds = int(os.environ.get("BENCH_PICTURE_RUNS", "11"))
+    pictures = []
+    if picture_rounds > 0:
+        def picture_setup(out):
+            return "mkdir -p %s && XDG_STATE_HOME=%s %s add %s >/dev/null" % (
+                sh_quote(out), sh_quote(out), sh_quote(collage), quoted)
+
+        def picture_on(crop):
+            def script(out, fmt):
+                return "XDG_STATE_HOME=%s exec %s preview --width %d --graphics symbols --crop %s" % (
+                    sh_quote(out), sh_quote(collage), PICTURE_COLUMNS, crop)
+            return script
+        pictures = [Contender("collage preview --crop centre", picture_on("centre"), psnr=False, setup=picture_setup),
+                    Contender("collage preview --crop smart (the default)", picture_on("smart"), psnr=False,
+                              setup=picture_setup)]
+
     # --- W6-layout (issue 19): the grid named explicitly, and auto ---
     layout_rounds = int(os.environ.get("BENCH_LAYOUT_RUNS", "11"))
     layouts = []
@@ -512,6 +624,12 @@ def main():
     if crops:
         run_rounds(crops, crop_rounds, env, scratch, outdir, "W6-crop")
         run_rounds(portraits, crop_rounds, env, scratch, outdir, "W-portraits")
+    if pictures:
+        run_rounds(pictures, picture_rounds, env, scratch, outdir, "Picture")
+    banner = None
+    if os.environ.get("BENCH_BANNER", "1") != "0":
+        banner = banner_rows(collage, os.path.join(here, "..", "..", "SampleImages", "cameraman-grayscale.jpg"),
+                             env, scratch)
     if layouts:
         run_rounds(layouts, layout_rounds, env, scratch, outdir, "W6-layout")
     if texts:
@@ -554,6 +672,19 @@ def main():
             report += ["", "%s: smart takes %.2f x centre's wall, attention %.2f x." % (
                 title.split(" ")[0], statistics.median(r[0] for r in group[1].runs) / centre,
                 statistics.median(r[0] for r in group[2].runs) / centre), ""]
+    if pictures:
+        report += [table(pictures, "collage preview --crop centre",
+                         "Picture (W6 as the collage screen shows it, %d columns of symbols; the preview "
+                         "process alone)" % PICTURE_COLUMNS)]
+        report += ["", "Picture: smart takes %.3f s, centre %.3f s (%.2f x)." % (
+            median_wall(pictures, pictures[1].name), median_wall(pictures, pictures[0].name),
+            median_wall(pictures, pictures[1].name) / median_wall(pictures, pictures[0].name)), ""]
+    if banner:
+        report += ["Banner: the cameraman (a face in profile, 512 x 512) in a %s grid of two: centre shows his "
+                   "rows %d-%d, smart %d-%d; his head (rows %d-%d) is %s by smart." % (
+                       BANNER_SIZE, banner["centre"][0], banner["centre"][1], banner["smart"][0],
+                       banner["smart"][1], BANNER_HEAD_ROWS[0], BANNER_HEAD_ROWS[1],
+                       "kept" if head_kept(banner["smart"]) else "cut"), ""]
     if layouts:
         report += [table(layouts, "collage (default)", "W6-layout (the grid by name, and auto)")]
         same = layout_bytes_identical(layouts[0], layouts[1], env, outdir)
@@ -576,6 +707,30 @@ def main():
     print(text)
     with open(results, "w") as f:
         f.write(text + "\n")
+
+    # Issue 23's goals, from the tables above; bench.sh appends them to the
+    # results last, after the picker's measurement.
+    picture_smart = median_wall(pictures, pictures[1].name) if pictures else None
+    picture_centre = median_wall(pictures, pictures[0].name) if pictures else None
+    goals = [
+        ratio_goal("W6 (no faces), smart / `--crop centre`, wall", median_wall(crops, "collage --crop smart"),
+                   median_wall(crops, "collage --crop centre"), 1.15, "W6-crop"),
+        ratio_goal("portraits with faces, smart / centre, wall", median_wall(portraits, "collage --crop smart"),
+                   median_wall(portraits, "collage --crop centre"), 1.3, "W-portraits, six"),
+        ratio_goal("W6 default against vips", median_wall(w6, "collage"), median_wall(w6, "vips"), 0.35, "W6"),
+        ratio_goal("ten W6 in `batch`, against ten vips runs", median_wall(batch, "collage batch"),
+                   median_wall(batch, "vips x10"), 0.33, "Batch"),
+        ("collage-screen picture at %d columns, smart" % PICTURE_COLUMNS,
+         "%.3f s" % picture_smart if picture_smart is not None else "", "<= 0.15 s",
+         None if picture_smart is None else picture_smart <= 0.15),
+        ("the same, `--crop centre` (0.10 s when the issue was filed)",
+         "%.3f s" % picture_centre if picture_centre is not None else "", "", None if picture_centre is None else "context"),
+        ("the cameraman (a face in profile) in a %s banner" % BANNER_SIZE,
+         "smart shows rows %d-%d (centre %d-%d)" % (banner["smart"] + banner["centre"]) if banner else "",
+         "head (rows %d-%d) kept" % BANNER_HEAD_ROWS, None if banner is None else head_kept(banner["smart"])),
+    ]
+    with open(os.path.join(work, "goals-23.md"), "w") as f:
+        f.write(goals_table(goals) + "\n")
     shutil.rmtree(scratch, ignore_errors=True)
     shutil.rmtree(outdir, ignore_errors=True)
 

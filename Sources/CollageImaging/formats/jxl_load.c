@@ -35,8 +35,8 @@
 // over by its table of contents without reading its sections, so a file
 // cut anywhere after its first frame header "succeeds"; parsing the table
 // of contents ourselves means parsing every header before it (entropy-coded
-// ICC profiles included). So there is no walk (`complete` is NULL): a JPEG
-// XL cut short is refused when it is drawn, by name, not when it is added.
+// ICC profiles included). So `complete` decodes the first frame (below):
+// asked by ci_check_complete, that is by `add` alone, never by the probe.
 //
 // The pixel limit is checked on the basic info, before libjxl allocates
 // its frame and before ours.
@@ -361,8 +361,10 @@ static void jxl_close(void *state) {
 // and skipping frames "succeeds" without reading them. So `add` decodes
 // the first frame here, each pixel dropped as it comes (no image of ours is
 // made): 0.5 s for 12 megapixels on one core, the price of refusing a file
-// cut short at `add` rather than at `save`. A photo over the default pixel
-// limit is not decoded here: the draw checks it against --max-pixels.
+// cut short at `add` rather than at `save`, paid there only (ci_check_complete;
+// a probe for the photo's size reads the header alone). A photo over the
+// default pixel limit is not decoded here: the draw checks it against
+// --max-pixels.
 
 static void drop_pixels(void *opaque, size_t x, size_t y, size_t count, const void *pixels) {
     (void)opaque, (void)x, (void)y, (void)count, (void)pixels;

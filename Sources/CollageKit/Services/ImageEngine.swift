@@ -246,7 +246,15 @@ public struct RGBImage: Equatable, Sendable {
 
 /// Tells whether a file is a photo we can use, by its content.
 public protocol PhotoInspecting: Sendable {
+    /// What the photo's header says (format, size, orientation), read
+    /// without decoding: for whatever only wants its shape (a layout's plan,
+    /// a preview). A file cut short after its header passes.
     func inspect(_ photo: Photo) throws -> PhotoInfo
+    /// `inspect`, and the file refused when it is not whole (a copy cut
+    /// short): what `add` asks before it accepts a photo. Dearer: it reads
+    /// the whole file, and a JPEG XL's first frame is decoded (0.5 s for 12
+    /// megapixels).
+    func admit(_ photo: Photo) throws -> PhotoInfo
     /// Why the photo's file cannot be read now (gone, or refused), nil
     /// when it can: checked on every reload, so it must be cheap (no decoding).
     func absence(of photo: Photo) -> PhotoAbsence?
@@ -254,6 +262,8 @@ public protocol PhotoInspecting: Sendable {
 
 extension PhotoInspecting {
     public func absence(of photo: Photo) -> PhotoAbsence? { photo.absence }
+    /// For inspectors whose `inspect` reads all there is (fakes).
+    public func admit(_ photo: Photo) throws -> PhotoInfo { try inspect(photo) }
 }
 
 /// Draws a collage of photos.
@@ -293,13 +303,24 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
 
     public func inspect(_ photo: Photo) throws -> PhotoInfo {
         var info = ci_photo_info()
-        var error = ci_error()
-        guard let status = photo.withFileSystemPath({ ci_probe_file($0, &info, &error) }) else {
-            throw ImageEngineError.unopenable(photo)
-        }
-        guard status == CI_OK else { throw ImageEngineError(error) }
+        try call(photo) { ci_probe_file($0, &info, &$1) }
         try checkLimit(info, photo)
         return try PhotoInfo(info)
+    }
+
+    /// The header, then the whole file (ci_check_complete): a photo over the
+    /// limit is refused before the walk.
+    public func admit(_ photo: Photo) throws -> PhotoInfo {
+        let info = try inspect(photo)
+        try call(photo) { ci_check_complete($0, &$1) }
+        return info
+    }
+
+    /// Calls the engine on the photo's path; its refusal thrown.
+    private func call(_ photo: Photo, _ body: (UnsafePointer<CChar>, inout ci_error) -> ci_status) throws {
+        var error = ci_error()
+        guard let status = photo.withFileSystemPath({ body($0, &error) }) else { throw ImageEngineError.unopenable(photo) }
+        guard status == CI_OK else { throw ImageEngineError(error) }
     }
 
     /// Refuses, when it is added, a photo that could never be decoded within

@@ -113,14 +113,16 @@ public final class CollageViewModel {
             return publish(.refused(refusal))
         }
         // Check every file before recording anything: all or nothing. Every
-        // bad file is named, so one attempt shows all there is to fix.
-        // The files are probed at once: a probe may decode (a JPEG XL's is
-        // the only way to tell it is whole: 0.5 s for 12 megapixels).
+        // bad file is named, so one attempt shows all there is to fix. Only
+        // here is a file checked to be whole (`admit`), so a copy cut short
+        // is refused now rather than at save; the files are checked at once,
+        // as the check may decode (a JPEG XL's is the only way to tell it is
+        // whole: 0.5 s for 12 megapixels).
         let reasons = Locked([String?](repeating: nil, count: pick.count))
         let inspector = self.inspector
         DispatchQueue.concurrentPerform(iterations: pick.count) { index in
             do {
-                _ = try inspector.inspect(pick[index])
+                _ = try inspector.admit(pick[index])
             } catch {
                 reasons.withLock { $0[index] = "\(error)" }
             }
