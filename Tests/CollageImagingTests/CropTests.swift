@@ -245,19 +245,23 @@ enum Astronaut {
     /// Head and shoulders, cut from the photo: x 90..<300, y 20..<300.
     static let cut = (x: 90, y: 20, width: 210, height: 280)
 
-    static func pixels() throws -> (pixels: [UInt8], width: Int, height: Int) {
-        var options = ci_decode_options()
-        options.apply_orientation = 1
-        var image = ci_image()
-        var error = ci_error()
-        try #require(ci_decode_file(path, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
-        defer { ci_image_free(&image) }
-        var out = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 3)
-        for y in 0..<Int(image.height) {
-            for x in 0..<Int(image.width) * 3 { out[y * Int(image.width) * 3 + x] = image.pixels[y * image.stride + x] }
-        }
-        return (out, Int(image.width), Int(image.height))
+    static func pixels() throws -> (pixels: [UInt8], width: Int, height: Int) { try decodedRGB(path) }
+}
+
+/// A photo decoded (turned upright) to packed RGB: greyscale comes out grey RGB.
+func decodedRGB(_ path: String) throws -> (pixels: [UInt8], width: Int, height: Int) {
+    var options = ci_decode_options()
+    options.apply_orientation = 1
+    var image = ci_image()
+    var error = ci_error()
+    try #require(ci_decode_file(path, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+    defer { ci_image_free(&image) }
+    try #require(image.channels == 3, "\(path): \(image.channels) channels")
+    var out = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 3)
+    for y in 0..<Int(image.height) {
+        for x in 0..<Int(image.width) * 3 { out[y * Int(image.width) * 3 + x] = image.pixels[y * image.stride + x] }
     }
+    return (out, Int(image.width), Int(image.height))
 }
 
 /// A photo `width` x `height` of scenery with the astronaut's head and
