@@ -114,10 +114,15 @@ build_harnesses() {
   # The face detector (C++, dlib's headers): under ASan, not traced for
   # coverage (its loops would drown the engine's edges).
   includes+=(-I"$root/Sources/CollageFaces/include")
-  say "building the face detector"
-  "${clang}++" -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O2 -std=c++14 \
-    -I"$root/Sources/CollageFaces/include" -c "$root/Sources/CollageFaces/faces.cpp" -o "$build/faces.o"
-  libs+=("$build/faces.o" -lstdc++)
+  say "building the face detectors"
+  local face_sources=(faces faces_x86_64_v3 profiles)
+  for source in "${face_sources[@]}"; do
+    "${clang}++" -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O2 -std=c++14 \
+      -Wno-deprecated-declarations -I"$root/Sources/CollageFaces/include" \
+      -c "$root/Sources/CollageFaces/$source.cpp" -o "$build/$source.o"
+    libs+=("$build/$source.o")
+  done
+  libs+=(-lstdc++)
   for target in jpeg png exif heif webp tiff raw gif jxl icc text; do
     say "building fuzz-$target"
     "$clang" "${cflags[@]}" "${includes[@]}" -o "$build/bin/fuzz-$target" \
