@@ -343,6 +343,14 @@ static int overlapping(ci_box a, ci_box b) {
     return w > 0 && h > 0 && w * h >= 0.3 * fmin(a.width * a.height, b.width * b.height);
 }
 
+// Adds a face a fall-back search found, unless it is one already known.
+static void add_new_face(ci_box box, ci_box *faces, int *count) {
+    if (*count >= CI_MAX_FACES) return;
+    for (int j = 0; j < *count; j++)
+        if (overlapping(faces[j], box)) return;
+    faces[(*count)++] = box;
+}
+
 // Faces in profile (issue #23), added to the frontal ones found: those
 // of the shrunk picture whose head could change the crop (a window
 // `length` long on `axis` shows the middle [1 - length, length] wherever it
@@ -357,27 +365,17 @@ static ci_status add_profiles(const ci_image *grey, int axis, double length, ci_
         if (w == 0 || h == 0) return CI_OK;
         return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
     }
-    cf_region region = {0, 0, 0, 0, 0};
-    if (axis == 1 || axis == 2) {
-        double extent = axis == 1 ? w : h, margin = FACE_MARGIN * length;
-        region.axis = axis;
-        region.from = (1 - length + margin) * extent;
-        region.to = (length - margin) * extent;
-        region.reach_before = axis == 1 ? HEAD_AROUND : HEAD_ABOVE;
-        region.reach_after = HEAD_AROUND;
-    }
+    const double extent = axis == 1 ? w : h, margin = FACE_MARGIN * length;
+    const cf_region region = {axis, (1 - length + margin) * extent, (length - margin) * extent,
+                              axis == 1 ? HEAD_AROUND : HEAD_ABOVE, HEAD_AROUND};
     cf_face found[CI_MAX_FACES];
     uint32_t min_size = (uint32_t)(PROFILE_MIN_SHARE * (w < h ? w : h));
     int n = cf_find_profiles(picture, w, h, w, &region, min_size, found, CI_MAX_FACES);
     free(picture);
     if (n < 0) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
     if (n > CI_MAX_FACES) n = CI_MAX_FACES;
-    for (int i = 0; i < n && *count < CI_MAX_FACES; i++) {
-        ci_box box = {found[i].x / w, found[i].y / h, found[i].width / w, found[i].height / h};
-        int known = 0;
-        for (int j = 0; j < *count && !known; j++) known = overlapping(faces[j], box);
-        if (!known) faces[(*count)++] = box;
-    }
+    for (int i = 0; i < n; i++)
+        add_new_face((ci_box){found[i].x / w, found[i].y / h, found[i].width / w, found[i].height / h}, faces, count);
     return CI_OK;
 }
 
@@ -429,7 +427,7 @@ static ci_status add_turned(const ci_image *grey, cf_face around, double degrees
     free(out);
     if (n < 0) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
     if (n > CI_MAX_FACES) n = CI_MAX_FACES;
-    for (int i = 0; i < n && *count < CI_MAX_FACES; i++) {
+    for (int i = 0; i < n; i++) {
         double bx0 = 1e9, by0 = 1e9, bx1 = -1e9, by1 = -1e9;
         for (int k = 0; k < 4; k++) {
             double px = found[i].x + (k & 1) * found[i].width - tcx, py = found[i].y + (k >> 1) * found[i].height - tcy;
@@ -438,10 +436,9 @@ static ci_status add_turned(const ci_image *grey, cf_face around, double degrees
         }
         bx0 = fmax(0, bx0), by0 = fmax(0, by0), bx1 = fmin(grey->width, bx1), by1 = fmin(grey->height, by1);
         if (bx1 <= bx0 || by1 <= by0) continue;
-        ci_box box = {bx0 / grey->width, by0 / grey->height, (bx1 - bx0) / grey->width, (by1 - by0) / grey->height};
-        int known = 0;
-        for (int j = 0; j < *count && !known; j++) known = overlapping(faces[j], box);
-        if (!known) faces[(*count)++] = box;
+        add_new_face((ci_box){bx0 / grey->width, by0 / grey->height, (bx1 - bx0) / grey->width,
+                              (by1 - by0) / grey->height},
+                     faces, count);
     }
     return CI_OK;
 }
