@@ -332,11 +332,11 @@ struct CropEvaluationTests {
         }
         let byGroup = EvaluationGroup.allCases.map { "\($0) \(tally.cell("smart", $0))" }.joined(separator: ", ")
         // Issue #23's bar: 95% over all three groups; and no group may fall
-        // below what smart keeps of it now (frontal 100%, profile 91.5%,
-        // turned 97.8%: docs/quality.md).
+        // much below what smart keeps of it now (frontal 100%, profile
+        // 94.6%, turned 97.2%: docs/quality.md).
         #expect(tally.share("smart") >= 0.95, "smart kept \(tally.cell("smart")): \(byGroup)")
         #expect(tally.share("smart", .frontal) >= 0.95, "smart kept \(tally.cell("smart")): \(byGroup)")
-        #expect(tally.share("smart", .profile) >= 0.90, "smart kept \(tally.cell("smart")): \(byGroup)")
+        #expect(tally.share("smart", .profile) >= 0.93, "smart kept \(tally.cell("smart")): \(byGroup)")
         #expect(tally.share("smart", .turned) >= 0.95, "smart kept \(tally.cell("smart")): \(byGroup)")
         // The set is worth having only if centre actually fails on it.
         #expect(tally.share("centre") < 0.8, "centre kept \(tally.cell("centre"))")
