@@ -308,7 +308,7 @@ static void reduced_size(uint32_t dw, uint32_t dh, uint32_t short_side, uint32_t
 #define PROFILE_SHRINK 2
 #define PROFILE_MIN_SHARE 0.125
 // ...and only where the crop hides at least this share of the photo's
-// axis: the search costs about as much again as the frontal one, and a crop
+// axis: the search costs about twice the frontal one, and a crop
 // hiding less can cut a face only at the photo's very edge.
 #define PROFILE_MIN_HIDDEN 0.12
 

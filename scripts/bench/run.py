@@ -42,8 +42,9 @@ x10 (<= 0.33 x), Picture's smart (<= 0.15 s; centre beside it), and the
 banner's head kept. Beside the two against vips, the same ratio with
 `--crop centre` (W6 and Batch time it too): W6 has no faces and smart then
 draws centre's bytes, so that row is what the default would cost were the
-face search free, and says whether the bound is within reach at all. A goal whose workload was skipped (its knob at 0, or
-vips left out by BENCH_ONLY) reads "not measured".
+face search free, and says whether the bound is within reach at all. A
+goal whose workload was skipped (its knob at 0, or vips left out by
+BENCH_ONLY) reads "not measured".
 
 Picture (issue 23): the picture of W6 the collage screen shows, 80 columns
 wide, with --crop centre and smart (the default), alternating. `collage
@@ -309,7 +310,7 @@ def goals_table(rows):
     lines = ["| Issue #23 goals | measured in this run | goal | |", "| --- | ---: | ---: | --- |"]
     for goal, measured, wanted, met in rows:
         verdict = ("not measured" if met is None else "for comparison" if met == "context"
-                   else "for comparison, %s the bound" % met[len("context: "):] if isinstance(met, str)
+                   else "for comparison, %s the bound" % ("under" if met[1] else "over") if isinstance(met, tuple)
                    else "**met**" if met else "**missed**")
         lines.append("| %s | %s | %s | %s |" % (goal, measured if met is not None else "", wanted, verdict))
     return "\n".join(lines)
@@ -317,11 +318,9 @@ def goals_table(rows):
 
 def context(row):
     """A goals_table row shown beside a goal, not a goal itself: its
-    verdict says whether the goal's bound would hold, in brackets."""
+    verdict says only whether the goal's bound would hold."""
     goal, measured, wanted, met = row
-    if met is None:
-        return row
-    return (goal, measured, wanted, "context: %s" % ("under" if met else "over"))
+    return row if met is None else (goal, measured, wanted, ("context", met))
 
 
 def ratio_goal(goal, numerator, denominator, limit, what):
