@@ -115,12 +115,14 @@ build_harnesses() {
   # coverage (its loops would drown the engine's edges).
   includes+=(-I"$root/Sources/CollageFaces/include")
   say "building the face detectors"
-  local face_sources=(faces faces_x86_64_v3 profiles)
-  for source in "${face_sources[@]}"; do
+  # Every source the package compiles for CollageFaces, so a new one is
+  # linked here without being named.
+  local source
+  for source in "$root"/Sources/CollageFaces/*.cpp; do
+    local object="$build/$(basename "$source" .cpp).o"
     "${clang}++" -fsanitize=address,undefined -fno-sanitize-recover=undefined -g -O2 -std=c++14 \
-      -Wno-deprecated-declarations -I"$root/Sources/CollageFaces/include" \
-      -c "$root/Sources/CollageFaces/$source.cpp" -o "$build/$source.o"
-    libs+=("$build/$source.o")
+      -Wno-deprecated-declarations -I"$root/Sources/CollageFaces/include" -c "$source" -o "$object"
+    libs+=("$object")
   done
   libs+=(-lstdc++)
   for target in jpeg png exif heif webp tiff raw gif jxl icc text; do

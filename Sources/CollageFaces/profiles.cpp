@@ -72,24 +72,32 @@ struct Box {
     int x, y, width, height;
 };
 
-// A growable list of boxes.
-struct Boxes {
-    Box *items = nullptr;
+// A growable list of plain values (malloc'd: no exceptions, a failed
+// push says so).
+template <typename T> struct List {
+    T *items = nullptr;
     size_t count = 0, capacity = 0;
-    ~Boxes() { free(items); }
-    bool push(Box box) {
+    ~List() { free(items); }
+    bool push(T item) {
         if (count == capacity) {
             size_t grown = capacity ? capacity * 2 : 64;
             size_t bytes;
-            if (grown < capacity || !multiply(grown, sizeof(Box), &bytes)) return false;
-            Box *more = (Box *)realloc(items, bytes);
+            if (grown < capacity || !multiply(grown, sizeof(T), &bytes)) return false;
+            T *more = (T *)realloc(items, bytes);
             if (!more) return false;
             items = more;
             capacity = grown;
         }
-        items[count++] = box;
+        items[count++] = item;
         return true;
     }
+};
+
+// A face as groupRectangles reports it: the averaged box, how many windows
+// were grouped into it, and the pass (0 as is, 1 mirrored) it comes from.
+struct Grouped {
+    Box box;
+    int neighbours, pass;
 };
 
 // A stump with its feature: the feature's rectangles as offsets of their
@@ -285,7 +293,7 @@ inline int step_up(int v, int step) { return (v + step - 1) / step * step; }
 // Scans the picture at every scale, adding the windows found (in pixels of
 // the picture) to `found`. False when out of memory.
 bool scan(const uint8_t *pixels, int width, int height, size_t pstride, const Reach &reach, int min_size,
-          Buffers &b, size_t stride, Boxes &found) {
+          Buffers &b, size_t stride, List<Box> &found) {
     int norm[4];
     {
         size_t o = stride + 1, wide = kWindow - 2, tall = (kWindow - 2) * stride;
@@ -369,9 +377,9 @@ int root_of(int *parent, int i) {
 
 // OpenCV's groupRectangles(rects, weights, minNeighbours, eps): classes of
 // similar boxes, each averaged; those of more than minNeighbours boxes kept
-// unless inside a class's box that is much surer. Appends them to `out`,
-// and to `scores` their count (x) and the pass (y); false when out of memory.
-bool group(const Boxes &raw, int pass, Boxes &out, Boxes &scores) {
+// unless inside a class's box that is much surer. Appends them to `out`;
+// false when out of memory.
+bool group(const List<Box> &raw, int pass, List<Grouped> &out) {
     size_t n = raw.count;
     if (n == 0) return true;
     int *parent = (int *)allocate(n, sizeof(int));
@@ -421,7 +429,7 @@ bool group(const Boxes &raw, int pass, Boxes &out, Boxes &scores) {
                     r1.y + r1.height <= r2.y + r2.height + dy && (n2 > (n1 > 3 ? n1 : 3) || n1 < 3))
                     break;
             }
-            if (j == classes) ok = out.push(r1) && scores.push(Box{n1, pass, 0, 0});
+            if (j == classes) ok = out.push(Grouped{r1, n1, pass});
         }
     }
     free(parent);
@@ -490,23 +498,26 @@ extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t 
 
     // As is, then mirrored (its region mirrored too); each grouped apart,
     // as two calls of detectMultiScale would.
-    Boxes boxes, scores;
+    List<Grouped> grouped;
     for (int pass = 0; pass < 2; pass++) {
         Reach r = reach;
         if (pass == 1 && r.axis == 1) r = Reach{1, w - reach.to, w - reach.from, reach.after, reach.before};
-        Boxes raw;
-        size_t before = boxes.count;
+        List<Box> raw;
+        size_t before = grouped.count;
         if (!scan(pass == 0 ? pixels : b.mirrored, w, h, pass == 0 ? stride : (size_t)w, r, (int)min_size, b,
                   istride, raw) ||
-            !group(raw, pass, boxes, scores))
+            !group(raw, pass, grouped))
             return -1;
         if (pass == 1)
-            for (size_t i = before; i < boxes.count; i++) boxes.items[i].x = w - boxes.items[i].x - boxes.items[i].width;
+            for (size_t i = before; i < grouped.count; i++) {
+                Box &f = grouped.items[i].box;
+                f.x = w - f.x - f.width;
+            }
     }
 
     // Surest first; faces that do not reach out of the region dropped, and a
     // face found both ways kept once (the surer).
-    size_t n = boxes.count;
+    size_t n = grouped.count;
     int *order = (int *)allocate(n ? n : 1, sizeof(int));
     bool *kept = (bool *)allocate(n ? n : 1, sizeof(bool));
     if (!order || !kept) {
@@ -518,7 +529,7 @@ extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t 
     for (size_t i = 1; i < n; i++) {  // insertion sort: a handful of faces, stable
         int v = order[i];
         size_t j = i;
-        while (j > 0 && scores.items[order[j - 1]].x < scores.items[v].x) {
+        while (j > 0 && grouped.items[order[j - 1]].neighbours < grouped.items[v].neighbours) {
             order[j] = order[j - 1];
             j--;
         }
@@ -527,11 +538,11 @@ extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t 
     int count = 0;
     bool on_x = reach.axis == 1;
     for (size_t i = 0; i < n; i++) {
-        const Box &f = boxes.items[order[i]];
+        const Box &f = grouped.items[order[i]].box;
         kept[i] = reach.outside(on_x ? f.x : f.y, on_x ? f.width : f.height, 0);
         for (size_t k = 0; k < i && kept[i]; k++) {
-            const Box &g = boxes.items[order[k]];
-            if (!kept[k] || scores.items[order[k]].y == scores.items[order[i]].y) continue;
+            const Box &g = grouped.items[order[k]].box;
+            if (!kept[k] || grouped.items[order[k]].pass == grouped.items[order[i]].pass) continue;
             int ix = (f.x + f.width < g.x + g.width ? f.x + f.width : g.x + g.width) - (f.x > g.x ? f.x : g.x);
             int iy = (f.y + f.height < g.y + g.height ? f.y + f.height : g.y + g.height) - (f.y > g.y ? f.y : g.y);
             long long smaller = f.width < g.width ? (long long)f.width * f.height : (long long)g.width * g.height;
@@ -540,7 +551,7 @@ extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t 
         if (!kept[i]) continue;
         if (count < capacity)
             faces[count] = cf_face{(float)f.x, (float)f.y, (float)f.width, (float)f.height,
-                                   (float)scores.items[order[i]].x};
+                                   (float)grouped.items[order[i]].neighbours};
         count++;
     }
     free(kept);

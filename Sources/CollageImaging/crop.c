@@ -358,10 +358,9 @@ static void add_new_face(ci_box box, ci_box *faces, int *count) {
 // of the shrunk picture whose head could change the crop (a window
 // `length` long on `axis` shows the middle [1 - length, length] wherever it
 // goes, so a face whose head and margin lie there cannot move it), and that
-// are not a frontal face already.
+// are not a frontal face already. Asked only where profiles_wanted.
 static ci_status add_profiles(const ci_image *grey, int axis, double length, ci_box *faces, int *count,
                               const char *name, ci_error *err) {
-    if (!profiles_wanted(axis, length)) return CI_OK;
     uint32_t w, h;
     uint8_t *picture = shrunk(grey, &w, &h);
     if (!picture) {
@@ -477,17 +476,12 @@ static ci_status find_faces(const ci_image *frame, int orientation, int axis, do
         return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
     }
     if (n > CI_MAX_FACES) n = CI_MAX_FACES;
-    int candidates = 0;
-    cf_face weak[MAX_CANDIDATES];
+    // Surest first: the faces, then the weak candidates (the surest few).
     int faces_found = 0;
-    for (int i = 0; i < n; i++) {
-        if (found[i].score < FACE_SCORE_THRESHOLD) {
-            if (candidates < MAX_CANDIDATES) weak[candidates++] = found[i];
-            continue;
-        }
-        faces_found++;
-    }
-    n = faces_found;  // surest first: the faces come before the candidates
+    while (faces_found < n && found[faces_found].score >= FACE_SCORE_THRESHOLD) faces_found++;
+    const cf_face *weak = found + faces_found;
+    const int candidates = n - faces_found < MAX_CANDIDATES ? n - faces_found : MAX_CANDIDATES;
+    n = faces_found;
     for (int i = 0; i < n; i++) {
         ci_box box = {found[i].x / small.width, found[i].y / small.height, found[i].width / small.width,
                       found[i].height / small.height};
@@ -499,16 +493,17 @@ static ci_status find_faces(const ci_image *frame, int orientation, int axis, do
         faces[i] = box;
     }
     *count = n;
-    // Faces in profile only where no frontal face was found: those place
-    // the crop when there are any (the profile search costs about as much
-    // again as the frontal one).
-    if (n == 0) status = add_profiles(&small, axis, length, faces, count, name, err);
-    // Still nothing, where profiles were looked for: faces tilted further
-    // than dlib's tilted filters reach (about 30 degrees), around the weak
-    // candidates, turned TURNED_SEARCH_DEGREES each way.
-    for (int i = 0; i < candidates && status == CI_OK && *count == 0 && profiles_wanted(axis, length); i++)
-        for (int turn = -1; turn <= 1 && status == CI_OK; turn += 2)
-            status = add_turned(&small, weak[i], turn * TURNED_SEARCH_DEGREES, faces, count, name, err);
+    // The fall-backs only where no frontal face was found (those place the
+    // crop when there are any) and the crop hides enough: faces in profile
+    // (the search costs about twice the frontal one); still nothing, faces
+    // tilted further than dlib's tilted filters reach (about 30 degrees),
+    // around the weak candidates, turned TURNED_SEARCH_DEGREES each way.
+    if (n == 0 && profiles_wanted(axis, length)) {
+        status = add_profiles(&small, axis, length, faces, count, name, err);
+        for (int i = 0; i < candidates && status == CI_OK && *count == 0; i++)
+            for (int turn = -1; turn <= 1 && status == CI_OK; turn += 2)
+                status = add_turned(&small, weak[i], turn * TURNED_SEARCH_DEGREES, faces, count, name, err);
+    }
     ci_image_free(&small);
     return status;
 }

@@ -48,16 +48,9 @@ struct Head {
         return Head(pixels: pixels, width: width, height: height, cut: Astronaut.cut, face: Astronaut.face)
     }
 
-    /// The cameraman of SampleImages/ (512 x 512, greyscale): his face in
-    /// profile, facing right (forehead to chin, ear to nose); the cut holds
-    /// his head (rows 65-200), the camera he looks through and his shoulders.
-    static let cameramanPath = TestData.packageRoot.appendingPathComponent("SampleImages/cameraman-grayscale.jpg").path
-    static let cameramanFace: Box = (x: 180, y: 120, width: 77, height: 75)
-
     static func cameraman() throws -> Head {
-        let (pixels, width, height) = try decodedRGB(cameramanPath)
-        return Head(pixels: pixels, width: width, height: height,
-                    cut: (x: 110, y: 45, width: 230, height: 280), face: cameramanFace)
+        let (pixels, width, height) = try decodedRGB(Cameraman.path)
+        return Head(pixels: pixels, width: width, height: height, cut: Cameraman.cut, face: Cameraman.face)
     }
 
     /// The same head mirrored left-right: facing the other way.
@@ -209,14 +202,14 @@ enum CropEvaluation {
         // The real photos, their faces as labelled by hand: the astronaut
         // (frontal), and the cameraman (in profile, looking through his
         // camera; forehead to chin, ear to nose, of 512 x 512).
-        let original = Astronaut.face, profile = Head.cameramanFace
+        let original = Astronaut.face, profile = Cameraman.face
         cases.append(EvaluationCase(
             name: "astronaut-eileen-collins.jpg", path: Astronaut.path,
             face: ci_box(x: Double(original.x) / 341, y: Double(original.y) / 512,
                          width: Double(original.width) / 341, height: Double(original.height) / 512),
             group: .frontal))
         cases.append(EvaluationCase(
-            name: "cameraman-grayscale.jpg", path: Head.cameramanPath,
+            name: "cameraman-grayscale.jpg", path: Cameraman.path,
             face: ci_box(x: Double(profile.x) / 512, y: Double(profile.y) / 512,
                          width: Double(profile.width) / 512, height: Double(profile.height) / 512),
             group: .profile))

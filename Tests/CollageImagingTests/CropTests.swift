@@ -248,6 +248,16 @@ enum Astronaut {
     static func pixels() throws -> (pixels: [UInt8], width: Int, height: Int) { try decodedRGB(path) }
 }
 
+/// The cameraman of SampleImages/ (512 x 512, greyscale), a face in
+/// profile: his face's box hand-labelled (forehead to chin, ear to nose),
+/// facing right, through his camera; his head spans rows 65-200.
+enum Cameraman {
+    static let path = TestData.packageRoot.appendingPathComponent("SampleImages/cameraman-grayscale.jpg").path
+    static let face = (x: 180, y: 120, width: 77, height: 75)
+    /// His head, the camera he looks through and his shoulders.
+    static let cut = (x: 110, y: 45, width: 230, height: 280)
+}
+
 /// A photo decoded (turned upright) to packed RGB: greyscale comes out grey RGB.
 func decodedRGB(_ path: String) throws -> (pixels: [UInt8], width: Int, height: Int) {
     var options = ci_decode_options()
@@ -326,11 +336,10 @@ struct CropDrawTests {
     /// of two cells of a 3000 x 500 banner. Centre shows rows 171-341 of his
     /// 512 and cuts his head (rows 65-200); smart keeps it.
     @Test func smartKeepsAFaceInProfileThatCentreCutsOff() throws {
-        let path = TestData.packageRoot.appendingPathComponent("SampleImages/cameraman-grayscale.jpg").path
         let head = ci_box(x: 0, y: 65.0 / 512, width: 1, height: 135.0 / 512)
-        let centre = try drawPlaced(path, cell: (1500, 500), crop: CI_CROP_CENTRE)
+        let centre = try drawPlaced(Cameraman.path, cell: (1500, 500), crop: CI_CROP_CENTRE)
         #expect(!contains(centre.0.shown, head))
-        let smart = try drawPlaced(path, cell: (1500, 500))
+        let smart = try drawPlaced(Cameraman.path, cell: (1500, 500))
         #expect(smart.0.placed_by == CI_PLACED_FACES && smart.0.face_count == 1)
         #expect(contains(smart.0.shown, head), "head rows 65-200 not in \(smart.0.shown)")
     }

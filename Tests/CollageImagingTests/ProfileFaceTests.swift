@@ -77,14 +77,15 @@ struct Grey {
     }
 }
 
-enum Cameraman {
-    static let path = TestData.packageRoot.appendingPathComponent("SampleImages/cameraman-grayscale.jpg").path
-    /// His face, in profile, looking left (hand-labelled): x 180..<257, y 120..<195.
-    static let face = (x: 180.0, y: 120.0, width: 77.0, height: 75.0)
-
+extension Cameraman {
     static func grey() throws -> Grey {
         let photo = try decodedRGB(path)
         return Grey(rgb: photo.pixels, width: photo.width, height: photo.height)
+    }
+
+    /// His hand-labelled face, in pixels to scale.
+    static var faceBox: (x: Double, y: Double, width: Double, height: Double) {
+        (Double(face.x), Double(face.y), Double(face.width), Double(face.height))
     }
 }
 
@@ -99,7 +100,7 @@ struct ProfileFaceTests {
     @Test func theCameramanIsFoundFacingEitherWay() throws {
         let cameraman = try Cameraman.grey()
         #expect(cameraman.width == 512 && cameraman.height == 512)
-        let face = Cameraman.face
+        let face = Cameraman.faceBox
         let mirroredFace = (x: 512 - face.x - face.width, y: face.y, width: face.width, height: face.height)
         // At his own size and at half (about the engine's search size).
         for (picture, scale) in [(cameraman, 1.0), (cameraman.halved, 0.5)] {
@@ -144,7 +145,7 @@ struct ProfileFaceTests {
         let edge = banner.pasting(cameraman, left: 0, top: 0)
         let found = edge.profiles(region: region)
         #expect(found.count == 1, "\(found.faces)")
-        let face = Cameraman.face
+        let face = Cameraman.faceBox
         #expect(found.faces.first.map {
             overlaps($0, (x: face.x / 2, y: face.y / 2, width: face.width / 2, height: face.height / 2))
         } == true)
