@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Composes a collage of the photos in SampleImages/ with a private state
-# folder, so it never touches your own selection, and prints where it went.
+# folder, so it never touches your own selection, and prints where it went;
+# beside it the same collage on a portrait and a banner canvas.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,5 +15,9 @@ mkdir -p demo-output
 "$binary" add SampleImages/astronaut-eileen-collins.jpg SampleImages/cameraman-grayscale.jpg \
   SampleImages/chelsea-the-cat.jpg SampleImages/coffee-cup.heic \
   SampleImages/rocket-exif-orientation-6.jpg SampleImages/retina-round-alpha.png
+# The same photos with no option but the canvas: landscape (the default
+# size), portrait and banner, which is what a person gets by default.
+"$binary" save --keep --force --size 1080x1920 -o demo-output/collage-portrait.jpg
+"$binary" save --keep --force --size 3000x500 -o demo-output/collage-banner.jpg
 "$binary" save --force -o demo-output/collage.jpg
 scripts/layout-pictures.sh demo-output "$binary"

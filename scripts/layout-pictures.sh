@@ -28,5 +28,5 @@ common=(--keep --force --gap 6 --margin 6 --quality 85)
 "$binary" save "${common[@]}" --layout columns --size x480 -o "$out/layout-columns.jpg"
 # The cat's own caption: the layouts above are drawn without it.
 "$binary" caption 3 "Chelsea, the cat" >/dev/null
-"$binary" save "${common[@]}" --layout auto --size 960x540 \
+"$binary" save "${common[@]}" --size 960x540 \
   --title "Summer 2026 · Καλοκαίρι · صيف" --caption name -o "$out/title.jpg"

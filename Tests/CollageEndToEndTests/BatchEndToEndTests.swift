@@ -98,7 +98,7 @@ import Glibc
         let list = try makeList(in: cli.workingDirectory, groups: [two, ["nope.jpg", "coffee-cup.jpg"]])
         let output = try cli.run("batch", "--dry-run", list.path, "-o", "planned")
         #expect(output.status == 1)
-        #expect(output.stdout.contains("collage 1 (lines 2-3): 2 photos, grid layout -> \(cli.workingDirectory.path)/planned/collage-001.jpg"))
+        #expect(output.stdout.contains("collage 1 (lines 2-3): 2 photos, auto layout -> \(cli.workingDirectory.path)/planned/collage-001.jpg"))
         #expect(output.stderr.contains("collage 2 (lines 5-6): skipped: \(cli.workingDirectory.path)/my photos/nope.jpg: No such file or directory"))
         #expect(!FileManager.default.fileExists(atPath: cli.workingDirectory.appendingPathComponent("planned").path))
     }
@@ -200,7 +200,7 @@ import Glibc
             """.utf8).write(to: cli.file("list.txt"))
         let options = ["--layout", "rows", "--size", "400x", "--format", "png"]
         let skippedGrid = "collage 2 (lines 4-6): skipped: #layout grid cannot be drawn: --size 400x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT"
-        let skippedTypo = "collage 3 (lines 9-11): skipped: line 9: 'diagonal' is not a layout: write '#layout MODE', MODE grid, auto, rows or columns, e.g. '#layout rows'"
+        let skippedTypo = "collage 3 (lines 9-11): skipped: line 9: 'diagonal' is not a layout: write '#layout MODE', MODE auto, grid, rows or columns, e.g. '#layout rows'"
 
         let plan = try cli.run(["batch", "list.txt", "--dry-run"] + options)
         #expect(plan.status == 1)
@@ -222,7 +222,8 @@ import Glibc
         try redAndBlue(in: cli.workingDirectory)
         let title = "Red and blue, 2026"
         try Data("#title \(title)\nred.png\nblue.png\n\nred.png\nblue.png\n".utf8).write(to: cli.file("list.txt"))
-        let options = ["--size", "400x300", "--format", "png"]
+        // The grid: red left, blue right, whatever the band leaves.
+        let options = ["--size", "400x300", "--format", "png", "--layout", "grid"]
 
         let plan = try cli.run(["batch", "list.txt", "--dry-run"] + options)
         #expect(plan.status == 0, "\(plan.stderr)")
@@ -240,7 +241,7 @@ import Glibc
 
         // Where save puts the band for this title on this canvas.
         #expect(try cli.run("add", "red.png", "blue.png").status == 0)
-        let dry = try cli.run(["save", "--dry-run", "--json", "--keep", "--size", "400x300", "--title", title])
+        let dry = try cli.run(["save", "--dry-run", "--json", "--keep", "--size", "400x300", "--layout", "grid", "--title", title])
         let json = try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any]
         let band = try #require(json?["title"] as? [String: Any], "\(dry.stdout) \(dry.stderr)")
         let bandHeight = try #require(band["height"] as? Int)
@@ -258,7 +259,7 @@ import Glibc
 
         // Each is the collage save makes, to the byte.
         for (arguments, made) in [(["--title", title], "collage-001.png"), ([], "collage-002.png")] {
-            let saved = try cli.run(["save", "-o", "saved.png", "--keep", "--force", "--size", "400x300"] + arguments)
+            let saved = try cli.run(["save", "-o", "saved.png", "--keep", "--force", "--size", "400x300", "--layout", "grid"] + arguments)
             #expect(saved.status == 0, "\(saved.stderr)")
             #expect(try Data(contentsOf: cli.file("saved.png")) == Data(contentsOf: cli.file(made)), "\(made)")
         }

@@ -13,7 +13,7 @@ import Testing
             (["save", "--gap", "-1"], "collage: --gap -1 is negative: use 0 or more pixels\n"),
             (["preview", "--margin", "-2"], "collage: --margin -2 is negative: use 0 or more pixels\n"),
             (["batch", "-", "--quality", "101"], "collage: --quality 101 is out of range: use 1 to 100\n"),
-            (["save", "--size", "1920x"], "collage: --layout grid cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT\n"),
+            (["save", "--size", "1920x"], "collage: --layout auto cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT\n"),
             (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg, .png, .avif or .webp\n"),
             (["nope"], "collage: no command 'nope' (see 'collage --help')\n"),
             (["help", "nope"], "collage: no command 'nope' (see 'collage --help')\n"),
@@ -38,7 +38,7 @@ import Testing
         for command in ["save", "preview"] {
             let cramped = try cli.run(command, "--size", "100x50", "--gap", "100")
             #expect(cramped.status == 64, "\(command)")
-            #expect(cramped.stderr.hasSuffix("a 100x50 canvas with a gap of 100 px has no room for 2 photos in the grid layout\n"), "\(cramped.stderr)")
+            #expect(cramped.stderr.hasSuffix("a 100x50 canvas with a gap of 100 px has no room for 2 photos in the auto layout\n"), "\(cramped.stderr)")
         }
         try cli.run("clear")
         // A failure that is not a usage error: 1.
@@ -188,7 +188,7 @@ import Testing
     @Test func helpListsTheModelsValuesAndDefaults() throws {
         let cli = try CLI()
         let choices: [(option: String, values: [String], default: String)] = [
-            ("--layout <layout>", LayoutMode.allCases.map(\.rawValue), "grid"),
+            ("--layout <layout>", LayoutMode.allCases.map(\.rawValue), "auto"),
             ("--crop <crop>", CropMode.allCases.map(\.rawValue), "smart"),
             ("--fit <fit>", FitMode.allCases.map(\.rawValue), "cover"),
             ("--caption <caption>", CaptionSource.allCases.map(\.rawValue), "none"),
@@ -227,7 +227,7 @@ import Testing
         let cases: [([String], String)] = [
             (["save", "--crop", "middle"], "The value 'middle' is invalid for '--crop <crop>': crop 'middle' is not smart, centre or attention"),
             (["batch", "-", "--fit", "fill"], "The value 'fill' is invalid for '--fit <fit>': fit 'fill' is not cover or contain"),
-            (["preview", "--layout", "mosaic"], "The value 'mosaic' is invalid for '--layout <layout>': layout 'mosaic' is not grid, auto, rows or columns"),
+            (["preview", "--layout", "mosaic"], "The value 'mosaic' is invalid for '--layout <layout>': layout 'mosaic' is not auto, grid, rows or columns"),
             (["pick", "--caption", "title"], "The value 'title' is invalid for '--caption <caption>': caption 'title' is not none, name or date"),
             (["--background", "nope"], "The value 'nope' is invalid for '--background <color>': colour 'nope' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
             (["save", "--text-colour", "#12345"], "The value '#12345' is invalid for '--text-colour <color>': colour '#12345' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),

@@ -291,14 +291,14 @@ import Glibc
         let session = try TmuxSession(command: "'\(CLI.binary.path)'",
                                       environment: ["XDG_STATE_HOME": cli.state.path, "NO_COLOR": ""],
                                       folder: cli.workingDirectory)
-        let grid = try drawnPicture(session, layout: "grid layout")
-        try session.keys("l")
         let auto = try drawnPicture(session, layout: "auto layout")
-        #expect(!auto.plain.contains("grid layout"))
-        #expect(auto.coloured != grid.coloured, "the picture is drawn again in the auto layout")
+        try session.keys("l")
+        let grid = try drawnPicture(session, layout: "grid layout")
+        #expect(!grid.plain.contains("auto layout"))
+        #expect(grid.coloured != auto.coloured, "the picture is drawn again in the grid layout")
         try session.keys("l")
         let rows = try drawnPicture(session, layout: "rows layout")
-        #expect(rows.coloured != auto.coloured)
+        #expect(rows.coloured != grid.coloured)
         try session.keys("q")
         #expect(session.exitStatus() == "0")
     }

@@ -113,7 +113,7 @@ import CollageTestSupport
 
     func parse(_ text: String) -> [BatchGroup] { parse(Array(text.utf8)) }
 
-    let modes = "write '#layout MODE', MODE grid, auto, rows or columns, e.g. '#layout rows'"
+    let modes = "write '#layout MODE', MODE auto, grid, rows or columns, e.g. '#layout rows'"
 
     @Test func aLayoutLineSetsTheLayoutOfItsCollageOnly() {
         let groups = parse("""

@@ -166,15 +166,15 @@ import CollageTestSupport
         _ = batch.run(parse("#title Say \"cheese\"\n#layout rows\na.jpg\nb.jpg\n\nc.jpg\nd.jpg\n\n#title \(long)\ne.jpg\nf.jpg"))
         #expect(results.values.map { $0.message() } == [
             "collage 1 (lines 1-4): 2 photos, rows layout, titled \"Say \\\"cheese\\\"\" -> \(directory.path)/collage-001.jpg",
-            "collage 2 (lines 6-7): 2 photos, grid layout, titled \"Run\" -> \(directory.path)/collage-002.jpg",
-            "collage 3 (lines 9-11): 2 photos, grid layout, titled \"\(long.prefix(40))...\" -> \(directory.path)/collage-003.jpg",
+            "collage 2 (lines 6-7): 2 photos, auto layout, titled \"Run\" -> \(directory.path)/collage-002.jpg",
+            "collage 3 (lines 9-11): 2 photos, auto layout, titled \"\(long.prefix(40))...\" -> \(directory.path)/collage-003.jpg",
         ])
         let untitled = BatchViewModel(options: BatchOptions(outputDirectory: directory, render: try CollageRenderOptions(),
                                                             jobs: 1, dryRun: true),
                                       inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
         let plain = Recorder(untitled.results)
         _ = untitled.run(parse("a.jpg\nb.jpg"))
-        #expect(plain.values.map { $0.message() } == ["collage 1 (lines 1-2): 2 photos, grid layout -> \(directory.path)/collage-001.jpg"])
+        #expect(plain.values.map { $0.message() } == ["collage 1 (lines 1-2): 2 photos, auto layout -> \(directory.path)/collage-001.jpg"])
     }
 
     @Test func aCaptionReachesTheRenderedPhotos() throws {

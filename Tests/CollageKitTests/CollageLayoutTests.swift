@@ -316,7 +316,7 @@ private func checkTiling(_ plan: LayoutPlan, gap: Int, margin: Int, tiles: Bool,
         #expect(throws: LayoutError.self) { try plan(two, 100, 50, .auto, gap: 100) }
         #expect(throws: LayoutError.self) { try plan(two, 100, 50, .rows, gap: 100) }
         // The engine plans the grid without reading the photos (these do not exist): the refusal is the plan's.
-        let options = try CollageRenderOptions(size: RequestedSize(width: 100, height: 50), gap: 100)
+        let options = try CollageRenderOptions(size: RequestedSize(width: 100, height: 50), layout: .grid, gap: 100)
         #expect(throws: refusal) { try ImageEngine().render([Photo(path: "/nowhere/a.jpg"), Photo(path: "/nowhere/b.jpg")], options: options) }
         let failure = CollageFailure(refusal)
         #expect(failure.kind == .options && failure.message == refusal.message)
@@ -331,8 +331,9 @@ private func checkTiling(_ plan: LayoutPlan, gap: Int, margin: Int, tiles: Bool,
     }
 
     @Test func layoutsCycle() throws {
-        #expect(LayoutMode.grid.next == .auto)
-        #expect(LayoutMode.columns.next == .grid)
+        #expect(CollageRenderOptions.defaults.layout == .auto, "auto is the default: the grid ignores the canvas")
+        #expect(LayoutMode.auto.next == .grid)
+        #expect(LayoutMode.columns.next == .auto)
         #expect(throws: OptionError.self) { try LayoutMode(parsing: "mosaic") }
         #expect(try LayoutMode(parsing: "AUTO") == .auto)
     }

@@ -33,16 +33,16 @@ import CollageTestSupport
 
     @Test func lCyclesTheLayoutsAndThePictureIsDrawnInEach() throws {
         let t = try makeScreen(["a.jpg", "b.jpg"])
-        #expect(t.screen.currentState.layout == .grid)
-        #expect(t.previews.collageOptions.map(\.layout) == [.grid])
+        #expect(t.screen.currentState.layout == .auto)
+        #expect(t.previews.collageOptions.map(\.layout) == [.auto])
         var seen: [LayoutMode] = []
         for _ in 0..<4 {
             t.screen.handle(.character("l"))
             seen.append(t.screen.currentState.layout)
         }
-        #expect(seen == [.auto, .rows, .columns, .grid])
+        #expect(seen == [.grid, .rows, .columns, .auto])
         // A new picture for every layout, with every other option kept.
-        #expect(t.previews.collageOptions.map(\.layout) == [.grid, .auto, .rows, .columns, .grid])
+        #expect(t.previews.collageOptions.map(\.layout) == [.auto, .grid, .rows, .columns, .auto])
         #expect(t.previews.collageOptions.allSatisfy { $0.size == CollageRenderOptions.defaults.size })
         #expect(t.screen.currentState.message == nil)
         #expect(t.screen.currentState.preview == .picture(
@@ -53,12 +53,12 @@ import CollageTestSupport
         let t = try makeScreen(["a.jpg", "b.jpg"])
         t.screen.handle(.character("l"))
         t.screen.handle(.character("L"))
-        #expect(t.previews.cropOptions.map(\.layout) == [.auto])
+        #expect(t.previews.cropOptions.map(\.layout) == [.grid])
         t.screen.handle(.character("s"))
         t.screen.handle(.enter)
         work.sync {}
         #expect(t.screen.currentState.message == "Saved /work/collage-19700101-000000.jpg")
-        #expect(t.renderer.renderedOptions.map(\.layout) == [.auto])
+        #expect(t.renderer.renderedOptions.map(\.layout) == [.grid])
     }
 
     @Test func aSizeOnlyOneLayoutCanDrawIsNotCycledAway() throws {

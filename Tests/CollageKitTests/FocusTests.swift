@@ -30,8 +30,8 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("SampleImages")
         let astronaut = Photo(path: samples.appendingPathComponent("astronaut-eileen-collins.jpg").path)
         let cat = Photo(path: samples.appendingPathComponent("chelsea-the-cat.jpg").path)
-        // Two 300 x 100 cells: the portrait's crop slides up and down.
-        let options = try CollageRenderOptions(size: RequestedSize(CanvasSize(width: 600, height: 100)))
+        // Two 300 x 100 cells of the grid: the portrait's crop slides up and down.
+        let options = try CollageRenderOptions(size: RequestedSize(CanvasSize(width: 600, height: 100)), layout: .grid)
         let smart = try ImageEngine().render([astronaut, cat], options: options).cropCentres
         #expect(smart[0].x == 0.5 && smart[0].y < 0.35, "smart keeps her head: \(smart[0])")
         var centreOptions = options

@@ -59,7 +59,7 @@ import Testing
         for action in state.actions {
             #expect(text.contains(action.keys) && text.contains(action.help), "\(action.keys) is missing")
         }
-        #expect(text.contains("next layout: grid, auto, rows, columns"))
+        #expect(text.contains("next layout: auto, grid, rows, columns"))
         #expect(text.components(separatedBy: "\n")[23] == " Any key closes this list")
     }
 
@@ -83,9 +83,9 @@ import Testing
 
     @Test func theLayoutAndCanvasShowAboveThePicture() {
         var state = CollageScreenViewModel.screenState(for: CollageState(photos: [Photo(path: "/x/a.jpg")]))
-        let grid = CollageScreenView.render(state, columns: 80, rows: 24).text.components(separatedBy: "\n")
+        let auto = CollageScreenView.render(state, columns: 80, rows: 24).text.components(separatedBy: "\n")
         // Above the picture, which starts at column 34.
-        #expect(grid[1] == String(repeating: " ", count: 34) + "grid layout  1920x1080")
+        #expect(auto[1] == String(repeating: " ", count: 34) + "auto layout  1920x1080")
         state.layout = .rows
         state.canvas = "1920 wide"
         let rows = CollageScreenView.render(state, columns: 80, rows: 24)

@@ -37,7 +37,7 @@ private let scan = DispatchQueue(label: "test.scan")
         let collage = terminal.lastWrite ?? ""
         // (The second row shows the layout, above the picture.)
         #expect(collage.hasPrefix(" 1 photo\n"))
-        #expect(collage.contains("grid layout  1920x1080\n 1. a.jpg"))
+        #expect(collage.contains("auto layout  1920x1080\n 1. a.jpg"))
     }
 
     @Test func resizesRedrawAtTheNewSize() throws {

@@ -55,7 +55,7 @@ public struct BatchGroup: Equatable, Sendable {
 ///   a `#` starts the `#focus` form and nothing else (a path is written
 ///   `./#name`). The caption comes first because `#focus`'s PATH is the rest
 ///   of its line: `#focus X Y #caption ...` is the photo so named;
-/// - `#layout MODE` (grid, auto, rows or columns, any case) sets the layout
+/// - `#layout MODE` (auto, grid, rows or columns, any case) sets the layout
 ///   of the collage it is a line of, and `#title TEXT` its title (TEXT the
 ///   rest of the line, checked as `--title` is), for that collage only
 ///   (`--layout` and `--title` set the others'). Such a line goes above the

@@ -336,12 +336,12 @@ public struct CollageRenderOptions: Equatable, Sendable {
 
     public static let defaultQuality = 90
 
-    /// 1920x1080, the grid, white, no gap or margin, quality 90, smart
+    /// 1920x1080, the `auto` layout, white, no gap or margin, quality 90, smart
     /// crops that cover their cells. (The defaults pass every check, so this
     /// cannot fail.)
     public static let defaults: CollageRenderOptions = try! CollageRenderOptions()
 
-    public init(size: RequestedSize = .default, layout: LayoutMode = .grid, background: RGBColor = .white,
+    public init(size: RequestedSize = .default, layout: LayoutMode = .default, background: RGBColor = .white,
                 gap: Int = 0, margin: Int = 0,
                 quality: Int = CollageRenderOptions.defaultQuality, crop: CropMode = .smart,
                 fit: FitMode = .cover, title: CollageTitle? = nil, caption: CaptionSource = .none,

@@ -52,7 +52,7 @@ public struct CollageScreenState: Equatable, Sendable {
     public var isSaving = false
     public var preview: PreviewState = .none
     /// The layout the picture is drawn in and a save uses (`l` cycles it).
-    public var layout: LayoutMode = .grid
+    public var layout: LayoutMode = .default
     /// The canvas size asked for (`--size`): "1920x1080", or "1920 wide"
     /// when the photos give the height (rows), "1080 high" the width (columns).
     public var canvas: String = RequestedSize.default.description
@@ -233,7 +233,7 @@ public final class CollageScreenViewModel {
 
     // MARK: Layouts
 
-    /// `l`: the next layout (grid, auto, rows, columns, grid...) that can
+    /// `l`: the next layout (auto, grid, rows, columns, auto...) that can
     /// draw the canvas size asked for; the others are skipped, and the
     /// message says why. The picture is drawn again; a save uses it.
     private func cycleLayout() {
@@ -402,7 +402,7 @@ public final class CollageScreenViewModel {
                 ScreenAction(key: "e", label: "caption", isEnabled: hasPhotos,
                              help: "edit the highlighted photo's caption", importance: 2),
                 ScreenAction(key: "l", label: "layout", isEnabled: true,
-                             help: "next layout: grid, auto, rows, columns", importance: 5),
+                             help: "next layout: " + LayoutMode.allCases.map(\.rawValue).joined(separator: ", "), importance: 5),
                 ScreenAction(key: "c", label: "clear", isEnabled: hasPhotos,
                              help: "clear every photo (asks first)", importance: 7),
                 ScreenAction(key: "s", label: "save", isEnabled: collage.canSave,

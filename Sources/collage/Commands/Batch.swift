@@ -21,7 +21,7 @@ struct Batch: ParsableCommand {
             - '#caption "TEXT" PATH' or '#caption "TEXT" #focus X Y PATH': the
               photo PATH with its own caption (as `collage caption` gives one), in
               double quotes, \\" for a quote and \\\\ for a backslash;
-            - '#layout MODE': this collage's layout, grid, auto, rows or columns,
+            - '#layout MODE': this collage's layout, auto, grid, rows or columns,
               instead of --layout's. Write it above the collage's first photo,
               with no blank line between (a blank line ends a collage: a #layout
               line followed by one has no photo, and is not a setting for the whole

@@ -25,7 +25,7 @@ struct Pick: ParsableCommand {
               Up/Down, k/j  highlight a photo   x, Del  remove it   [ ]  move it
               H J K L       move its crop left, down, up, right (F: back to --crop)
               e             edit its caption (empty: none; as `collage caption`)
-              l             next layout: grid, auto, rows, columns
+              l             next layout: auto, grid, rows, columns
               a             add photos          c       clear (asks first: c or y)
               s             save (asks for a file name; in the folder last browsed)
               ?             every key           q, Esc  quit

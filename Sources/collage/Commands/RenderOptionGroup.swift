@@ -12,7 +12,7 @@ struct LayoutOptionGroup: ParsableArguments {
     var size: RequestedSize = .default
 
     @Option(help: "How the canvas is divided.")
-    var layout: LayoutMode = .grid
+    var layout: LayoutMode = .default
 
     @Option(help: ArgumentHelp("Colour of empty cells, gaps, margins and transparency: #RRGGBB, #RGB or any CSS colour name, e.g. teal.",
                                valueName: "color"))

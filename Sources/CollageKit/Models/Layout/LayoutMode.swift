@@ -2,14 +2,20 @@
 public enum LayoutMode: String, Equatable, Sendable, OptionChoice, CustomStringConvertible {
     public static let optionName = "layout"
 
+    /// Cells chosen for these photos on this canvas, to show as much of each
+    /// as can be: the default, because the original grid ignores the canvas
+    /// (on a portrait canvas it shows a fifth of each photo).
+    case auto
     /// The original app's grid, exactly: 1-2 photos side by side, 3-6 in two rows.
     case grid
-    /// Cells chosen for these photos on this canvas, to show as much of each as can be.
-    case auto
     /// Justified rows, as in photo galleries: every photo whole, each row one height.
     case rows
     /// Justified columns: `rows` turned.
     case columns
+
+    /// The layout of a collage nobody chose one for (`save`, `preview`,
+    /// `batch`, `pick` and the collage screen).
+    public static let `default` = LayoutMode.auto
 
     /// The next mode, in the order `--help` lists them: what the collage screen's `l` cycles to.
     public var next: LayoutMode {
