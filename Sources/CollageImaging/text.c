@@ -22,6 +22,7 @@
 #include "text_api.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CI_TEXT_MAX_LINES 64
@@ -130,6 +131,56 @@ static ci_status text_check(const ci_text_api *t, const ci_text_run *run, int ne
     return CI_OK;
 }
 
+// Marks that belong to the word before them when set off by spaces, as the
+// separator in a title's "Summer in Kyoto · 2026". Pango breaks a line after
+// any space (UAX #14), so a line could begin with one of these; closing
+// punctuation it already keeps on the line before (! ? : ; ) / 、 。, "even
+// after spaces", UAX #14's rule 13). Quotation marks are left alone: a
+// spaced ” or ’ may as well open what follows.
+static const char *const text_trailing_marks[] = {
+    "\u00B7", "\u2022", "\u2027", "\u2219", "\u30FB",  // middle dots and bullets: · • ‧ ∙ ・
+    "\u2013", "\u2014", "|",                          // en and em dashes, a bar: – — |
+    "\u2026", "\u00BB", "\u203A",                      // an ellipsis, closing guillemets: … » ›
+};
+
+static size_t text_trailing_mark(const char *at) {
+    for (size_t i = 0; i < sizeof text_trailing_marks / sizeof text_trailing_marks[0]; i++) {
+        size_t length = strlen(text_trailing_marks[i]);
+        if (strncmp(at, text_trailing_marks[i], length) == 0) return length;
+    }
+    return 0;
+}
+
+// `text` with the spaces before each trailing mark made no-break spaces
+// (U+00A0), which bind the mark to the word before; NULL when out of memory.
+// The caller frees it.
+static char *text_bind_marks(const char *text) {
+    size_t length = strlen(text);
+    char *bound = malloc(2 * length + 1);  // each space may become two bytes
+    if (!bound) return NULL;
+    size_t out = 0;
+    for (size_t i = 0; i < length;) {
+        size_t spaces = 0;
+        while (text[i + spaces] == ' ') spaces++;
+        if (spaces == 0) {
+            bound[out++] = text[i++];
+            continue;
+        }
+        int bind = text_trailing_mark(text + i + spaces) > 0;
+        for (size_t k = 0; k < spaces; k++) {
+            if (bind) {
+                bound[out++] = (char)0xC2;
+                bound[out++] = (char)0xA0;
+            } else {
+                bound[out++] = ' ';
+            }
+        }
+        i += spaces;
+    }
+    bound[out] = '\0';
+    return bound;
+}
+
 // The run laid out on a new context of `map`; NULL only when out of memory.
 static PangoLayout *text_layout(const ci_text_api *t, PangoFontMap *map, const ci_text_run *run) {
     PangoContext *context = t->pango_font_map_create_context(map);
@@ -163,7 +214,13 @@ static PangoLayout *text_layout(const ci_text_api *t, PangoFontMap *map, const c
     t->pango_layout_set_alignment(layout, run->align == CI_TEXT_LEFT    ? PANGO_ALIGN_LEFT
                                        : run->align == CI_TEXT_RIGHT ? PANGO_ALIGN_RIGHT
                                                                      : PANGO_ALIGN_CENTER);
-    t->pango_layout_set_text(layout, run->text, -1);
+    char *bound = text_bind_marks(run->text);
+    if (!bound) {
+        t->g_object_unref(layout);
+        return NULL;
+    }
+    t->pango_layout_set_text(layout, bound, -1);
+    free(bound);
     return layout;
 }
 

@@ -107,7 +107,8 @@ import Testing
                 }
             }
             #expect(backgroundPixels > rect.width * rect.height / 2, "photo \(index + 1)")
-            #expect(textPixels > 50, "photo \(index + 1): \(textPixels) pixels of text")
+            // (15 px captions on 800x600: about 40 pixels of full colour)
+            #expect(textPixels > 30, "photo \(index + 1): \(textPixels) pixels of text")
             #expect(worst >= 4.5, "photo \(index + 1): the band's contrast with the text falls to \(worst)")
         }
     }

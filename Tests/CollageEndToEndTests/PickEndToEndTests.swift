@@ -105,12 +105,7 @@ import Glibc
         #expect(resourceCount(screen) == resources, "no subscription leaks across visits")
 
         // The save is offered in the folder just browsed (issue #19).
-        try session.keys("s")
-        try session.waitFor("the save prompt") { $0.contains("Save as: \(photos.path)/collage-") }
-        try session.keys("C-u")
-        try session.type("out.jpg")
-        try session.keys("Enter")
-        try session.waitFor("the save") { $0.contains("Saved \(cli.workingDirectory.path)/out.jpg") }
+        try session.save(as: "out.jpg", in: cli.workingDirectory, offered: "Save as: \(photos.path)/collage-")
         #expect(try cli.count() == 0, "a saved collage clears the selection")
         var info = ci_photo_info()
         var error = ci_error()
@@ -363,6 +358,56 @@ import Glibc
         let shown = try session.waitFor("the caption beside the photo") { $0.contains("2. coffee-cup.jpg  “Morning coffee”") }
         #expect(shown.contains("is captioned \"Morning coffee\""))
         #expect((try cli.status()["captions"] as? [Any])?.map { $0 as? String } == [nil, "Morning coffee"])
+        try session.keys("q")
+    }
+
+    /// Columns as a terminal draws them, for the characters of the caption
+    /// below: CJK ideographs and kana take two, the rest one.
+    static func columns(_ text: Substring) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + ((0x3000...0x9FFF).contains($1.value) ? 2 : 1) }
+    }
+
+    /// `t` sets the title (issue #31): typed on the collage screen, shown
+    /// above the picture and drawn in it, used by the save; a caption of
+    /// wide characters on the highlighted row is cut at the list's edge in
+    /// columns, so the picture beside it stays in place.
+    @Test func tSetsTheTitleAndAWideCaptionStaysInItsColumns() throws {
+        guard Self.tmuxAvailable else { return }
+        let cli = try CLI()
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
+        try cli.run("caption", "2", "東京の夏の思い出、二〇二六年の旅、京都と大阪")
+        let session = try TmuxSession(command: "'\(CLI.binary.path)'", environment: ["XDG_STATE_HOME": cli.state.path],
+                                      folder: cli.workingDirectory, columns: 120, rows: 30)
+        try session.waitFor("the collage screen") { $0.contains("2. coffee-cup.jpg") && $0.contains("t title") }
+        try session.keys("j")
+        let highlighted = try session.waitFor("the highlight on photo 2") { _ in
+            let coloured = (try? session.colouredScreen()) ?? ""
+            return coloured.split(separator: "\n").contains { $0.contains("2. coffee-cup.jpg") && $0.contains("\u{1B}[7m") }
+        }
+        // The list takes columns 1-48: "2. coffee-cup.jpg  “" 1-20, 13
+        // ideographs 21-46 (another would straddle the cut), "…" 47.
+        let row = try #require(highlighted.split(separator: "\n").first { $0.contains("2. coffee-cup.jpg") })
+        let cut = try #require(row.range(of: "…"))
+        #expect(row[..<cut.lowerBound].hasSuffix("“東京の夏の思い出、二〇二六"), "\(row)")
+        #expect(Self.columns(row[..<cut.upperBound]) == 48, "\(row)")
+
+        try session.keys("t")
+        try session.waitFor("the title prompt") { $0.contains("Title: ▏") }
+        try session.type("Summer in Kyoto · 2026")
+        try session.keys("Enter")
+        try session.waitFor("the title above the picture") { $0.contains("layout  1920x1080  “Summer in Kyoto · 2026”") }
+        try session.save(as: "titled.png", in: cli.workingDirectory)
+        // Saved with its title: a white band across the top with black ink in it, the photos below.
+        let image = try LayoutEndToEndTests().pixels(cli.workingDirectory.appendingPathComponent("titled.png").path)
+        #expect(image.width == 1920 && image.height == 1080)
+        let band = (0..<120).prefix { y in (0..<image.width).allSatisfy { x in
+            let at = (y * image.width + x) * 3
+            let (r, g, b) = (image.rgb[at], image.rgb[at + 1], image.rgb[at + 2])
+            return r == g && g == b  // white, black or the grey between (the text's edges)
+        } }.count
+        #expect(band >= 80 && band < 120, "a band of \(band) rows")
+        let ink = (0..<band).reduce(0) { sum, y in sum + (0..<image.width).filter { image.rgb[(y * image.width + $0) * 3] < 128 }.count }
+        #expect(ink > 1000, "\(ink) dark pixels in the band")
         try session.keys("q")
     }
 

@@ -84,17 +84,64 @@ import Testing
         }
     }
 
+    static let kyoto = "Summer in Kyoto · 2026"
+    static let holidays = "Summer holidays with the family in Kyoto and Osaka · August 2026"
+
+    /// The title follows the canvas's area: as tall on 1080x1920 as on
+    /// 1920x1080, larger than 4% of a banner's height (20 px), its band at
+    /// most 8% of the longer side (two lines on the portrait canvas: 7.6%)
+    /// and a sixth of the height (the banner: a title that would wrap is
+    /// drawn on one line, smaller). DejaVu Sans Bold (fonts-dejavu-core) is
+    /// named so that the band's height is exact; `--font` without a size
+    /// leaves the size to the canvas.
+    @Test("the title is sized for the canvas, its band within its limit", arguments: [
+        ("1920x1080", kyoto, 43.0, 95, 1), ("1080x1920", kyoto, 43, 95, 1), ("1080x1920", holidays, 43, 145, 2),
+        ("3000x500", kyoto, 37, 82, 1), ("3000x500", String(repeating: "Summer in Kyoto · ", count: 8), 34, 74, 1),
+    ])
+    func sizedForTheCanvas(size: String, title: String, font: Double, band: Int, lines: Int) throws {
+        let cli = try collage()
+        let arguments = ["--size", size, "--layout", "auto", "--font", "DejaVu Sans Bold", "--title", title, "--caption", "name"]
+        let plan = try layouts.dryRun(cli, arguments + ["--keep"])
+        let json = try #require(plan["title"] as? [String: Any], "no title in \(plan)")
+        #expect(json["fontSize"] as? Double == font)
+        let rect = Rect(json)
+        #expect(rect.height == band && rect.y == 0)
+        let canvas = try CanvasSize(parsing: size)
+        #expect(Double(band) <= min(0.08 * Double(max(canvas.width, canvas.height)), Double(canvas.height) / 6))
+        // Captions: at least 12 px, at most the title's size.
+        let captions = (plan["photos"] as? [[String: Any]] ?? []).compactMap { ($0["caption"] as? [String: Any])?["fontSize"] as? Double }
+        #expect(captions.count == 4 && captions.allSatisfy { $0 >= 12 && $0 <= font }, "\(captions)")
+
+        let saved = try cli.run(["save", "-o", "titled.png"] + arguments)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let image = try layouts.pixels(cli.workingDirectory.appendingPathComponent("titled.png").path)
+        #expect(image.width == canvas.width && image.height == canvas.height)
+        // The band's ink: its lines, clear of its edges (the padding, half the font, above and below).
+        let rows = (0..<band).filter { y in (0..<image.width).contains { x in image.rgb[(y * image.width + x) * 3] != 255 } }
+        let padding = Int(font / 4)
+        #expect(rows.first! >= padding && rows.last! < band - padding, "ink rows \(rows.first!)-\(rows.last!) in a band of \(band)")
+        let gaps = zip(rows, rows.dropFirst()).filter { $1 - $0 > 1 }.count
+        #expect(gaps == lines - 1, "\(gaps + 1) lines of ink, not \(lines)")
+    }
+
+    /// DejaVu Sans Bold, whose two lines of 43 px fit the band's limit on
+    /// 1920x1080 (153 px; Noto Sans's taller lines are drawn smaller).
     @Test func aLongTitleTakesTwoLinesAndNoMore() throws {
         let cli = try collage()
-        let short = try layouts.dryRun(cli, ["--title", "Short", "--keep"])["title"] as? [String: Any]
+        let font = ["--font", "DejaVu Sans Bold"]
+        let short = try layouts.dryRun(cli, font + ["--title", "Short", "--keep"])["title"] as? [String: Any]
         let longText = String(repeating: "A title that goes on and on ", count: 30)
-        let long = try layouts.dryRun(cli, ["--title", longText, "--keep"])["title"] as? [String: Any]
+        let long = try layouts.dryRun(cli, font + ["--title", longText, "--keep"])["title"] as? [String: Any]
         let shortHeight = Rect(short).height, longHeight = Rect(long).height
         // One line is about 1.2 em of 43 px, and its padding 2 x 22 px.
         #expect(shortHeight > 80 && shortHeight < 110, "\(shortHeight)")
         let line = shortHeight - 44
         #expect(abs(longHeight - (shortHeight + line)) <= 1, "\(longHeight) for two lines, \(shortHeight) for one")
-        let saved = try cli.run(["save", "-o", "long.png", "--title", longText])
+        #expect(longHeight <= 153)
+        // In the default font too, the two lines' band stays within the limit.
+        let noto = Rect(try layouts.dryRun(cli, ["--title", longText, "--keep"])["title"])
+        #expect(noto.height <= 153 && noto.height > shortHeight, "\(noto.height)")
+        let saved = try cli.run(["save", "-o", "long.png", "--title", longText] + font)
         #expect(saved.status == 0, "\(saved.stderr)")
         let image = try layouts.pixels(cli.workingDirectory.appendingPathComponent("long.png").path)
         // Saved: the two lines' ink lies in the band, clear of its edges

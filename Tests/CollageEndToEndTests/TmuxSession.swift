@@ -81,6 +81,17 @@ final class TmuxSession {
         return last
     }
 
+    /// `s`, the name the save prompt offers (which shows `offered`) replaced
+    /// by `name`, Enter; waits until the collage is saved in `folder`.
+    func save(as name: String, in folder: URL, offered: String = "Save as: ") throws {
+        try keys("s")
+        try waitFor("the save prompt") { $0.contains(offered) }
+        try keys("C-u")
+        try type(name)
+        try keys("Enter")
+        try waitFor("the save") { $0.contains("Saved \(folder.path)/\(name)") }
+    }
+
     func exitStatus() -> String? {
         for _ in 0..<100 {
             if let text = try? String(contentsOf: exitFile, encoding: .utf8), !text.isEmpty {

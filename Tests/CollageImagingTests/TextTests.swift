@@ -124,6 +124,38 @@ import Testing
         #expect(gaps.count >= 1)
     }
 
+    /// One line's metrics (or two, wrapped at `width`) of `text` in DejaVu Sans Bold at 40 px.
+    static func measured(_ text: String, width: UInt32 = UInt32(CI_TEXT_MAX_SIDE), lines: Int32 = 1) throws -> ci_text_metrics {
+        var metrics = ci_text_metrics()
+        var error = ci_error()
+        let status = text.withCString { text in
+            "DejaVu Sans Bold".withCString { font in
+                var run = ci_text_run(text: text, font: font, pixel_size: 40, colour: ci_color(), width: width, height: 1,
+                                      max_lines: lines, align: CI_TEXT_CENTRE)
+                return ci_text_measure(&run, &metrics, &error)
+            }
+        }
+        try #require(status == CI_OK, "\(Self.message(error))")
+        return metrics
+    }
+
+    /// In a box just wider than "Summer in Kyoto", a line could end there and
+    /// the next begin with the mark; the mark goes with "Kyoto" instead:
+    /// the longer line is then "Kyoto · 2026" (or "Summer in"). The marks
+    /// Pango keeps on the line before itself (! ? : ; ) and the like) too.
+    @Test("a spaced separator or closing mark never begins a line", arguments: [
+        "\u{B7}", "\u{2022}", "\u{2013}", "\u{2014}", "|", "\u{2026}", "\u{BB}", "\u{30FB}",
+        "!", "?", ":", ";", ")",
+    ])
+    func marksStayWithTheWordBefore(mark: String) throws {
+        let first = try Self.measured("Summer in Kyoto")
+        let text = "Summer in Kyoto \(mark) 2026"
+        let wrapped = try Self.measured(text, width: first.width + 2, lines: 2)
+        #expect(wrapped.lines == 2 && wrapped.ellipsized == 0)
+        let expected = max(try Self.measured("Summer in").width, try Self.measured("Kyoto \(mark) 2026").width)
+        #expect(wrapped.width == expected, "\(text): lines \(wrapped.width) wide, not \(expected): broken before \(mark)")
+    }
+
     /// Columns holding ink, in runs: one run for a joined word.
     static func inkRuns(_ canvas: Canvas, background: [UInt8]) -> Int {
         let columns = (0..<canvas.width).map { x in (0..<canvas.height).contains { canvas.pixel(x, $0) != background } }

@@ -85,8 +85,13 @@ import Testing
     @Test func captionsAre70PercentOfTheTitleAndAtMostATenthOfTheShortestCell() {
         let cells = [CellRect(x: 0, y: 0, width: 640, height: 540), CellRect(x: 640, y: 0, width: 640, height: 540)]
         #expect(CaptionBand.fontPixels(base: 43, cells: cells) == 30)
-        #expect(CaptionBand.fontPixels(base: 43, cells: cells + [CellRect(x: 0, y: 540, width: 100, height: 120)]) == 12)
-        #expect(CaptionBand.fontPixels(base: 2, cells: cells) == 6)
+        #expect(CaptionBand.fontPixels(base: 43, cells: cells + [CellRect(x: 0, y: 540, width: 100, height: 130)]) == 13)
+        // Never under the legible size, in however small a cell ...
+        #expect(CaptionBand.fontPixels(base: 43, cells: cells + [CellRect(x: 0, y: 540, width: 100, height: 60)]) == 12)
+        #expect(CaptionBand.fontPixels(base: 14, cells: cells) == 12)
+        // ... nor over the title (a small --font's).
+        #expect(CaptionBand.fontPixels(base: 8, cells: cells) == 8)
+        #expect(CaptionBand.fontPixels(base: 2, cells: cells) == 2)
     }
 
     @Test("the band keeps the text at 4.5:1 over any photo, white or black", arguments: [

@@ -136,13 +136,81 @@ import CollageTestSupport
 
     @Test func questionMarkListsEveryKeyAndAnyKeyClosesIt() throws {
         let t = try makeScreen(["a.jpg", "b.jpg"])
-        #expect(t.screen.currentState.actions.map(\.key) == ["↑↓", "a", "x", "[]", "HJKL", "F", "e", "l", "c", "s", "q", "?"])
+        #expect(t.screen.currentState.actions.map(\.key) == ["↑↓", "a", "x", "[]", "HJKL", "F", "e", "t", "l", "c", "s", "q", "?"])
         t.screen.handle(.character("?"))
         #expect(t.screen.currentState.showingKeys)
         t.screen.handle(.character("c"))
         #expect(!t.screen.currentState.showingKeys)
         #expect(!t.screen.currentState.confirmingClear, "the key that closes the list does nothing else")
         #expect(t.screen.currentState.message == nil)
+    }
+
+    // MARK: t: the title
+
+    func type(_ text: String, into screen: CollageScreenViewModel) {
+        for character in text { screen.handle(.character(character)) }
+    }
+
+    @Test func tSetsTheTitleThePictureAndASaveUse() throws {
+        let t = try makeScreen(["a.jpg", "b.jpg"])
+        #expect(t.screen.currentState.drawnTitle == nil)
+        t.screen.handle(.character("t"))
+        #expect(t.screen.currentState.prompt == "" && t.screen.currentState.promptPurpose == .title)
+        #expect(t.screen.currentState.captioning == nil)
+        type("Summer in Kyoto · 2026", into: t.screen)
+        t.screen.handle(.enter)
+        #expect(t.screen.currentState.prompt == nil && t.screen.currentState.message == nil)
+        #expect(t.screen.currentState.drawnTitle == "Summer in Kyoto · 2026")
+        #expect(t.screen.renderOptions.title?.text == "Summer in Kyoto · 2026")
+        // The picture is drawn again with it, every other option kept.
+        #expect(t.previews.collageOptions.map { $0.title?.text } == [nil, "Summer in Kyoto · 2026"])
+        #expect(t.previews.collageOptions.last?.layout == CollageRenderOptions.defaults.layout)
+        t.screen.handle(.character("s"))
+        #expect(t.screen.currentState.promptPurpose == .save)
+        t.screen.handle(.enter)
+        work.sync {}
+        #expect(t.screen.currentState.message == "Saved /work/collage-19700101-000000.jpg")
+        #expect(t.renderer.renderedOptions.map { $0.title?.text } == ["Summer in Kyoto · 2026"])
+    }
+
+    @Test func theTitlePromptStartsFromTheTitleAndEmptyClearsIt() throws {
+        let options = try CollageRenderOptions(title: CollageTitle("Old"))
+        let t = try makeScreen(["a.jpg", "b.jpg"], options: options)
+        #expect(t.screen.currentState.drawnTitle == "Old")
+        t.screen.handle(.character("t"))
+        #expect(t.screen.currentState.prompt == "Old")
+        type("er", into: t.screen)
+        t.screen.handle(.escape)
+        #expect(t.screen.currentState.message == "Title unchanged" && t.screen.currentState.prompt == nil)
+        #expect(t.screen.renderOptions.title?.text == "Old")
+        t.screen.handle(.character("t"))
+        t.screen.handle(.control("u"))
+        type("  ", into: t.screen)
+        t.screen.handle(.enter)
+        #expect(t.screen.currentState.prompt == nil && t.screen.currentState.drawnTitle == nil)
+        #expect(t.screen.renderOptions.title == nil)
+        #expect(t.previews.collageOptions.map { $0.title?.text } == ["Old", nil])
+    }
+
+    @Test func aTitleTooLongKeepsThePromptAndSaysWhy() throws {
+        let t = try makeScreen([])
+        t.screen.handle(.character("t"))
+        type(String(repeating: "a", count: CollageTitle.maximumCharacters + 1), into: t.screen)
+        t.screen.handle(.enter)
+        #expect(t.screen.currentState.promptPurpose == .title && t.screen.currentState.prompt != nil, "the prompt stays open")
+        #expect(t.screen.currentState.message == "the title has 1001 characters, over the limit of 1000")
+        #expect(t.screen.renderOptions.title == nil)
+        // A title needs no photos: it waits for them.
+        t.screen.handle(.backspace)
+        t.screen.handle(.enter)
+        #expect(t.screen.currentState.prompt == nil && t.screen.currentState.drawnTitle?.count == 1000)
+    }
+
+    @Test func tIsInTheKeyBarAndTheListOfKeys() throws {
+        let t = try makeScreen([])
+        let action = try #require(t.screen.currentState.actions.first { $0.key == "t" })
+        #expect(action.label == "title" && action.isEnabled)
+        #expect(action.help == "edit the title across the top of the collage")
     }
 
     // MARK: s: where a save goes

@@ -24,7 +24,7 @@ import OpenCombine
     @Test func actionsAreEnabledByTheRules() throws {
         let (screen, _) = try makeScreen(photos: [photo("a.jpg")])
         #expect(screen.currentState.title == "1 photo")
-        #expect(screen.currentState.actions.map { "\($0.key):\($0.isEnabled)" } == ["↑↓:true", "a:true", "x:true", "[]:true", "HJKL:true", "F:true", "e:true", "l:true", "c:true", "s:false", "q:true", "?:true"])
+        #expect(screen.currentState.actions.map { "\($0.key):\($0.isEnabled)" } == ["↑↓:true", "a:true", "x:true", "[]:true", "HJKL:true", "F:true", "e:true", "t:true", "l:true", "c:true", "s:false", "q:true", "?:true"])
         screen.handle(.character("s"))
         #expect(screen.currentState.prompt == nil)
         #expect(screen.currentState.message == "cannot save 1 photo: a collage needs an even number of photos")

@@ -47,10 +47,36 @@ import Testing
         if gap > 0 { #expect(plan.cells.map(\.y).min()! >= band.rect.y + band.rect.height + gap) }
     }
 
-    @Test func theBandIsAbout4PercentOfTheHeightAndItsTextBoxIsInsideIt() throws {
-        #expect(TitleRequest.fontPixels(for: try RequestedSize(width: 1920, height: 1080)) == 43)
-        #expect(TitleRequest.fontPixels(for: try RequestedSize(width: 1920, height: nil)) == 43)  // 1920 x 9/16
-        #expect(TitleRequest.fontPixels(for: try RequestedSize(width: 500, height: 2000)) == 80)
+    @Test("the font follows the canvas's area, as tall on a portrait canvas as on a landscape one", arguments: [
+        (1920, 1080, 43.0), (1080, 1920, 43), (1920, nil, 43), (nil, 1080, 43),  // an open side as 16:9 would give it
+        (3000, 500, 37), (1080, 1080, 32), (500, 2000, 30), (800, 600, 21),
+        (6000, 500, 37),  // 3% of the area would be 52 px, a band of a fifth of the height: a sixth at most
+        (400, 14, 6),  // the smallest title font
+    ] as [(Int?, Int?, Double)])
+    func fontPixels(width: Int?, height: Int?, expected: Double) throws {
+        let size = try RequestedSize(width: width, height: height)
+        #expect(TitleRequest.fontPixels(for: size) == expected)
+        // A band of one line (estimated) fits the limit (the smallest font aside).
+        if expected > TitleRequest.minimumPixels {
+            #expect(TitleRequest.estimated(try CollageTitle("T"), size: size).bandHeight <= TitleRequest.bandLimit(for: size))
+        }
+        // --font's size wins.
+        #expect(TitleRequest.fontPixels(for: size, font: CollageFont(description: "Sans 90px", pixels: 90)) == 90)
+    }
+
+    @Test func theBandTakesAtMost8PercentOfTheLongerSideAndASixthOfTheHeight() throws {
+        #expect(TitleRequest.bandLimit(for: try RequestedSize(width: 1080, height: 1920)) == 153)
+        #expect(TitleRequest.bandLimit(for: try RequestedSize(width: 1920, height: 1080)) == 153)
+        #expect(TitleRequest.bandLimit(for: try RequestedSize(width: 3000, height: 500)) == 83)
+        #expect(TitleRequest.bandLimit(for: try RequestedSize(width: 1080, height: 1080)) == 86)
+        // Two estimated lines of the portrait canvas's font fit its 8%.
+        let portrait = try RequestedSize(width: 1080, height: 1920)
+        let oneLine = TitleRequest.estimated(try CollageTitle("T"), size: portrait)
+        let twoLines = TitleRequest(text: "T", fontPixels: oneLine.fontPixels, textHeight: 2 * oneLine.textHeight)
+        #expect(twoLines.bandHeight == 148 && twoLines.bandHeight <= TitleRequest.bandLimit(for: portrait))
+    }
+
+    @Test func theTextBoxIsInsideTheBand() throws {
         let plan = try CollageLayout.plan(Self.photos, try Self.request(1920, 1080, .grid))
         let band = try #require(plan.title)
         #expect(band.fontPixels == 43)

@@ -25,6 +25,16 @@ import Testing
             + "\u{1B}[0m")
     }
 
+    /// The terminal fills a wide character's second cell itself: nothing is
+    /// written there, so what follows stays in its column.
+    @Test func aWideCharactersSecondCellIsNotWritten() {
+        var screen = ScreenBuffer(columns: 6, rows: 1)
+        screen.put("京x", column: 0, row: 0)
+        screen.put("y", column: 4, row: 0)
+        var writer = ANSIScreenWriter()
+        #expect(writer.frame(screen) == "\u{1B}[H京x y\u{1B}[K\u{1B}[0m")
+    }
+
     @Test func noColorKeepsBoldAndReverseButNoColourCodes() {
         var writer = ANSIScreenWriter(noColor: true)
         let frame = writer.frame(sample())

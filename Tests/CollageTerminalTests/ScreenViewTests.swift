@@ -14,7 +14,7 @@ import Testing
         // The photo is highlighted (x, [ and ] act on it), across the list.
         #expect(screen.cells[2][1].style.reverse && screen.cells[2][20].style.reverse)
         // Every key fits in 120 columns.
-        let keys = " ↑↓ select  a add  x remove  [] move  HJKL crop  F reset  e caption  l layout  c clear  s save  q quit  ? keys"
+        let keys = " ↑↓ select  a add  x remove  [] move  HJKL crop  F reset  e caption  t title  l layout  c clear  s save  q quit  ? keys"
         #expect(lines[11] == keys)
         // "s save" is dimmed: one photo cannot be saved; the keys of a set
         // ("HJKL") are as bold as one key.
@@ -100,6 +100,55 @@ import Testing
         #expect(line.hasPrefix(" Save as: …"))
         #expect(line.hasSuffix("collage-20240801-120000.jpg▏"))
         #expect(line.count <= 59)
+    }
+
+    @Test func theTitlePromptAndTheTitleAboveThePicture() throws {
+        var state = CollageScreenViewModel.screenState(
+            for: CollageState(photos: [Photo(path: "/x/a.jpg")]),
+            options: try CollageRenderOptions(layout: .grid, title: CollageTitle("Summer in Kyoto · 2026")))
+        let shown = CollageScreenView.render(state, columns: 100, rows: 24).text.components(separatedBy: "\n")
+        #expect(shown[1] == String(repeating: " ", count: 42) + "grid layout  1920x1080  “Summer in Kyoto · 2026”")
+        // Cut to the picture's width when narrower.
+        let narrow = CollageScreenView.render(state, columns: 80, rows: 24).text.components(separatedBy: "\n")
+        #expect(narrow[1] == String(repeating: " ", count: 34) + "grid layout  1920x1080  “Summer in Kyoto · 2…")
+        state.prompt = "Summer in 京都"
+        state.promptPurpose = .title
+        let screen = CollageScreenView.render(state, columns: 80, rows: 24)
+        let lines = screen.text.components(separatedBy: "\n")
+        #expect(lines[22] == " Title: Summer in 京都▏")
+        #expect(lines[23] == " Enter set (empty: none)   Esc cancel   Ctrl-U clear")
+        // 京 and 都 take two columns each: the cursor is in column 22.
+        #expect(screen.cells[22][8].character == "S" && screen.cells[22][18].character == "京")
+        #expect(screen.cells[22][19].isRightHalf && screen.cells[22][20].character == "都" && screen.cells[22][22].character == "▏")
+        #expect(screen.cells[22][1].style.bold)
+    }
+
+    /// A caption of wide characters is cut at the list's width in columns,
+    /// as the terminal draws it, on the highlighted row as on the others: it
+    /// never reaches the gap before the picture (column 33 of 80).
+    @Test("a caption of wide characters is cut by display columns", arguments: [0, 1])
+    func wideCaptionsAreCutByColumns(highlighted: Int) throws {
+        let caption = "東京の夏の思い出、二〇二六年の旅 🎉"
+        let photos = [Photo(path: "/x/a.jpg").captioned(caption), Photo(path: "/x/b.jpg").captioned("🎉🎉 " + caption)]
+        var state = CollageScreenViewModel.screenState(for: CollageState(photos: photos))
+        state.highlighted = highlighted
+        let picture = TerminalPicture(kind: .symbols, columns: 10, rows: 5, lines: Array(repeating: "xxxxxxxxxx", count: 5))
+        state.preview = .picture(picture)
+        let screen = CollageScreenView.render(state, columns: 80, rows: 24)
+        let lines = screen.text.components(separatedBy: "\n")
+        // " 1. a.jpg  “" takes columns 1-11, ten characters of two columns
+        // 12-31, and "…" column 32, the list's last; a character of two
+        // that would straddle the cut is left out (row 3: "…" in 31).
+        #expect(lines[2].hasPrefix(" 1. a.jpg  “東京の夏の思い出、二…"))
+        #expect(lines[3].hasPrefix(" 2. b.jpg  “🎉🎉 東京の夏の思い…"))
+        #expect(screen.cells[2][32].character == "…" && screen.cells[3][31].character == "…")
+        for row in [2, 3] {
+            // The row takes the screen's 80 columns exactly, as the terminal draws it.
+            #expect(screen.text(row: row).terminalColumns == 80, "row \(row): \(screen.text(row: row))")
+            #expect(screen.cells[row][33] == .blank, "row \(row): the gap before the picture")
+            #expect(screen.cells[row][32].style.reverse == (row == 2 + highlighted))
+        }
+        #expect(screen.pictures == [PlacedPicture(column: 34, row: 2, picture: picture)])
     }
 
     @Test func aPhotosFocusIsShownBesideIt() throws {

@@ -434,9 +434,34 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// two lines at most). Without a width (`--layout columns`, `--size
     /// xHEIGHT`, before the photos give it), room for two lines is kept.
     /// Nil when there is no font to draw it with: then the photos fill the
-    /// whole canvas.
+    /// whole canvas. A band that passes `TitleRequest.bandLimit` (a title
+    /// on two lines, or a font whose lines are taller than estimated) is
+    /// laid out in the largest smaller font whose band fits, unless `--font`
+    /// gave the size.
     func measure(_ title: CollageTitle, _ options: CollageRenderOptions, width canvasWidth: Int?) throws -> TitleRequest? {
         let pixels = TitleRequest.fontPixels(for: options.size, font: options.font)
+        let limit = TitleRequest.bandLimit(for: options.size)
+        guard let measured = try measure(title, options, width: canvasWidth, pixels: pixels) else { return nil }
+        guard options.font?.pixels == nil, measured.bandHeight > limit, pixels > TitleRequest.minimumPixels else {
+            return measured
+        }
+        // The band grows with the font (taller lines, more of them): the
+        // largest whole size that fits, halving the sizes between the
+        // smallest and this one (six layouts for 43 px, each under 0.1 ms).
+        var (fits, passes) = (TitleRequest.minimumPixels, pixels)
+        var fitting: TitleRequest?
+        while passes - fits > 1 {
+            let middle = ((fits + passes) / 2).rounded(.down)
+            guard let laidOut = try measure(title, options, width: canvasWidth, pixels: middle) else { return nil }
+            if laidOut.bandHeight <= limit { (fits, fitting) = (middle, laidOut) } else { passes = middle }
+        }
+        if let fitting { return fitting }
+        return try measure(title, options, width: canvasWidth, pixels: fits)
+    }
+
+    /// The title laid out in a font of `pixels`.
+    private func measure(_ title: CollageTitle, _ options: CollageRenderOptions, width canvasWidth: Int?,
+                         pixels: Double) throws -> TitleRequest? {
         var lines = Int32(TitleRequest.maximumLines), reserve = 1
         var width = Int(CI_TEXT_MAX_SIDE)
         if let canvasWidth {

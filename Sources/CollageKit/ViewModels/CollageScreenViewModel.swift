@@ -44,11 +44,14 @@ public struct CollageScreenState: Equatable, Sendable {
     /// What the last action said (a refusal or failure gives its reason); it
     /// stays until the next key.
     public var message: String?
-    /// The text being typed: a file name for a save, or a caption; nil
-    /// when nothing is being typed.
+    /// The text being typed: a file name for a save, a caption or the
+    /// title; nil when nothing is being typed.
     public var prompt: String?
-    /// The photo (0-based) whose caption the prompt is; nil for a save.
-    public var captioning: Int?
+    /// What the prompt's text is for.
+    public var promptPurpose: PromptPurpose = .save
+    /// The title drawn across the top of the collage (`--title`, `t`); nil
+    /// for none.
+    public var drawnTitle: String?
     public var isSaving = false
     public var preview: PreviewState = .none
     /// The layout the picture is drawn in and a save uses (`l` cycles it).
@@ -61,6 +64,24 @@ public struct CollageScreenState: Equatable, Sendable {
     public var confirmingClear = false
     /// The list of every key is shown (`?`); any key closes it.
     public var showingKeys = false
+}
+
+/// What the collage screen's prompt asks for.
+public enum PromptPurpose: Equatable, Sendable {
+    /// A file name to save to.
+    case save
+    /// The caption of the photo at this index (0-based).
+    case caption(Int)
+    /// The collage's title.
+    case title
+}
+
+extension CollageScreenState {
+    /// The photo (0-based) whose caption is being typed; nil otherwise.
+    public var captioning: Int? {
+        guard prompt != nil, case let .caption(index) = promptPurpose else { return nil }
+        return index
+    }
 }
 
 /// Where the collage screen wants to go; the coordinator takes it there.
@@ -201,14 +222,17 @@ public final class CollageScreenViewModel {
                 return update { $0.message = CollageRefusal.nothingToCaption.description }
             }
             let current = currentState.photos[index].caption ?? ""
-            update { $0.captioning = index; $0.prompt = current }
+            update { $0.promptPurpose = .caption(index); $0.prompt = current }
+        case .character("t"):
+            let current = renderOptions.title?.text ?? ""
+            update { $0.promptPurpose = .title; $0.prompt = current }
         case .character("s"):
             if let refusal = collage.saveRefusal {
                 update { $0.message = refusal.description }
             } else if !currentState.isSaving {
                 let name = defaultCollageFileName(now: now())
                 let prompt = saveFolder.map { $0.hasSuffix("/") ? $0 + name : $0 + "/" + name } ?? name
-                update { $0.prompt = prompt }
+                update { $0.promptPurpose = .save; $0.prompt = prompt }
             }
         case .character("q"), .escape:
             routeSubject.send(.quit)
@@ -268,10 +292,19 @@ public final class CollageScreenViewModel {
         case .backspace: update { _ = $0.prompt?.popLast() }
         case .control("u"): update { $0.prompt = "" }
         case .escape:
-            let cancelled = currentState.captioning == nil ? "Save cancelled" : "Caption unchanged"
-            update { $0.prompt = nil; $0.captioning = nil; $0.message = cancelled }
+            let cancelled: String
+            switch currentState.promptPurpose {
+            case .save: cancelled = "Save cancelled"
+            case .caption: cancelled = "Caption unchanged"
+            case .title: cancelled = "Title unchanged"
+            }
+            update { $0.prompt = nil; $0.message = cancelled }
         case .enter:
-            if let index = currentState.captioning { caption(index) } else { save() }
+            switch currentState.promptPurpose {
+            case .save: save()
+            case let .caption(index): caption(index)
+            case .title: setTitle()
+            }
         default: break
         }
     }
@@ -288,8 +321,26 @@ public final class CollageScreenViewModel {
                 return update { $0.message = "\(error)" }
             }
         }
-        update { $0.prompt = nil; $0.captioning = nil }
+        update { $0.prompt = nil }
         collage.setCaption(caption, at: index)
+    }
+
+    /// Enter on the title: the typed text becomes the collage's title (none
+    /// when empty), drawn in the picture and used by a save; a title
+    /// `CollageTitle` refuses keeps the prompt, with why.
+    private func setTitle() {
+        let typed = currentState.prompt ?? ""
+        var title: CollageTitle?
+        if !TextLine.cleaned(typed).isEmpty {
+            do {
+                title = try CollageTitle(typed)
+            } catch {
+                return update { $0.message = "\(error)" }
+            }
+        }
+        renderOptions.title = title
+        update { $0.prompt = nil; $0.drawnTitle = title?.text }
+        requestPreview()
     }
 
     private func save() {
@@ -322,7 +373,7 @@ public final class CollageScreenViewModel {
         var next = Self.screenState(for: collageState, options: renderOptions)
         next.message = previous.message
         next.prompt = previous.prompt
-        next.captioning = previous.captioning
+        next.promptPurpose = previous.promptPurpose
         next.isSaving = previous.isSaving
         next.confirmingClear = previous.confirmingClear
         next.showingKeys = previous.showingKeys
@@ -401,6 +452,8 @@ public final class CollageScreenViewModel {
                              help: "give its crop back to --crop", importance: 2),
                 ScreenAction(key: "e", label: "caption", isEnabled: hasPhotos,
                              help: "edit the highlighted photo's caption", importance: 2),
+                ScreenAction(key: "t", label: "title", isEnabled: true,
+                             help: "edit the title across the top of the collage", importance: 2),
                 ScreenAction(key: "l", label: "layout", isEnabled: true,
                              help: "next layout: " + LayoutMode.allCases.map(\.rawValue).joined(separator: ", "), importance: 5),
                 ScreenAction(key: "c", label: "clear", isEnabled: hasPhotos,
@@ -410,6 +463,7 @@ public final class CollageScreenViewModel {
                 ScreenAction(key: "q", label: "quit", isEnabled: true, keys: "q Esc", help: "quit", importance: 11),
                 ScreenAction(key: "?", label: "keys", isEnabled: true, help: "this list of keys", importance: 12),
             ],
+            drawnTitle: options.title?.text,
             layout: options.layout,
             canvas: canvasText(options.size))
     }

@@ -16,18 +16,23 @@ public enum CollageScreenView {
         }
 
         if let prompt = state.prompt {
-            let label = state.captioning.map { "Caption for photo \($0 + 1): " } ?? "Save as: "
+            let label: String
+            switch state.promptPurpose {
+            case .save: label = "Save as: "
+            case let .caption(index): label = "Caption for photo \(index + 1): "
+            case .title: label = "Title: "
+            }
             screen.put(label, column: 1, row: layout.messageRow, style: Palette.key)
             // A long path keeps its end, where the typing is.
             let width = max(2, columns - label.count - 2)
-            let shown = prompt.count + 1 <= width ? prompt : "…" + prompt.suffix(width - 2)
-            screen.put(shown + "▏", column: 1 + label.count, row: layout.messageRow, maxWidth: width)
+            screen.put(prompt.terminalTail(columns: width - 1) + "▏", column: 1 + label.count, row: layout.messageRow,
+                       maxWidth: width)
             // A failed save says why here, under the name, until the next key.
             if let message = state.message {
                 screen.putMessage(message, row: layout.keysRow)
             } else {
-                let help = state.captioning == nil ? "Enter save   Esc cancel   Ctrl-U clear"
-                                                   : "Enter set (empty: none)   Esc cancel   Ctrl-U clear"
+                let help = state.promptPurpose == .save ? "Enter save   Esc cancel   Ctrl-U clear"
+                                                        : "Enter set (empty: none)   Esc cancel   Ctrl-U clear"
                 screen.put(state.isSaving ? "Saving…" : help, column: 1, row: layout.keysRow, style: Palette.dim)
             }
         } else {
@@ -64,11 +69,13 @@ public enum CollageScreenView {
                 screen.paint(style: Palette.highlight, column: 0, row: row, width: layout.listWidth + 1)
             }
         }
-        // Above the picture: the layout it is drawn in, and the canvas asked for.
+        // Above the picture: the layout it is drawn in, the canvas asked for
+        // and the title (too small to read in a picture of symbols).
         let name = "\(state.layout) layout"
         screen.put(name, column: layout.pictureColumn, row: layout.bodyTop - 1, style: Palette.key,
                    maxWidth: layout.pictureColumns)
-        screen.put("  \(state.canvas)", column: layout.pictureColumn + name.count, row: layout.bodyTop - 1,
+        let details = "  \(state.canvas)" + (state.drawnTitle.map { "  “\($0)”" } ?? "")
+        screen.put(details, column: layout.pictureColumn + name.count, row: layout.bodyTop - 1,
                    style: Palette.dim, maxWidth: layout.pictureColumns - name.count)
         screen.putPreview(state.preview, column: layout.pictureColumn, row: layout.bodyTop,
                           columns: layout.pictureColumns, rows: layout.pictureRows, empty: "")

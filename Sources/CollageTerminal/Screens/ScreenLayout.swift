@@ -60,13 +60,13 @@ extension ScreenBuffer {
         }
     }
 
-    /// `text` in lines of at most `width` characters, broken at spaces
+    /// `text` in lines of at most `width` columns, broken at spaces
     /// (a word longer than a line is cut by `put`).
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
+            if !line.isEmpty && line.terminalColumns + 1 + String(word).terminalColumns > width {
                 lines.append(line)
                 line = ""
             }
@@ -106,7 +106,6 @@ extension ScreenBuffer {
     /// the reason is ("…/taken.jpg already exists"), rather than its start.
     mutating func putMessage(_ message: String, row: Int) {
         let width = max(1, columns - 2)
-        let shown = message.count <= width ? message : "…" + message.suffix(width - 1)
-        put(shown, column: 1, row: row, style: Palette.message, maxWidth: width)
+        put(message.terminalTail(columns: width), column: 1, row: row, style: Palette.message, maxWidth: width)
     }
 }

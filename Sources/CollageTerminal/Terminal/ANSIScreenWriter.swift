@@ -112,6 +112,8 @@ public struct ANSIScreenWriter: Sendable {
                     skipped = true
                     continue
                 }
+                // The terminal has filled it with the wide character before.
+                if cells[column].isRightHalf, column > 0, !covered[row][column - 1] { continue }
                 if skipped {
                     out += Self.cursor(row: row, column: column)
                     skipped = false

@@ -88,13 +88,20 @@ public enum CaptionBand {
     public static let opacity: UInt8 = 150
 
     /// The captions' font size on a canvas whose title font (`--font`'s
-    /// size, or 4% of the height) is `base` pixels: 70% of it, and at most a
-    /// tenth of the shortest cell's height, so that a band never hides much
-    /// of a photo; one size for every caption of a collage.
+    /// size, or the one the canvas gives) is `base` pixels: 70% of it, and
+    /// at most a tenth of the shortest cell's height, so that a band never
+    /// hides much of a photo; but never under `legiblePixels` (a small cell
+    /// then gives a larger share of itself) nor over the title. One size for
+    /// every caption of a collage.
     public static func fontPixels(base: Double, cells: [CellRect]) -> Double {
         let shortest = cells.map(\.height).min() ?? 0
-        return max(6, min((base * 0.7).rounded(), (Double(shortest) * 0.1).rounded()))
+        let fitted = min((base * 0.7).rounded(), (Double(shortest) * 0.1).rounded())
+        return min(base, max(legiblePixels, fitted))
     }
+
+    /// The smallest caption drawn (unless the title is smaller): 12 px, about
+    /// the size of a screen's small print (9 points).
+    public static let legiblePixels = 12.0
 
     /// Space above and below the line, and at its sides.
     public static func padding(fontPixels: Double) -> Int { Int((fontPixels * 0.3).rounded()) }
