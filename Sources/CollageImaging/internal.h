@@ -268,7 +268,9 @@ typedef struct ci_loader {
     // when `sniff` said yes; no: the table tries the formats after it.
     int (*confirm)(const uint8_t *data, size_t size);
     // Whether the open file reaches its end (complete.c's walks), reading
-    // from the start; NULL when opening it already tells (HEIF).
+    // from the start, and what else a draw will need of it that a probe
+    // does not read (TIFF: libtiff's reader); NULL when opening it already
+    // tells (HEIF).
     ci_status (*complete)(int fd, const char *name, ci_error *err);
     // The header for ci_probe_file: fills `info`; may read more of the source.
     ci_status (*probe)(ci_source *source, ci_photo_info *info, ci_error *err);
