@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # The conformance files of issue #32: TIFFs and GIFs that other readers
 # open and collage drew wrong or refused, made with Debian's tools
-# (ImageMagick, libtiff-tools' tiffcp/tiffset, giflib-tools' gifbuild) and a
-# few lines of Python where a file must be broken on purpose, each beside
-# the reference PNG a test compares it with (ImageMagick's decode, upright).
-# `scripts/testdata/make-format-fixtures-32.sh DIR` writes DIR/{tiff,gif}/;
+# (ImageMagick, libtiff-tools' tiffcp/tiffset, giflib-tools' gifbuild,
+# libheif-examples' heif-enc/heif-convert) and a few lines of Python where a
+# file must be broken or assembled on purpose, each beside the reference PNG
+# a test compares it with (ImageMagick's decode, upright; libheif's for HEIF).
+# `scripts/testdata/make-format-fixtures-32.sh DIR` writes DIR/{tiff,gif,heif}/;
 # make-format-fixtures.sh runs it too. Small on purpose (96x64 and less).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: scripts/testdata/make-format-fixtures-32.sh DIR}
-for tool in convert tiffcp tiffset gifbuild python3; do
-  command -v "$tool" >/dev/null || { echo "make-format-fixtures-32: $tool is missing (imagemagick, libtiff-tools, giflib-tools)" >&2; exit 1; }
+for tool in convert tiffcp tiffset gifbuild heif-enc heif-convert python3; do
+  command -v "$tool" >/dev/null || { echo "make-format-fixtures-32: $tool is missing (imagemagick, libtiff-tools, giflib-tools, libheif-examples)" >&2; exit 1; }
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"/{tiff,gif}
-t="$out/tiff" g="$out/gif"
+mkdir -p "$out"/{tiff,gif,heif}
+t="$out/tiff" g="$out/gif" h="$out/heif"
 convert SampleImages/astronaut-eileen-collins.jpg -resize 96x64^ -gravity center -extent 96x64 -strip "$work/rgb.png"
 convert SampleImages/coffee-cup.jpg -resize 96x64^ -gravity center -extent 96x64 -strip "$work/colourful.png"
 
@@ -105,4 +106,19 @@ while d[b]:
     b += d[b] + 1
 open(folder + '/short-frame.gif', 'wb').write(d[:blocks[len(blocks) // 2]] + b'\x00\x3b')
 EOF
-echo "make-format-fixtures-32: wrote the files of issue #32 in $out/tiff and $out/gif"
+# --- HEIF ---
+# Full-range samples whose colr box is nclx saying limited range and the
+# BT.601 matrix (heif-enc 1.15 writes no colr box for a PNG: heif_nclx.py
+# adds it), the stream's VUI saying full range: libheif's own decode
+# (heif-convert) follows the box. One image, and a 1x2 grid of tiles as a
+# phone writes, the nclx on the tiles and an ICC profile on the grid.
+heif-enc -q 90 -p x265:range=full -o "$work/single.heic" "$work/colourful.png" >/dev/null
+python3 scripts/testdata/heif_nclx.py single "$work/single.heic" "$h/nclx-limited.heic"
+convert "$work/colourful.png" -crop 48x64+0+0 +repage "$work/left.png"
+convert "$work/colourful.png" -crop 48x64+48+0 +repage "$work/right.png"
+heif-enc -q 90 -p x265:range=full -o "$work/left.heic" "$work/left.png" >/dev/null
+heif-enc -q 90 -p x265:range=full -o "$work/right.heic" "$work/right.png" >/dev/null
+python3 scripts/testdata/heif_nclx.py grid "$work/left.heic" "$work/right.heic" "$h/grid-nclx-tiles.heic" 96 64
+for f in nclx-limited grid-nclx-tiles; do heif-convert --quiet "$h/$f.heic" "$h/$f.png" >/dev/null; done
+
+echo "make-format-fixtures-32: wrote the files of issue #32 in $out/tiff, $out/gif and $out/heif"
