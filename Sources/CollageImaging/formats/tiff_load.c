@@ -453,7 +453,8 @@ static void put_cmyk_samples(TIFFRGBAImage *image, uint32_t *out, uint32_t x, ui
 
 // CIE L*a*b* for lcms2: TIFF's a* and b* are signed, lcms2's offset by 128
 // (the top bit flipped); 16-bit samples (native order: libtiff swaps them)
-// give their high bytes. L*, a*, b* and a byte unused, as the raster's uint32.
+// are rounded to 8 bits (L* x 655.35, a* and b* x 256). L*, a*, b* and a
+// byte unused, as the raster's uint32.
 static void put_lab_samples(TIFFRGBAImage *image, uint32_t *out, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
                             int32_t fromskew, int32_t toskew, unsigned char *in) {
     (void)x, (void)y;
@@ -464,8 +465,11 @@ static void put_lab_samples(TIFFRGBAImage *image, uint32_t *out, uint32_t x, uin
             uint8_t lab[4] = {0, 0, 0, 0};
             for (int c = 0; c < 3; c++) {
                 size_t at = (size_t)i * image->samplesperpixel + (size_t)c;
-                uint8_t high = wide ? (uint8_t)(((const uint16_t *)in)[at] >> 8) : in[at];
-                lab[c] = c ? high ^ 0x80 : high;
+                int value = wide ? (c ? ((const int16_t *)in)[at] : ((const uint16_t *)in)[at])
+                                 : (c ? (int8_t)in[at] : in[at]);
+                if (wide) value = (value + 128) >> 8;  // floor, so rounded for either sign
+                if (value > (c ? 127 : 255)) value = c ? 127 : 255;
+                lab[c] = (uint8_t)(c ? value + 128 : value);
             }
             memcpy(out + i, lab, 4);
         }
