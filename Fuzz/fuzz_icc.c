@@ -55,11 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     // As a CMYK JPEG's profile.
     for (int inverted = 0; inverted < 2; inverted++) {
-        ci_cmyk_converter *converter = ci_colour_cmyk_open(&tag, inverted, 4);
+        ci_row_converter *converter = ci_colour_cmyk_open(&tag, inverted, 4);
         if (converter) {
-            ci_colour_cmyk_row(converter, cmyk, out, W);
+            ci_colour_row(converter, cmyk, out, W);
             for (int x = 0; x < W; x++) CHECK(out[x * 4 + 3] == 255);
-            ci_colour_cmyk_close(converter);
+            ci_colour_rows_close(converter);
         }
     }
     return 0;

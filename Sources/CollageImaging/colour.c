@@ -369,49 +369,70 @@ ci_status ci_colour_convert_image(const ci_colour_tag *tag, ci_image *image, con
                    name, err);
 }
 
-// --- CMYK rows ----------------------------------------------------------------
+// --- CMYK and Lab rows ---------------------------------------------------------
 
-struct ci_cmyk_converter {
+struct ci_row_converter {
     cmsContext context;
     cmsHTRANSFORM transform;
     int channels;
 };
 
-ci_cmyk_converter *ci_colour_cmyk_open(const ci_colour_tag *tag, int adobe_inverted, int channels) {
-    if (!tag || !tag->icc || tag->icc_size < 128 || tag->icc_size > UINT32_MAX) return NULL;
-    ci_cmyk_converter *converter = calloc(1, sizeof *converter);
+// A converter from `in` samples of `source` (made in the converter's context
+// by `make`, which may return NULL) to sRGB, or NULL.
+static ci_row_converter *rows_open(cmsHPROFILE (*make)(cmsContext context, const void *data), const void *data,
+                                   cmsColorSpaceSignature space, cmsUInt32Number in, int channels) {
+    ci_row_converter *converter = calloc(1, sizeof *converter);
     if (!converter) return NULL;
     converter->channels = channels;
     converter->context = cmsCreateContext(NULL, NULL);
     if (converter->context) {
         cmsSetLogErrorHandlerTHR(converter->context, quiet);
-        cmsHPROFILE source = cmsOpenProfileFromMemTHR(converter->context, tag->icc, (cmsUInt32Number)tag->icc_size);
+        cmsHPROFILE source = make(converter->context, data);
         cmsHPROFILE srgb = cmsCreate_sRGBProfileTHR(converter->context);
-        if (source && srgb && cmsGetColorSpace(source) == cmsSigCmykData) {
-            // Photoshop's inverted samples are lcms2's "reversed" flavour.
-            cmsUInt32Number in = adobe_inverted ? TYPE_CMYK_8_REV : TYPE_CMYK_8;
+        if (source && srgb && cmsGetColorSpace(source) == space)
             converter->transform = cmsCreateTransformTHR(converter->context, source, in, srgb,
                                                          channels == 4 ? TYPE_RGBA_8 : TYPE_RGB_8,
                                                          INTENT_RELATIVE_COLORIMETRIC,
                                                          cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE);
-        }
         if (source) cmsCloseProfile(source);
         if (srgb) cmsCloseProfile(srgb);
     }
     if (!converter->transform) {
-        ci_colour_cmyk_close(converter);
+        ci_colour_rows_close(converter);
         return NULL;
     }
     return converter;
 }
 
-void ci_colour_cmyk_row(ci_cmyk_converter *converter, const uint8_t *cmyk, uint8_t *out, uint32_t width) {
-    cmsDoTransform(converter->transform, cmyk, out, width);
+static cmsHPROFILE tag_profile(cmsContext context, const void *data) {
+    const ci_colour_tag *tag = data;
+    return cmsOpenProfileFromMemTHR(context, tag->icc, (cmsUInt32Number)tag->icc_size);
+}
+
+ci_row_converter *ci_colour_cmyk_open(const ci_colour_tag *tag, int adobe_inverted, int channels) {
+    if (!tag || !tag->icc || tag->icc_size < 128 || tag->icc_size > UINT32_MAX) return NULL;
+    // Photoshop's inverted samples are lcms2's "reversed" flavour.
+    return rows_open(tag_profile, tag, cmsSigCmykData, adobe_inverted ? TYPE_CMYK_8_REV : TYPE_CMYK_8, channels);
+}
+
+static cmsHPROFILE lab_profile(cmsContext context, const void *data) {
+    (void)data;
+    return cmsCreateLab4ProfileTHR(context, NULL);  // D50, ICC's Lab
+}
+
+ci_row_converter *ci_colour_lab_open(int channels) {
+    // L*, a*, b* and a byte skipped (TYPE_Lab_8 with one extra channel).
+    const cmsUInt32Number labx = COLORSPACE_SH(PT_Lab) | CHANNELS_SH(3) | BYTES_SH(1) | EXTRA_SH(1);
+    return rows_open(lab_profile, NULL, cmsSigLabData, labx, channels);
+}
+
+void ci_colour_row(ci_row_converter *converter, const uint8_t *samples, uint8_t *out, uint32_t width) {
+    cmsDoTransform(converter->transform, samples, out, width);
     if (converter->channels == 4)
         for (uint32_t x = 0; x < width; x++) out[x * 4 + 3] = 255;
 }
 
-void ci_colour_cmyk_close(ci_cmyk_converter *converter) {
+void ci_colour_rows_close(ci_row_converter *converter) {
     if (!converter) return;
     if (converter->transform) cmsDeleteTransform(converter->transform);
     if (converter->context) cmsDeleteContext(converter->context);

@@ -169,14 +169,19 @@ ci_status ci_colour_convert_cell(const ci_colour_tag *tag, ci_image *canvas, ci_
 ci_status ci_colour_convert_image(const ci_colour_tag *tag, ci_image *image, const char *name,
                                   ci_error *err);
 
-// CMYK rows through the tag's CMYK profile into RGB (channels 3) or RGBX
-// (4; the fourth byte set to 255), for a JPEG decoder's rows. NULL when the
-// tag has no usable CMYK profile (the caller then converts without one).
-// `adobe_inverted`: the samples are Photoshop's inverted CMYK.
-typedef struct ci_cmyk_converter ci_cmyk_converter;
-ci_cmyk_converter *ci_colour_cmyk_open(const ci_colour_tag *tag, int adobe_inverted, int channels);
-void ci_colour_cmyk_row(ci_cmyk_converter *converter, const uint8_t *cmyk, uint8_t *out, uint32_t width);
-void ci_colour_cmyk_close(ci_cmyk_converter *converter);  // NULL is fine
+// Rows of samples lcms2 turns into sRGB: RGB (channels 3) or RGBX (4; the
+// fourth byte set to 255), for a decoder's rows.
+typedef struct ci_row_converter ci_row_converter;
+// CMYK through the tag's CMYK profile; NULL when the tag has none that
+// lcms2 uses (the caller then converts without one). `adobe_inverted`: the
+// samples are Photoshop's inverted CMYK.
+ci_row_converter *ci_colour_cmyk_open(const ci_colour_tag *tag, int adobe_inverted, int channels);
+// CIE L*a*b* (D50, as ICC's), 4 bytes a pixel: L* 0-100 as 0-255, a* and
+// b* offset by 128 (lcms2's TYPE_Lab_8), a byte ignored. NULL when lcms2
+// cannot.
+ci_row_converter *ci_colour_lab_open(int channels);
+void ci_colour_row(ci_row_converter *converter, const uint8_t *samples, uint8_t *out, uint32_t width);
+void ci_colour_rows_close(ci_row_converter *converter);  // NULL is fine
 
 // --- Formats: a loader (and a saver) per format, in one table (table.c) ---
 //
@@ -263,7 +268,9 @@ typedef struct ci_loader {
     // when `sniff` said yes; no: the table tries the formats after it.
     int (*confirm)(const uint8_t *data, size_t size);
     // Whether the open file reaches its end (complete.c's walks), reading
-    // from the start; NULL when opening it already tells (HEIF).
+    // from the start, and what else a draw will need of it that a probe
+    // does not read (TIFF: libtiff's reader); NULL when opening it already
+    // tells (HEIF).
     ci_status (*complete)(int fd, const char *name, ci_error *err);
     // The header for ci_probe_file: fills `info`; may read more of the source.
     ci_status (*probe)(ci_source *source, ci_photo_info *info, ci_error *err);
@@ -276,6 +283,7 @@ typedef struct ci_loader {
                       ci_header *header, ci_error *err);
     // Optional: a smaller picture of the photo (its own thumbnail) covering
     // an upright need_width x need_height may stand in; updates `header`.
+    // 0 x 0 asks for the full image: nothing stands in.
     void (*choose)(void *state, uint32_t need_width, uint32_t need_height, ci_header *header);
     // Decodes at `scale` (or gets ready to): the rows' size, *width x
     // *height. A loader that decodes whole sets *whole to its image (it

@@ -57,6 +57,24 @@ import Testing
         #expect(try cli.count() == 0)
     }
 
+    /// Issue #32: `add` recorded these and `save` then refused them.
+    @Test func whatSaveWouldRefuseIsRefusedAtAddAndWhatOthersOpenIsSaved() throws {
+        let cli = try CLI()
+        for name in ["cmyk16", "cmyk16-jpeg", "empty-strip"] {
+            let path = Self.fixtures.appendingPathComponent("tiff/\(name).tif").path
+            let refused = try cli.run("add", path)
+            #expect(refused.status == 1 && refused.stderr.hasPrefix("collage: \(path): ")
+                    && refused.stderr.filter { $0 == "\n" }.count == 1, "\(refused.stderr)")
+        }
+        #expect(try cli.count() == 0)
+        let opened = ["tiff/palette2.tif", "tiff/lab8.tif", "gif/no-colour-table.gif", "gif/short-frame.gif"]
+            .map { Self.fixtures.appendingPathComponent($0).path }
+        let added = try cli.run(["add"] + opened)
+        #expect(added.status == 0, "\(added.stderr)")
+        let saved = try cli.run("save", "-o", "out.png", "--size", "192x128")
+        #expect(saved.status == 0 && saved.stderr.isEmpty, "\(saved.stderr)")
+    }
+
     @Test func theHelpAndTheBrowserKnowThem() throws {
         let cli = try CLI()
         let help = try cli.run("add", "--help")

@@ -95,6 +95,15 @@ struct RAWTests {
         try #require(ci_decode_file(dng, &options, &image, &error) == CI_OK, "\(PNGTestSupport.message(error))")
         defer { ci_image_free(&image) }
         #expect(isGreen(PNGTestSupport.pixels(of: image)))
+        // A decode at full size (0 x 0) is the photo at the size the probe
+        // says, not the smaller preview (the RAW fuzzer's broken promise).
+        var full = ci_image()
+        options.min_width = 0
+        options.min_height = 0
+        try #require(ci_decode_file(dng, &options, &full, &error) == CI_OK, "\(PNGTestSupport.message(error))")
+        defer { ci_image_free(&full) }
+        #expect(full.width == info.display_width && full.height == info.display_height)
+        #expect(!isGreen(PNGTestSupport.pixels(of: full)))
     }
 
     @Test("A DNG sniffs as RAW, a plain TIFF as TIFF, a CR3's ISO BMFF as RAW and not HEIF")

@@ -100,4 +100,5 @@ tiffset -s 274 6 "$out/dng/orientation6.dng"
 convert -size 48x32 xc:'rgb(20,200,40)' -quality 90 "$work/green.jpg"
 python3 scripts/testdata/add_dng_preview.py "$out/dng/bayer-rggb.dng" "$work/green.jpg" "$out/dng/green-preview.dng"
 
+scripts/testdata/make-format-fixtures-32.sh "$out"
 echo "make-format-fixtures: wrote $(find "$out" -type f | wc -l) files in $out"

@@ -10,6 +10,17 @@
 // interlaced frames; an index past the colour table is black (giflib does
 // not check it). GIF carries no orientation and no colour profile.
 //
+// What stricter readers refuse and others show is shown (issue #32):
+//  - a GIF with no colour table at all (the spec leaves its colours to the
+//    reader) is drawn in a grey ramp, black to white, of as many entries as
+//    its screen descriptor states: a two-entry picture in black and white;
+//  - bytes that begin no block (not an extension, image or trailer) before
+//    the first image are skipped, as ImageMagick skips them, looking for
+//    the next block;
+//  - a first frame whose data ends early (its LZW codes stop, or the file
+//    does, before every row) is drawn as far as it goes, the rest of it
+//    transparent, as browsers draw a GIF still loading.
+//
 // giflib reads through our callback over the ci_source (the first bytes
 // already read, then the open file), so only the first frame is read and
 // the file is never held whole. Its reentrant API keeps every state in the
@@ -35,6 +46,7 @@ typedef struct {
     int read_error;         // errno of a failed read
     GifFileType *gif;
     int transparent;        // the first frame's transparent index, or NO_TRANSPARENT_COLOR
+    int screen_entries;     // the colour table size the screen descriptor states (with or without one)
     uint32_t width, height; // the screen, grown to hold the frame
 } gif_reader;
 
@@ -94,12 +106,18 @@ static ci_status reader_open(gif_reader *reader, ci_source *source, const ci_lim
     reader->gif = DGifOpen(reader, read_source, &code);
     if (!reader->gif) return gif_failure(reader, code, name, err);
     GifFileType *gif = reader->gif;
+    // The screen descriptor's flags (byte 10) state the table's size even
+    // when their top bit says there is none; giflib keeps it only with one.
+    reader->screen_entries = source->filled > 10 ? 2 << (source->buffer[10] & 7) : 256;
     for (;;) {
         GifRecordType type;
-        if (DGifGetRecordType(gif, &type) != GIF_OK) return gif_failure(reader, gif->Error, name, err);
+        if (DGifGetRecordType(gif, &type) != GIF_OK) {
+            // A byte that begins no block: giflib has read past it.
+            if (gif->Error == D_GIF_ERR_WRONG_RECORD && !reader->read_error) continue;
+            return gif_failure(reader, gif->Error, name, err);
+        }
         if (type == TERMINATE_RECORD_TYPE) return ci_fail(err, CI_ERR_CORRUPT, "%s: the GIF has no image", name);
         if (type == IMAGE_DESC_RECORD_TYPE) break;
-        if (type != EXTENSION_RECORD_TYPE) return ci_fail(err, CI_ERR_CORRUPT, "%s: broken GIF data (an unknown block)", name);
         int function;
         GifByteType *block;
         if (DGifGetExtension(gif, &function, &block) != GIF_OK) return gif_failure(reader, gif->Error, name, err);
@@ -115,8 +133,6 @@ static ci_status reader_open(gif_reader *reader, ci_source *source, const ci_lim
     const GifImageDesc *frame = &gif->Image;
     if (frame->Width <= 0 || frame->Height <= 0 || frame->Left < 0 || frame->Top < 0)
         return ci_fail(err, CI_ERR_CORRUPT, "%s: the first frame has no pixels", name);
-    if (!frame->ColorMap && !gif->SColorMap)
-        return ci_fail(err, CI_ERR_CORRUPT, "%s: broken GIF data (no colour table)", name);
     uint32_t right = (uint32_t)frame->Left + (uint32_t)frame->Width;
     uint32_t bottom = (uint32_t)frame->Top + (uint32_t)frame->Height;
     reader->width = gif->SWidth > 0 && (uint32_t)gif->SWidth > right ? (uint32_t)gif->SWidth : right;
@@ -132,13 +148,26 @@ static int reader_has_alpha(const gif_reader *reader) {
            (uint32_t)frame->Width < reader->width || (uint32_t)frame->Height < reader->height;
 }
 
+// The colours of a GIF with no colour table: a grey ramp of the entries its
+// screen descriptor states (2 to 256).
+static void grey_ramp(int entries, GifColorType ramp[256]) {
+    for (int i = 0; i < entries; i++) {
+        GifByteType grey = (GifByteType)((i * 255 + (entries - 1) / 2) / (entries - 1));
+        ramp[i] = (GifColorType){grey, grey, grey};
+    }
+}
+
 // The first frame into `image` (reader->width x height, 3 or 4 channels):
 // RGB with what is transparent as `background`, or RGBA with it
-// transparent black.
+// transparent black. Rows the frame's data stops before stay transparent.
 static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_color background, ci_error *err) {
     GifFileType *gif = reader->gif;
     const GifImageDesc *frame = &gif->Image;
     const ColorMapObject *map = frame->ColorMap ? frame->ColorMap : gif->SColorMap;
+    GifColorType ramp[256];
+    const GifColorType *colours = map ? map->Colors : ramp;
+    const int colour_count = map ? map->ColorCount : reader->screen_entries;
+    if (!map) grey_ramp(colour_count, ramp);
     const char *name = reader->source->name;
     const int channels = image->channels;
     const uint8_t clear[4] = {background.r, background.g, background.b, 0};
@@ -151,20 +180,23 @@ static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_color bac
     // Interlaced frames store every 8th row from 0, every 8th from 4, every
     // 4th from 2, then every 2nd from 1.
     static const int first[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
-    const int passes = frame->Interlace ? 4 : 1;
+    int passes = frame->Interlace ? 4 : 1;
     ci_status status = CI_OK;
     for (int pass = 0; pass < passes && status == CI_OK; pass++) {
         int y = frame->Interlace ? first[pass] : 0, dy = frame->Interlace ? step[pass] : 1;
         for (; y < frame->Height; y += dy) {
             if (DGifGetLine(gif, line, frame->Width) != GIF_OK) {
-                status = gif_failure(reader, gif->Error, name, err);
+                // Data that ends early: what came is drawn. A read that
+                // failed is the file's failure.
+                if (reader->read_error) status = gif_failure(reader, gif->Error, name, err);
+                passes = 0;
                 break;
             }
             uint8_t *out = image->pixels + (size_t)(frame->Top + y) * image->stride + (size_t)frame->Left * channels;
             for (int x = 0; x < frame->Width; x++, out += channels) {
                 if (line[x] == reader->transparent) continue;
                 static const GifColorType black = {0, 0, 0};
-                const GifColorType *colour = line[x] < map->ColorCount ? &map->Colors[line[x]] : &black;
+                const GifColorType *colour = line[x] < colour_count ? &colours[line[x]] : &black;
                 out[0] = colour->Red;
                 out[1] = colour->Green;
                 out[2] = colour->Blue;
@@ -279,9 +311,8 @@ static ci_status gif_walk(ci_walker *w, const char *name, ci_error *err) {
                 if (!ci_walk_byte(w, &descriptor[i])) return ci_cut_short(name, "no trailer", err);
             if (!skip_colour_table(w, descriptor[8]) || !ci_walk_skip(w, 1) || !skip_sub_blocks(w))
                 return ci_cut_short(name, "no trailer", err);
-        } else {
-            return ci_fail(err, CI_ERR_CORRUPT, "%s: broken GIF data (an unknown block)", name);
         }
+        // Any other byte begins no block: skipped, as the decode skips it.
     }
 }
 

@@ -392,7 +392,7 @@ typedef struct {
     JOCTET *icc;     // the embedded profile, if any
     int is_cmyk;
     JSAMPARRAY cmyk_row;  // libjpeg-owned, freed with the decompressor
-    ci_cmyk_converter *cmyk;
+    ci_row_converter *cmyk;
     JDIMENSION width;     // of the rows decoded (after jpeg_crop_scanline)
 } jpeg_draw;
 
@@ -407,7 +407,7 @@ static int read_row(jpeg_draw *draw, uint8_t *slot) {
     if (draw->cmyk_row) {
         if (jpeg_read_scanlines(cinfo, draw->cmyk_row, 1) != 1) return 0;
         if (draw->cmyk)
-            ci_colour_cmyk_row(draw->cmyk, draw->cmyk_row[0], slot, draw->width);
+            ci_colour_row(draw->cmyk, draw->cmyk_row[0], slot, draw->width);
         else
             cmyk_row_to_rgb(draw->cmyk_row[0], slot, draw->width, 4, cinfo->saw_Adobe_marker);
         return 1;
@@ -518,7 +518,7 @@ static void jpeg_close(void *state) {
     jpeg_draw *draw = state;
     jpeg_destroy_decompress(&draw->cinfo);
     free(draw->icc);
-    ci_colour_cmyk_close(draw->cmyk);
+    ci_colour_rows_close(draw->cmyk);
 }
 
 // ---------------------------------------------------------------------------

@@ -270,6 +270,10 @@ static ci_status raw_open(void *state, ci_source *source, const ci_draw_request 
 
 static void raw_choose(void *state, uint32_t need_width, uint32_t need_height, ci_header *header) {
     raw_draw *draw = state;
+    // 0 x 0 asks for the full image (a decode at full size, as TIFF's
+    // levels and HEIF's thumbnails read it): the photo at the size the
+    // probe reports, never a preview of another size.
+    if (need_width == 0 && need_height == 0) return;
     ci_photo_info info;
     if (!find_preview(&draw->handle, draw->source->name, &draw->preview, &info) ||
         !preview_covers(&draw->facts, info.width, info.height, need_width, need_height))

@@ -18,9 +18,18 @@
 // Its own handling of the
 // Orientation tag (flips only, no transposition) is switched off: the rows
 // go to the driver as stored, and the resampler turns them upright as it
-// does EXIF's. CMYK with an ICC profile has its samples passed through
-// unconverted (our own put routine) and goes through colour.c's CMYK
-// conversion, as CMYK JPEG does; without one, libtiff's naive conversion.
+// does EXIF's. CMYK with an ICC profile and CIE L*a*b* have their samples
+// passed through unconverted (our own put routines) and go through lcms2
+// (colour.c's rows), as CMYK JPEG does: libtiff's own conversions are a
+// naive CMYK and an approximate Lab (31 dB from ImageMagick's conversion on
+// the fixtures, where lcms2's is over 40; issue #32 measured 23 on a photo).
+// CMYK without a profile keeps libtiff's.
+//
+// The probe reads the first directory only. `add`'s check that the file is
+// whole (`complete`) asks libtiff what a draw will ask: it starts the
+// reader (TIFFRGBAImageOK takes 16-bit CMYK, which the reader refuses),
+// asks the strip's or tile's size, and finds every strip or tile inside the
+// file and not empty (libtiff refuses to read one of no bytes).
 //
 // A reduced-resolution subfile (a pyramid's level: a SubIFD, or a later IFD
 // marked NewSubfileType reduced-image, as vips writes them) that covers the
@@ -207,15 +216,33 @@ static ci_status read_facts(TIFF *tif, tiff_io *io, const char *name, tiff_facts
     return CI_OK;
 }
 
-// Whether libtiff's RGBA reader takes this directory; why not in `why`.
+// Whether libtiff's RGBA reader takes this directory, from its tags; why
+// not in `why`.
 static int readable(TIFF *tif, char why[1024]) {
     why[0] = 0;
     return TIFFRGBAImageOK(tif, why);
 }
 
-// Every strip or tile of the current directory lies inside the file: a file
-// cut short is refused without decoding (and wherever the cut lies, since a
-// draw reads only the rows its cell shows).
+// Whether it does when a draw starts it (TIFFRGBAImageOK takes 16-bit
+// CMYK, which the start refuses), and libtiff sizes its strips or tiles
+// within its allocation limit. Starting the reader reads no pixels: it
+// builds its few tables.
+static int drawable(TIFF *tif, const ci_limits *limits, char why[1024]) {
+    why[0] = 0;
+    TIFFRGBAImage image;
+    if (!TIFFRGBAImageBegin(&image, tif, 1, why)) return 0;
+    TIFFRGBAImageEnd(&image);
+    uint64_t block = TIFFIsTiled(tif) ? TIFFTileSize64(tif) : TIFFStripSize64(tif);
+    if (block == 0 || block > (uint64_t)max_single_alloc(limits)) {
+        snprintf(why, 1024, "libtiff cannot read its %s", TIFFIsTiled(tif) ? "tiles" : "strips");
+        return 0;
+    }
+    return 1;
+}
+
+// Every strip or tile of the current directory lies inside the file and
+// holds bytes: a file cut short is refused without decoding (and wherever
+// the cut lies, since a draw reads only the rows its cell shows).
 static ci_status check_blocks(TIFF *tif, tiff_io *io, const char *name, ci_error *err) {
     uint32_t blocks = TIFFIsTiled(tif) ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
     if (blocks == 0) return tiff_failure(io, CI_ERR_CORRUPT, name, "the image has no strips or tiles", err);
@@ -226,6 +253,7 @@ static ci_status check_blocks(TIFF *tif, tiff_io *io, const char *name, ci_error
         uint64_t count = failed ? 0 : TIFFGetStrileByteCountWithErr(tif, i, &failed);
         if (failed) return tiff_failure(io, CI_ERR_CORRUPT, name, "its strip or tile table is broken", err);
         if (offset > size || count > size - offset) return ci_cut_short(name, "a strip or tile ends past it", err);
+        if (count == 0) return ci_fail(err, CI_ERR_CORRUPT, "%s: broken TIFF data (strip or tile %u is empty)", name, i + 1);
     }
     return CI_OK;
 }
@@ -244,7 +272,6 @@ static ci_status tiff_probe_source(ci_source *source, ci_photo_info *info, ci_er
     char why[1024];
     if (status == CI_OK && !readable(tif, why))
         status = ci_fail(err, CI_ERR_UNSUPPORTED, "%s: this TIFF is not supported (%s)", source->name, why);
-    if (status == CI_OK) status = check_blocks(tif, &io, source->name, err);
     if (status == CI_OK) {
         info->format = CI_FORMAT_TIFF;
         info->width = facts.width;
@@ -257,6 +284,27 @@ static ci_status tiff_probe_source(ci_source *source, ci_photo_info *info, ci_er
     }
     TIFFClose(tif);
     if (status != CI_OK) memset(info, 0, sizeof *info);
+    return status;
+}
+
+// ---------------------------------------------------------------------------
+// Is the file whole, and will a draw read it? (`add`, after the probe.)
+
+static ci_status tiff_complete(int fd, const char *name, ci_error *err) {
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end < 0) return ci_fail(err, CI_ERR_OPEN, "%s: %s", name, strerror(errno));
+    ci_source source = {.name = name, .fd = fd, .file_size = (size_t)end};
+    tiff_io io;
+    TIFF *tif;
+    ci_status status = tiff_open_source(&source, NULL, &io, &tif, err);
+    if (status != CI_OK) return status;
+    char why[1024];
+    if (!drawable(tif, NULL, why)) {
+        status = io.read_error ? tiff_failure(&io, CI_ERR_OPEN, name, "", err)
+                               : ci_fail(err, CI_ERR_UNSUPPORTED, "%s: this TIFF is not supported (%s)", name, why);
+    }
+    if (status == CI_OK) status = check_blocks(tif, &io, name, err);
+    TIFFClose(tif);
     return status;
 }
 
@@ -280,7 +328,7 @@ typedef struct {
     TIFFRGBAImage image;
     int image_begun;
     int premultiplied;             // the reader's alpha is associated
-    ci_cmyk_converter *cmyk;       // CMYK through its profile: raw samples come out
+    ci_row_converter *converter;   // CMYK through its profile, or Lab: raw samples come out
     uint32_t band;                 // rows read at once: a strip's or a row of tiles'
     uint32_t *raster;              // one band, `columns` wide
     uint32_t raster_columns;
@@ -346,7 +394,7 @@ static void consider_level(tiff_reader *reader, int is_sub, uint64_t level, uint
     if ((uint64_t)w * h >= *best_pixels) return;
     char why[1024];
     ci_error ignored;
-    if (!readable(tif, why) || check_blocks(tif, &reader->io, reader->name, &ignored) != CI_OK) return;
+    if (!drawable(tif, reader->limits, why) || check_blocks(tif, &reader->io, reader->name, &ignored) != CI_OK) return;
     *best_pixels = (uint64_t)w * h;
     reader->level_is_sub = is_sub;
     reader->level = level;
@@ -403,9 +451,36 @@ static void put_cmyk_samples(TIFFRGBAImage *image, uint32_t *out, uint32_t x, ui
     }
 }
 
+// CIE L*a*b* for lcms2: TIFF's a* and b* are signed, lcms2's offset by 128
+// (the top bit flipped); 16-bit samples (native order: libtiff swaps them)
+// are rounded to 8 bits (L* x 655.35, a* and b* x 256). L*, a*, b* and a
+// byte unused, as the raster's uint32.
+static void put_lab_samples(TIFFRGBAImage *image, uint32_t *out, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
+                            int32_t fromskew, int32_t toskew, unsigned char *in) {
+    (void)x, (void)y;
+    const int wide = image->bitspersample == 16;
+    size_t in_step = (size_t)image->samplesperpixel * (size_t)((int64_t)w + fromskew) << wide;
+    for (uint32_t row = 0; row < h; row++) {
+        for (uint32_t i = 0; i < w; i++) {
+            uint8_t lab[4] = {0, 0, 0, 0};
+            for (int c = 0; c < 3; c++) {
+                size_t at = (size_t)i * image->samplesperpixel + (size_t)c;
+                int value = wide ? (c ? ((const int16_t *)in)[at] : ((const uint16_t *)in)[at])
+                                 : (c ? (int8_t)in[at] : in[at]);
+                if (wide) value = (value + 128) >> 8;  // floor, so rounded for either sign
+                if (value > (c ? 127 : 255)) value = c ? 127 : 255;
+                lab[c] = (uint8_t)(c ? value + 128 : value);
+            }
+            memcpy(out + i, lab, 4);
+        }
+        out += (int64_t)w + toskew;
+        in += in_step;
+    }
+}
+
 // Gets libtiff's reader ready for the current directory: rows as stored
 // (its own orientation handling off), `columns` at most a band's raster.
-static ci_status reader_begin(tiff_reader *reader, uint32_t columns, int convert_cmyk, ci_error *err) {
+static ci_status reader_begin(tiff_reader *reader, uint32_t columns, ci_error *err) {
     TIFF *tif = reader->tif;
     char why[1024] = "";
     if (!TIFFRGBAImageBegin(&reader->image, tif, 1, why)) {
@@ -420,11 +495,15 @@ static ci_status reader_begin(tiff_reader *reader, uint32_t columns, int convert
     int grey = image->photometric == PHOTOMETRIC_MINISBLACK || image->photometric == PHOTOMETRIC_MINISWHITE;
     reader->premultiplied = image->alpha == EXTRASAMPLE_ASSOCALPHA ||
                             (image->alpha == EXTRASAMPLE_UNASSALPHA && !grey);
-    if (convert_cmyk && image->photometric == PHOTOMETRIC_SEPARATED && image->isContig &&
-        image->bitspersample == 8 && image->samplesperpixel == 4 && image->alpha == 0) {
+    if (image->photometric == PHOTOMETRIC_SEPARATED && image->isContig && image->bitspersample == 8 &&
+        image->samplesperpixel == 4 && image->alpha == 0) {
         ci_colour_tag tag = reader_tag(reader);
-        reader->cmyk = ci_colour_cmyk_open(&tag, 0, 4);
-        if (reader->cmyk) reader->image.put.contig = put_cmyk_samples;
+        reader->converter = ci_colour_cmyk_open(&tag, 0, 4);
+        if (reader->converter) reader->image.put.contig = put_cmyk_samples;
+    } else if (image->photometric == PHOTOMETRIC_CIELAB && image->isContig && image->samplesperpixel == 3 &&
+               (image->bitspersample == 8 || image->bitspersample == 16)) {
+        reader->converter = ci_colour_lab_open(4);
+        if (reader->converter) reader->image.put.contig = put_lab_samples;
     }
     uint32_t band = 0;
     if (TIFFIsTiled(tif)) {
@@ -454,15 +533,15 @@ static inline uint8_t over_premultiplied(unsigned c, unsigned a, unsigned bg) {
 // the fourth 255), or RGBA with straight alpha when `keep_alpha`.
 static void row_out(const tiff_reader *reader, const uint32_t *in, uint32_t count, uint8_t *out, int channels,
                     int keep_alpha) {
-    if (reader->cmyk) {
-        // Raw samples: each uint32 holds the 4 bytes as the file had them.
+    if (reader->converter) {
+        // Raw samples: each uint32 holds the 4 bytes put_*_samples made.
         if (channels == 4) {
-            ci_colour_cmyk_row(reader->cmyk, (const uint8_t *)in, out, count);
+            ci_colour_row(reader->converter, (const uint8_t *)in, out, count);
         } else {
             uint8_t rgbx[4 * 64];
             for (uint32_t x = 0; x < count; x += 64) {
                 uint32_t n = count - x < 64 ? count - x : 64;
-                ci_colour_cmyk_row(reader->cmyk, (const uint8_t *)(in + x), rgbx, n);
+                ci_colour_row(reader->converter, (const uint8_t *)(in + x), rgbx, n);
                 for (uint32_t i = 0; i < n; i++) memcpy(out + 3 * (x + i), rgbx + 4 * i, 3);
             }
         }
@@ -532,7 +611,7 @@ static void reader_close(tiff_reader *reader) {
     reader->tif = NULL;
     free(reader->raster);
     free(reader->icc);
-    ci_colour_cmyk_close(reader->cmyk);
+    ci_colour_rows_close(reader->converter);
     memset(reader, 0, sizeof *reader);
 }
 
@@ -594,18 +673,27 @@ static ci_status tiff_start(void *state, const ci_scale *scale, ci_header *heade
     return CI_OK;
 }
 
+// Whether libtiff's reader can start a row at a column (col_offset): it
+// steps col_offset x samples a pixel *bytes* into the strip or tile, which
+// is right for 8-bit samples only. Packed samples (bilevel, 2- and 4-bit
+// palettes, as ImageMagick writes a few-colour picture at any -depth) and
+// 16-bit ones started that far in show other columns, and subsampled YCbCr
+// (not JPEG's, which libjpeg turns into RGB) has no column of its own: all
+// are read whole across.
+static int crops_columns(const TIFFRGBAImage *image) {
+    return image->bitspersample == 8 && image->photometric != PHOTOMETRIC_YCBCR;
+}
+
 static ci_status tiff_begin(void *state, ci_header *header, uint32_t *first_column, uint32_t *columns,
                             ci_error *err) {
     tiff_draw *draw = state;
-    ci_status status = reader_begin(&draw->reader, draw->reader.width, 1, err);
-    // libtiff crops columns of interleaved samples only; subsampled YCbCr
-    // (not JPEG's, which libjpeg turns into RGB) is read whole across.
-    if (status == CI_OK && draw->reader.image.photometric == PHOTOMETRIC_YCBCR) {
+    ci_status status = reader_begin(&draw->reader, draw->reader.width, err);
+    if (status == CI_OK && !crops_columns(&draw->reader.image)) {
         *first_column = 0;
         *columns = (draw->reader.width + draw->factor - 1) / draw->factor;
     }
     // Converted on the way in: nothing is left for the cell.
-    if (status == CI_OK && draw->reader.cmyk) memset(&header->tag, 0, sizeof header->tag);
+    if (status == CI_OK && draw->reader.converter) memset(&header->tag, 0, sizeof header->tag);
     if (status == CI_OK && draw->factor > 1) {
         draw->sums = calloc((size_t)draw->reader.width * 4, sizeof *draw->sums);  // RGBA (A: 255 unless keep_alpha)
         draw->row = malloc((size_t)draw->reader.width * 4);
@@ -707,6 +795,7 @@ const ci_loader ci_tiff_loader = {
     .library = tiff_library,
     .smallest_scale = 8,
     .sniff = tiff_sniff,
+    .complete = tiff_complete,
     .probe = tiff_probe_source,
     .state_size = sizeof(tiff_draw),
     .open = tiff_open,
