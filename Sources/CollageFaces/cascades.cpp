@@ -259,8 +259,9 @@ inline int rect_sum(const uint32_t *p, const int *o) { return (int)(p[o[0]] - p[
 // The cascades, each as the scan needs it: its window, whether it needs
 // the squared integral image, its stumps laid out for an integral image of
 // the search's stride (`load`: false when out of memory) and a window's
-// classification (`classify`: 1 when every stage passes, 0 when the first
-// stage fails, -1 when a later one does or the window cannot be judged).
+// classification (`classify`, of the window whose corner is `at` in the
+// integral images: 1 when every stage passes, 0 when the first stage
+// fails, -1 when a later one does or the window cannot be judged).
 // Each stage's threshold is OpenCV's less 1e-5, as it reads it.
 
 // A profile stump with its feature: the feature's rectangles as offsets of
@@ -333,7 +334,8 @@ struct ProfileCascade {
     // (Evaluating the first stages for a row of windows at once, in loops
     // the compiler vectorises, measured no faster: most windows go on to
     // later stages.)
-    int classify(const uint32_t *p, const uint32_t *q) const {
+    int classify(const uint32_t *sum, const uint32_t *sq, size_t at) const {
+        const uint32_t *p = sum + at, *q = sq + at;
         float normaliser;
         if (!normaliser_at(p, q, &normaliser)) return -1;
         const HaarStump *stump = stumps;
@@ -395,7 +397,8 @@ struct SmallFaceCascade {
                (block(8) >= centre ? 2 : 0) | (block(4) >= centre ? 1 : 0);
     }
 
-    int classify(const uint32_t *p, const uint32_t *) const {
+    int classify(const uint32_t *sum, const uint32_t *, size_t at) const {
+        const uint32_t *p = sum + at;
         const LbpStump *stump = stumps;
         for (int stage = 0; stage < SMALL_MODEL_STAGES; stage++) {
             double sum = 0;
@@ -460,13 +463,13 @@ bool scan(const Cascade &cascade, const uint8_t *pixels, int width, int height, 
                 y = step_up(first_outside, step) - step;
                 continue;
             }
-            const uint32_t *prow = sum + (size_t)y * stride, *qrow = sq ? sq + (size_t)y * stride : nullptr;
+            const size_t row = (size_t)y * stride;
             for (int x = 0; x < xs; x += step) {
                 if (reach.axis == 1 && x >= first_inside && x < first_outside) {
                     x = step_up(first_outside, step) - step;
                     continue;
                 }
-                int result = cascade.classify(prow + x, qrow + x);
+                int result = cascade.classify(sum, sq, row + x);
                 if (result > 0 && !found.push(Box{round_int(x * scale), round_int(y * scale), box, box}))
                     return false;
                 // OpenCV skips the window after one that fails the first stage.
