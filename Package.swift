@@ -82,14 +82,15 @@ let package = Package(
         // Faces, for placing crops: dlib's HOG face detector behind a C
         // interface. Only dlib's headers are needed (libdlib-dev; its model
         // is compiled in, see scripts/faces/make-model.sh), no library.
-        // Faces in profile: OpenCV's profile cascade, compiled in too (see
-        // scripts/faces/make-profile-model.py) and evaluated by profiles.cpp;
-        // OpenCV itself is not linked.
+        // Faces in profile and small faces: two of OpenCV's cascades,
+        // compiled in too (see scripts/faces/make-cascade-models.py) and
+        // evaluated by cascades.cpp; OpenCV itself is not linked.
         .target(
             name: "CollageFaces",
             exclude: [
                 "frontal_face_model.inc", "frontal_face_separable.inc", "LICENSE-dlib-model.txt",
                 "profile_face_model.inc", "LICENSE-opencv-profile-model.txt",
+                "small_face_model.inc", "LICENSE-opencv-small-face-model.txt",
             ],
             cxxSettings: [.unsafeFlags(["-O2", "-Wno-deprecated-declarations"])]),
 

@@ -74,9 +74,9 @@ if [ ! -e /usr/include/dlib/image_processing/frontal_face_detector.h ] ||
    ! ls /usr/lib/*/liblapack.so >/dev/null 2>&1 || ! ls /usr/lib/*/libblas.so >/dev/null 2>&1; then
   missing+=(libdlib-dev libblas-dev liblapack-dev)
 fi
-# The profile-face cascade is compiled in (Sources/CollageFaces/
-# profile_face_model.inc); the test suite regenerates it from Debian's
-# opencv-data (scripts/faces/make-profile-model.py --check). Only to build
+# The profile-face and small-face cascades are compiled in (Sources/
+# CollageFaces/*_face_model.inc); the test suite regenerates them from Debian's
+# opencv-data (scripts/faces/make-cascade-models.py --check). Only to build
 # and test: collage neither links OpenCV nor reads the file.
 if [ ! -e /usr/share/opencv4/haarcascades/haarcascade_profileface.xml ]; then
   missing+=(opencv-data)

@@ -354,11 +354,19 @@ static void add_new_face(ci_box box, ci_box *faces, int *count) {
     faces[(*count)++] = box;
 }
 
+// Where a face in a w x h picture can change the crop of a window `length`
+// long on `axis`: that window shows the middle [1 - length, length]
+// wherever it goes, so a face whose head and margin lie there cannot move it.
+static cf_region crop_region(int axis, double length, uint32_t w, uint32_t h) {
+    const double extent = axis == 1 ? w : h, margin = FACE_MARGIN * length;
+    const cf_region region = {axis, (1 - length + margin) * extent, (length - margin) * extent,
+                              axis == 1 ? HEAD_AROUND : HEAD_ABOVE, HEAD_AROUND};
+    return region;
+}
+
 // Faces in profile (issue #23), added to the frontal ones found: those
-// of the shrunk picture whose head could change the crop (a window
-// `length` long on `axis` shows the middle [1 - length, length] wherever it
-// goes, so a face whose head and margin lie there cannot move it), and that
-// are not a frontal face already. Asked only where profiles_wanted.
+// of the shrunk picture whose head could change the crop (crop_region), and
+// that are not a frontal face already. Asked only where profiles_wanted.
 static ci_status add_profiles(const ci_image *grey, int axis, double length, ci_box *faces, int *count,
                               const char *name, ci_error *err) {
     uint32_t w, h;
@@ -367,9 +375,7 @@ static ci_status add_profiles(const ci_image *grey, int axis, double length, ci_
         if (w == 0 || h == 0) return CI_OK;
         return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
     }
-    const double extent = axis == 1 ? w : h, margin = FACE_MARGIN * length;
-    const cf_region region = {axis, (1 - length + margin) * extent, (length - margin) * extent,
-                              axis == 1 ? HEAD_AROUND : HEAD_ABOVE, HEAD_AROUND};
+    const cf_region region = crop_region(axis, length, w, h);
     cf_face found[CI_MAX_FACES];
     uint32_t min_size = (uint32_t)(PROFILE_MIN_SHARE * (w < h ? w : h));
     int n = cf_find_profiles(picture, w, h, w, &region, min_size, found, CI_MAX_FACES);
@@ -392,25 +398,27 @@ static ci_status add_profiles(const ci_image *grey, int axis, double length, ci_
 #define MAX_CANDIDATES 4
 
 // The part of the grey picture around `around` (pixels; grown by its own
-// size each way) turned by `degrees` about its centre into a canvas that
-// holds it all (bilinear, mid-grey outside); the frontal faces found there
-// are added, each as the box (in fractions of the picture) around its box
-// turned back.
-static ci_status add_turned(const ci_image *grey, cf_face around, double degrees, ci_box *faces, int *count,
-                            const char *name, ci_error *err) {
+// size each way) turned by `degrees` about its centre and enlarged `zoom`
+// times into a canvas that holds it all (bilinear, mid-grey outside); the
+// frontal faces found there are added, each as the box (in fractions of
+// the picture) around its box turned back.
+static ci_status add_found_around(const ci_image *grey, cf_face around, double degrees, double zoom, ci_box *faces,
+                                  int *count, const char *name, ci_error *err) {
     double a = degrees * M_PI / 180, c = cos(a), s = sin(a);
     double left = fmax(0, around.x - around.width), top = fmax(0, around.y - around.height);
     double right = fmin(grey->width, around.x + 2 * around.width);
     double bottom = fmin(grey->height, around.y + 2 * around.height);
     if (right - left < 2 || bottom - top < 2) return CI_OK;
     uint32_t x0 = (uint32_t)left, y0 = (uint32_t)top, w = (uint32_t)(right - x0), h = (uint32_t)(bottom - y0);
-    uint32_t tw = (uint32_t)ceil(fabs(w * c) + fabs(h * s)), th = (uint32_t)ceil(fabs(w * s) + fabs(h * c));
-    uint8_t *out = malloc((size_t)tw * th);  // at most twice the part's pixels, itself within the picture
+    // At most twice the part's pixels (itself within the picture) times zoom squared.
+    uint32_t tw = (uint32_t)ceil(zoom * (fabs(w * c) + fabs(h * s)));
+    uint32_t th = (uint32_t)ceil(zoom * (fabs(w * s) + fabs(h * c)));
+    uint8_t *out = malloc((size_t)tw * th);
     if (!out) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
     double cx = w / 2.0, cy = h / 2.0, tcx = tw / 2.0, tcy = th / 2.0;
     for (uint32_t y = 0; y < th; y++) {
         for (uint32_t x = 0; x < tw; x++) {
-            double dx = x + 0.5 - tcx, dy = y + 0.5 - tcy;
+            double dx = (x + 0.5 - tcx) / zoom, dy = (y + 0.5 - tcy) / zoom;
             double sx = c * dx + s * dy + cx - 0.5, sy = -s * dx + c * dy + cy - 0.5;
             uint8_t v = 128;
             if (sx >= 0 && sy >= 0 && sx < w - 1 && sy < h - 1) {
@@ -432,7 +440,8 @@ static ci_status add_turned(const ci_image *grey, cf_face around, double degrees
     for (int i = 0; i < n; i++) {
         double bx0 = 1e9, by0 = 1e9, bx1 = -1e9, by1 = -1e9;
         for (int k = 0; k < 4; k++) {
-            double px = found[i].x + (k & 1) * found[i].width - tcx, py = found[i].y + (k >> 1) * found[i].height - tcy;
+            double px = (found[i].x + (k & 1) * found[i].width - tcx) / zoom;
+            double py = (found[i].y + (k >> 1) * found[i].height - tcy) / zoom;
             double sx = c * px + s * py + cx + x0, sy = -s * px + c * py + cy + y0;
             bx0 = fmin(bx0, sx), by0 = fmin(by0, sy), bx1 = fmax(bx1, sx), by1 = fmax(by1, sy);
         }
@@ -445,10 +454,49 @@ static ci_status add_turned(const ci_image *grey, cf_face around, double degrees
     return CI_OK;
 }
 
+// Small faces (issue #31): dlib's 80-pixel window sees faces of about a
+// sixth of the short side at FACE_SEARCH_SHORT_SIDE, while a person
+// standing full length has a face of 5 to 10% of it. OpenCV's LBP cascade
+// (a 24-pixel window) finds candidates from there up to where dlib takes
+// over, in the same picture, where they could change the crop
+// (crop_region). It passes busy textures too, so each of the surest few is
+// confirmed by dlib on the part around it enlarged until the candidate is
+// SMALL_CONFIRM_SIZE pixels (dlib's window, with room: the candidate's box
+// is a little larger than the face).
+#define SMALL_FACE_LARGEST 90
+#define SMALL_CONFIRM_SIZE 110.0
+#define SMALL_CONFIRM_RATIO 1.5
+#define MAX_SMALL_CANDIDATES 4
+static ci_status add_small_faces(const ci_image *grey, int axis, double length, ci_box *faces, int *count,
+                                 const char *name, ci_error *err) {
+    const cf_region region = crop_region(axis, length, grey->width, grey->height);
+    cf_face found[MAX_SMALL_CANDIDATES];
+    int n = cf_find_small_faces(grey->pixels, grey->width, grey->height, grey->stride, &region, 0,
+                                SMALL_FACE_LARGEST, found, MAX_SMALL_CANDIDATES);
+    if (n < 0) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
+    if (n > MAX_SMALL_CANDIDATES) n = MAX_SMALL_CANDIDATES;
+    ci_status status = CI_OK;
+    for (int i = 0; i < n && status == CI_OK; i++) {
+        int before = *count;
+        status = add_found_around(grey, found[i], 0, SMALL_CONFIRM_SIZE / found[i].height, faces, count, name, err);
+        // A confirmation is the candidate's face: about its size, over it
+        // (in busy texture, enlarged, dlib can frame something else).
+        const ci_box candidate = {found[i].x / grey->width, found[i].y / grey->height, found[i].width / grey->width,
+                                  found[i].height / grey->height};
+        for (int j = before; j < *count; j++) {
+            double ratio = faces[j].height / candidate.height;
+            if (ratio < 1 / SMALL_CONFIRM_RATIO || ratio > SMALL_CONFIRM_RATIO || !overlapping(faces[j], candidate))
+                faces[j--] = faces[--*count];
+        }
+    }
+    return status;
+}
+
 // Faces in the frame, as boxes in fractions of the upright photo, surest
-// first: frontal faces; when there are none, faces in profile that could
-// change the crop of a window `length` long on `axis` (1 across, 2 down);
-// when there are still none, frontal faces tilted further than dlib sees.
+// first: frontal faces; when there are none, small frontal faces, then
+// faces in profile, that could change the crop of a window `length` long
+// on `axis` (1 across, 2 down); when there are still none, frontal faces
+// tilted further than dlib sees.
 static ci_status find_faces(const ci_image *frame, int orientation, int axis, double length, ci_box *faces,
                             int *count, const char *name, ci_error *err) {
     *count = 0;
@@ -494,15 +542,17 @@ static ci_status find_faces(const ci_image *frame, int orientation, int axis, do
     }
     *count = n;
     // The fall-backs only where no frontal face was found (those place the
-    // crop when there are any) and the crop hides enough: faces in profile
-    // (the search costs about twice the frontal one); still nothing, faces
-    // tilted further than dlib's tilted filters reach (about 30 degrees),
-    // around the weak candidates, turned TURNED_SEARCH_DEGREES each way.
+    // crop when there are any) and the crop hides enough, each only while
+    // nothing is found: small frontal faces; faces in profile (the search
+    // costs about twice the frontal one); faces tilted further than dlib's
+    // tilted filters reach (about 30 degrees), around the weak candidates,
+    // turned TURNED_SEARCH_DEGREES each way.
     if (n == 0 && profiles_wanted(axis, length)) {
-        status = add_profiles(&small, axis, length, faces, count, name, err);
+        status = add_small_faces(&small, axis, length, faces, count, name, err);
+        if (status == CI_OK && *count == 0) status = add_profiles(&small, axis, length, faces, count, name, err);
         for (int i = 0; i < candidates && status == CI_OK && *count == 0; i++)
             for (int turn = -1; turn <= 1 && status == CI_OK; turn += 2)
-                status = add_turned(&small, weak[i], turn * TURNED_SEARCH_DEGREES, faces, count, name, err);
+                status = add_found_around(&small, weak[i], turn * TURNED_SEARCH_DEGREES, 1, faces, count, name, err);
     }
     ci_image_free(&small);
     return status;

@@ -14,19 +14,23 @@ import Testing
 // - turned: the astronaut's head turned in the picture's plane by 15, 30 or
 //   45 degrees either way (one angle a photo, in turn), labelled with the box
 //   around her turned face.
+// - small (issue #31): the astronaut's head and shoulders placed the same
+//   way with her face 5, 7, 9 or 12% of the photo's short side: a person
+//   standing full length to one seen from the waist up, whose face dlib's
+//   80-pixel window cannot see in the engine's 480-pixel search.
 // Half of the backgrounds are busy with saturated, striped blobs (as the W6
 // photos are). Each photo is drawn into the collage's cell shapes. A face
 // "fits" a cell when it is no longer than the window on the axis the crop
 // moves along; only those count. Smart must keep at least 95% of them whole
-// over all groups (issue #23's bar), and each group at least what it keeps
-// now (see the floors below).
+// over issue #23's three groups (its bar), and each group at least what it
+// keeps now (see the floors below).
 //
 // With COLLAGE_EVAL_OUT=DIR the photos and a labels file are written there
 // and the table to DIR/table.md, for docs/quality.md and for
 // scripts/eval/vips_attention.py (which measures vips on the same photos).
 
 enum EvaluationGroup: String, CaseIterable {
-    case frontal, profile, turned
+    case frontal, profile, turned, small
 }
 
 struct EvaluationCase {
@@ -143,6 +147,9 @@ enum CropEvaluation {
     /// The turned group's angles, clockwise: one a photo, in turn.
     static let angles = [15.0, -15.0, 30.0, -30.0, 45.0, -45.0]
 
+    /// The small group's face heights, as shares of the photo's short side.
+    static let smallSizes = [0.05, 0.07, 0.09, 0.12]
+
     static func build(in folder: URL) throws -> [EvaluationCase] {
         let astronaut = try Head.astronaut(), cameraman = try Head.cameraman()
         var cases: [EvaluationCase] = []
@@ -156,7 +163,7 @@ enum CropEvaluation {
             cases.append(EvaluationCase(name: name, path: file.path, face: box, group: group))
         }
         let facings = [("right", cameraman), ("left", cameraman.mirrored())]
-        var seed = 10.0, turn = 0
+        var seed = 10.0, turn = 0, smallSeed = 100.0
         for (width, height) in shapes {
             for size in sizes {
                 for (cx, cy) in positions {
@@ -196,6 +203,21 @@ enum CropEvaluation {
                     let (turned, turnedBox) = made(astronaut, degrees: degrees)
                     try add("turned-\(place)-\(degrees > 0 ? "cw" : "ccw")\(Int(abs(degrees))).jpg",
                             turned, width, height, turnedBox, .turned)
+                }
+            }
+            // The small group: its own places and backgrounds (a seed of its
+            // own, so the other groups' photos stay the same bytes), every
+            // other one busy.
+            for size in smallSizes {
+                for (cx, cy) in positions {
+                    smallSeed += 1
+                    let place = "\(width)x\(height)-\(Int(size * 100))-\(Int(cx * 100))-\(Int(cy * 100))"
+                    var pixels = scenery(width: width, height: height, seed: smallSeed, busy: Int(smallSeed) % 2 == 0)
+                    let box = astronaut.paste(into: &pixels, width: width, height: height,
+                                              centre: (cx * Double(width), cy * Double(height)),
+                                              scale: size * Double(min(width, height)) / Double(astronaut.face.height),
+                                              degrees: 0)
+                    try add("small-\(place).jpg", pixels, width, height, box, .small)
                 }
             }
         }
@@ -261,6 +283,11 @@ struct EvaluationTally {
         Double(kept(mode, group)) / Double(max(1, fitting(group)))
     }
 
+    /// The share kept over several groups together.
+    func share(_ mode: String, of groups: [EvaluationGroup]) -> Double {
+        Double(groups.map { kept(mode, $0) }.reduce(0, +)) / Double(max(1, groups.map { fitting($0) }.reduce(0, +)))
+    }
+
     /// "kept / fitting (share)" for one group, or all of them.
     func cell(_ mode: String, _ group: EvaluationGroup? = nil) -> String {
         "\(kept(mode, group)) / \(fitting(group)) (\(String(format: "%.1f%%", 100 * share(mode, group))))"
@@ -324,13 +351,15 @@ struct CropEvaluationTests {
             #expect(tally.fitting(group) >= 150, "the \(group) group should have plenty of faces that fit: \(tally.fitting(group))")
         }
         let byGroup = EvaluationGroup.allCases.map { "\($0) \(tally.cell("smart", $0))" }.joined(separator: ", ")
-        // Issue #23's bar: 95% over all three groups; and no group may fall
+        // Issue #23's bar: 95% over its three groups; and no group may fall
         // much below what smart keeps of it now (frontal 100%, profile
-        // 94.6%, turned 97.2%: docs/quality.md).
-        #expect(tally.share("smart") >= 0.95, "smart kept \(tally.cell("smart")): \(byGroup)")
+        // 94.6%, turned 97.2%, small 93.8%: docs/quality.md).
+        #expect(tally.share("smart", of: [.frontal, .profile, .turned]) >= 0.95,
+                "smart kept \(tally.cell("smart")): \(byGroup)")
         #expect(tally.share("smart", .frontal) >= 0.95, "smart kept \(tally.cell("smart")): \(byGroup)")
         #expect(tally.share("smart", .profile) >= 0.93, "smart kept \(tally.cell("smart")): \(byGroup)")
         #expect(tally.share("smart", .turned) >= 0.95, "smart kept \(tally.cell("smart")): \(byGroup)")
+        #expect(tally.share("smart", .small) >= 0.92, "smart kept \(tally.cell("smart")): \(byGroup)")
         // The set is worth having only if centre actually fails on it.
         #expect(tally.share("centre") < 0.8, "centre kept \(tally.cell("centre"))")
     }

@@ -186,7 +186,7 @@ func scenery(width: Int, height: Int, seed: Double, busy: Bool = false) -> [UInt
     return pixels
 }
 
-private final class CropFolder {
+final class CropFolder {
     let url: URL
     init() throws { url = try PNGTestSupport.temporaryFolder() }
     deinit { try? FileManager.default.removeItem(at: url) }
@@ -211,8 +211,8 @@ private final class CropFolder {
 }
 
 /// Draws `path` into a `cell` of its own canvas; the placement and the pixels.
-private func drawPlaced(_ path: String, cell: (Int, Int), crop: ci_crop = CI_CROP_SMART, fit: ci_fit = CI_FIT_COVER,
-                        focus: (Double, Double)? = nil, background: ci_color = ci_color(r: 0, g: 0, b: 0))
+func drawPlaced(_ path: String, cell: (Int, Int), crop: ci_crop = CI_CROP_SMART, fit: ci_fit = CI_FIT_COVER,
+                focus: (Double, Double)? = nil, background: ci_color = ci_color(r: 0, g: 0, b: 0))
     throws -> (ci_placement, [UInt8]) {
     var pixels = [UInt8](repeating: 0, count: cell.0 * cell.1 * 3)
     var placement = ci_placement()
@@ -455,11 +455,12 @@ struct FaceModelTests {
         #expect(run.status == 0, "\(run.output)")
     }
 
-    /// The profile cascade's numbers are compiled in too (Sources/
-    /// CollageFaces/profile_face_model.inc): regenerated from Debian's
-    /// opencv-data and compared, with the licence beside them.
-    @Test func theCompiledInProfileModelIsDebiansCascade() throws {
-        let run = try ScriptRun(TestData.packageRoot.appendingPathComponent("scripts/faces/make-profile-model.py"),
+    /// The profile and small-face cascades' numbers are compiled in too
+    /// (Sources/CollageFaces/profile_face_model.inc, small_face_model.inc):
+    /// regenerated from Debian's opencv-data and compared, with the licences
+    /// beside them.
+    @Test func theCompiledInCascadesAreDebians() throws {
+        let run = try ScriptRun(TestData.packageRoot.appendingPathComponent("scripts/faces/make-cascade-models.py"),
                                 ["--check"], runBy: ["/usr/bin/env", "python3"])
         #expect(run.status == 0, "\(run.output)")
     }

@@ -3,7 +3,7 @@ import CollageImaging
 import Foundation
 import Testing
 
-// cf_find_profiles (Sources/CollageFaces/profiles.cpp): OpenCV's profile-face
+// cf_find_profiles (Sources/CollageFaces/cascades.cpp): OpenCV's profile-face
 // cascade, compiled in, searched as is and mirrored (issue #23). Its
 // agreement with OpenCV itself is checked by scripts/faces/compare_profiles.cpp,
 // which needs OpenCV; these check what the engine relies on.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How many faces `vips thumbnail --smartcrop attention` keeps whole, on the
 crop evaluation's own photos and cells (docs/quality.md), per group of the
-set (frontal, profile, turned) and in all: the row of the table that
+set (frontal, profile, turned, small) and in all: the row of the table that
 CropEvaluationTests writes to DIR/table.md.
 
 The Swift test CropEvaluationTests writes the photos and their labelled face
@@ -11,8 +11,9 @@ photo scaled to cover the cell (the crop can only slide along one axis, so
 a one-dimensional search finds it to the pixel).
 
 usage: COLLAGE_EVAL_OUT=DIR swift test --filter smartKeepsTheFacesThatFit
-       scripts/eval/vips_attention.py [--misses] DIR
---misses also lists the photo-cell pairs whose face vips cut.
+       scripts/eval/vips_attention.py [--misses] [--group GROUP] DIR
+--misses also lists the photo-cell pairs whose face vips cut; --group
+measures one group only (its row then has that group alone).
 """
 import json
 import os
@@ -47,7 +48,7 @@ def crop_offset(photo, out, along_x, every=4):
     return min(near, key=lambda offset: error(offset, 1)), (sw, sh)
 
 
-GROUPS = ["frontal", "profile", "turned"]
+GROUPS = ["frontal", "profile", "turned", "small"]
 
 
 def cell(kept, total):
@@ -58,8 +59,11 @@ def cell(kept, total):
 def main():
     args = sys.argv[1:]
     show_misses = "--misses" in args
-    folder = [a for a in args if a != "--misses"][0]
+    only = args[args.index("--group") + 1] if "--group" in args else None
+    folder = [a for i, a in enumerate(args) if a != "--misses" and a != "--group" and (i == 0 or args[i - 1] != "--group")][0]
     labels = json.load(open(os.path.join(folder, "labels.json")))
+    if only:
+        labels = [item for item in labels if item.get("group", "frontal") == only]
     kept, total, misses = {}, {}, []
     with tempfile.TemporaryDirectory() as tmp:
         for item in labels:

@@ -1,5 +1,5 @@
 // Dev only, not part of the build: compares cf_find_profiles
-// (Sources/CollageFaces/profiles.cpp, compiled into this program) with
+// (Sources/CollageFaces/cascades.cpp, compiled into this program) with
 // OpenCV's own cv::CascadeClassifier on Debian's haarcascade_profileface.xml,
 // scanned as is and mirrored, and times both (the least of --runs runs: ours in processor time, OpenCV's,
 // which uses threads, in wall-clock time).
@@ -18,7 +18,7 @@
 // mirrored (to check that a face is found facing the other way too);
 // --region is in fractions of the width (axis 1), and only cf_find_profiles
 // honours it (OpenCV's faces are then filtered by it).
-#include "../../Sources/CollageFaces/profiles.cpp"
+#include "../../Sources/CollageFaces/cascades.cpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>

@@ -1,5 +1,6 @@
-// collage_faces.h — frontal faces in a small grey picture, for placing crops
-// (the engine's crop.c). A C interface to dlib's HOG face detector.
+// collage_faces.h — faces in a small grey picture, for placing crops
+// (the engine's crop.c). A C interface to dlib's HOG face detector and to
+// two of OpenCV's cascades (cascades.cpp).
 //
 // Like the engine: no global state, no exceptions or aborts across this
 // boundary, safe on any thread.
@@ -48,6 +49,17 @@ int cf_find_faces(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
 // many were found, or -1 when out of memory.
 int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                      const cf_region *region, uint32_t min_size, cf_face *faces, int capacity);
+
+// Small frontal faces, which dlib's 80-pixel window cannot see: OpenCV's
+// lbpcascade_frontalface (24 x 24 window, compiled in), faces min_size to
+// max_size pixels high, in the region (NULL: everywhere), as for profiles.
+// Quick but not sure (busy textures can pass it): candidates for a surer
+// search to confirm. Writes the best `capacity`, surest first (score: how
+// many raw detections were grouped into it); returns how many were found,
+// or -1 when out of memory.
+int cf_find_small_faces(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                        const cf_region *region, uint32_t min_size, uint32_t max_size, cf_face *faces,
+                        int capacity);
 
 #ifdef __cplusplus
 }

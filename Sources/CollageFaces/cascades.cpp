@@ -1,8 +1,14 @@
-// profiles.cpp — faces in profile: OpenCV's haarcascade_profileface (a
-// boosted cascade of Haar-like features, 20 x 20 window, compiled in as
-// profile_face_model.inc by scripts/faces/make-profile-model.py) behind a C
-// interface, scanned as is and mirrored (the cascade knows faces looking
-// one way).
+// cascades.cpp — two of OpenCV's boosted cascades, compiled in by
+// scripts/faces/make-cascade-models.py, behind a C interface:
+//  - faces in profile (issue #23): haarcascade_profileface (Haar-like
+//    features, 20 x 20 window; profile_face_model.inc), scanned as is and
+//    mirrored (the cascade knows faces looking one way);
+//  - small frontal faces (issue #31): lbpcascade_frontalface (local binary
+//    patterns, 24 x 24 window; small_face_model.inc), for faces smaller
+//    than dlib's 80-pixel window sees. Cheap but not sure: the engine has
+//    dlib confirm what it finds (crop.c).
+// Both are evaluated by the same scan (one pyramid, one integral image a
+// level, one grouping); only a window's classification differs.
 //
 // Why hand-written rather than cv::CascadeClassifier: the library's
 // classifier parses the cascade's 800 KB of XML for each use (15 ms) and a
@@ -10,18 +16,20 @@
 // global state and draws photos in parallel; and it would make OpenCV a
 // dependency of the product. This follows what detectMultiScale does, step
 // by step, so that its results agree (scripts/faces/compare_profiles.cpp
-// compares them): a pyramid of the picture shrunk by the scale factor with
-// the window fixed at 20 x 20 (OpenCV's bit-exact bilinear resize), the
-// integral and squared integral images of each level, the window's pixels
-// normalised by their standard deviation (windows of almost flat grey are
-// rejected, as there), the stages' stumps summed against each stage's
-// threshold, windows every 2 pixels below a scale of 2 and every pixel
-// above, the next window skipped when one fails the first stage, and the
-// windows found grouped like groupRectangles (min neighbours, eps 0.2).
+// compares them for the profile cascade): a pyramid of the picture shrunk
+// by the scale factor with the window's size fixed (OpenCV's bit-exact
+// bilinear resize), the integral image of each level (and for Haar
+// features its squared one: a window's pixels are normalised by their
+// standard deviation, and windows of almost flat grey rejected, as there),
+// the stages' stumps summed against each stage's threshold, windows every
+// 2 pixels below a scale of 2 and every pixel above, the next window
+// skipped when one fails the first stage, and the windows found grouped
+// like groupRectangles (min neighbours, eps 0.2).
 //
 // What is added: a region (cf_region): windows whose face, grown by the
 // head's reach, lies wholly inside the part of the picture every crop shows
 // are not evaluated, and the faces found there are not reported.
+// And a largest size: the small faces' search stops where dlib's begins.
 //
 // No globals, no exceptions (memory is malloc'd and checked), no aborts:
 // safe on any thread.
@@ -32,6 +40,7 @@
 #include <string.h>
 
 #include "profile_face_model.inc"
+#include "small_face_model.inc"
 
 namespace {
 
@@ -44,12 +53,20 @@ namespace {
 #ifndef PROFILE_MIN_NEIGHBOURS
 #define PROFILE_MIN_NEIGHBOURS 3
 #endif
-const double kScaleFactor = PROFILE_SCALE_FACTOR;
-const int kMinNeighbours = PROFILE_MIN_NEIGHBOURS;
+// The same for small faces (scripts/faces/ may set others to try them).
+#ifndef SMALL_SCALE_FACTOR
+#define SMALL_SCALE_FACTOR 1.1
+#endif
+#ifndef SMALL_MIN_NEIGHBOURS
+#define SMALL_MIN_NEIGHBOURS 3
+#endif
 const double kGroupEps = 0.2;
 
-const int kWindow = PROFILE_MODEL_WINDOW_WIDTH;
 static_assert(PROFILE_MODEL_WINDOW_WIDTH == PROFILE_MODEL_WINDOW_HEIGHT, "a square window");
+static_assert(SMALL_MODEL_WINDOW_WIDTH == SMALL_MODEL_WINDOW_HEIGHT, "a square window");
+// The largest window, which bounds the integral images' offsets.
+const int kLargestWindow = SMALL_MODEL_WINDOW_WIDTH > PROFILE_MODEL_WINDOW_WIDTH ? SMALL_MODEL_WINDOW_WIDTH
+                                                                                 : PROFILE_MODEL_WINDOW_WIDTH;
 
 // OpenCV's rounding (cvRound): to nearest, ties to even.
 inline int round_int(double v) { return (int)lrint(v); }
@@ -100,23 +117,9 @@ struct Grouped {
     int neighbours, pass;
 };
 
-// A stump with its feature: the feature's rectangles as offsets of their
-// corners in an integral image of the search's stride, from the window's
-// top-left corner (a third of weight 0 reads nothing, and adds 0 as
-// OpenCV's skipping it does), the threshold on its normalised value and
-// its leaves. In the cascade's order, so that a window's evaluation reads
-// them one after the other.
-struct Stump {
-    int ofs[3][4];
-    float weight[3];
-    float threshold;
-    float leaves[2];  // below the threshold, at or above it
-};
-
 // Memory of one search, freed whatever happens.
 struct Buffers {
-    Stump *stumps = nullptr;
-    uint8_t *mirrored = nullptr;   // the picture mirrored
+    uint8_t *mirrored = nullptr;   // the picture mirrored (profiles)
     uint8_t *level = nullptr;      // one level of the pyramid
     uint32_t *sums = nullptr;      // its integral image, then its squared one
     uint16_t *rows = nullptr;      // two rows resized across, for resizing down
@@ -125,7 +128,6 @@ struct Buffers {
     int *yofs = nullptr;           // where each row is read
     uint16_t *beta = nullptr;      // and with which weights
     ~Buffers() {
-        free(stumps);
         free(mirrored);
         free(level);
         free(sums);
@@ -223,85 +225,206 @@ void resize(const uint8_t *src, int sw, int sh, size_t sstride, uint8_t *dst, in
     }
 }
 
-// Integral and squared integral images (w + 1) x (h + 1), `stride` words a
-// row, of the w x h picture; 32-bit words that wrap, as OpenCV's do (a
-// window's sums are exact differences all the same).
+// The integral image (w + 1) x (h + 1), `stride` words a row, of the
+// w x h picture, and when `sq` is not null its squared one; 32-bit words
+// that wrap, as OpenCV's do (a window's sums are exact differences all the
+// same).
 void integrate(const uint8_t *src, int w, int h, size_t sstride, uint32_t *sum, uint32_t *sq, size_t stride) {
     memset(sum, 0, (w + 1) * sizeof *sum);
-    memset(sq, 0, (w + 1) * sizeof *sq);
+    if (sq) memset(sq, 0, (w + 1) * sizeof *sq);
     for (int y = 0; y < h; y++) {
         const uint8_t *s = src + (size_t)y * sstride;
-        const uint32_t *above = sum + (size_t)y * stride, *above_sq = sq + (size_t)y * stride;
-        uint32_t *row = sum + (size_t)(y + 1) * stride, *row_sq = sq + (size_t)(y + 1) * stride;
-        row[0] = row_sq[0] = 0;
-        uint32_t run = 0, run_sq = 0;
+        const uint32_t *above = sum + (size_t)y * stride;
+        uint32_t *row = sum + (size_t)(y + 1) * stride;
+        row[0] = 0;
+        uint32_t run = 0;
         for (int x = 0; x < w; x++) {
-            uint32_t v = s[x];
-            run += v;
-            run_sq += v * v;
+            run += s[x];
             row[x + 1] = above[x + 1] + run;
-            row_sq[x + 1] = above_sq[x + 1] + run_sq;
+        }
+        if (!sq) continue;
+        const uint32_t *above_sq = sq + (size_t)y * stride;
+        uint32_t *row_sq = sq + (size_t)(y + 1) * stride;
+        row_sq[0] = 0;
+        run = 0;
+        for (int x = 0; x < w; x++) {
+            run += (uint32_t)s[x] * s[x];
+            row_sq[x + 1] = above_sq[x + 1] + run;
         }
     }
 }
 
 inline int rect_sum(const uint32_t *p, const int *o) { return (int)(p[o[0]] - p[o[1]] - p[o[2]] + p[o[3]]); }
 
-// The normaliser of the window whose integral starts at p (squares at q):
-// one over its pixels' standard deviation (times the area), or false when
-// the window is too flat to judge.
-inline bool normaliser_at(const uint32_t *p, const uint32_t *q, const int *norm, float *normaliser) {
-    const double area = (kWindow - 2) * (kWindow - 2);
-    int valsum = rect_sum(p, norm);
-    uint32_t valsqsum = q[norm[0]] - q[norm[1]] - q[norm[2]] + q[norm[3]];
-    double nf = area * valsqsum - (double)valsum * valsum;
-    if (!(nf > 0.)) return false;
-    *normaliser = (float)(1. / sqrt(nf));
-    return area * *normaliser < 1e-1;
-}
+// The cascades, each as the scan needs it: its window, whether it needs
+// the squared integral image, its stumps laid out for an integral image of
+// the search's stride (`load`: false when out of memory) and a window's
+// classification (`classify`, of the window whose corner is `at` in the
+// integral images: 1 when every stage passes, 0 when the first stage
+// fails, -1 when a later one does or the window cannot be judged).
+// Each stage's threshold is OpenCV's less 1e-5, as it reads it.
 
-// One stump's leaf at the window whose integral starts at p.
-inline double leaf(const Stump &t, const uint32_t *p, float normaliser) {
-    float value = t.weight[0] * rect_sum(p, t.ofs[0]) + t.weight[1] * rect_sum(p, t.ofs[1]);
-    value += t.weight[2] * rect_sum(p, t.ofs[2]);
-    value *= normaliser;
-    // An index rather than a choice: a branch on it would be mispredicted
-    // half the time.
-    return t.leaves[!(value < t.threshold)];
-}
+// A profile stump with its feature: the feature's rectangles as offsets of
+// their corners in the integral image, from the window's top-left corner
+// (a third of weight 0 reads nothing, and adds 0 as OpenCV's skipping it
+// does), the threshold on its normalised value and its leaves. In the
+// cascade's order, so that a window's evaluation reads them one after the
+// other.
+struct HaarStump {
+    int ofs[3][4];
+    float weight[3];
+    float threshold;
+    float leaves[2];  // below the threshold, at or above it
+};
 
-inline float stage_threshold(int stage) { return profile_model_stage_thresholds[stage] - 1e-5f; }
+struct ProfileCascade {
+    static const int kWindow = PROFILE_MODEL_WINDOW_WIDTH;
+    static constexpr double kScaleFactor = PROFILE_SCALE_FACTOR;
+    static const int kMinNeighbours = PROFILE_MIN_NEIGHBOURS;
+    static const bool kSquares = true;
+    HaarStump *stumps = nullptr;
+    int norm[4];  // the window's inner (kWindow - 2)^2 square, which normalises it
+    ~ProfileCascade() { free(stumps); }
 
-// The cascade's stages from `stage` on (whose first stump is `stump`) at
-// the window whose integral starts at p: 1 when every one passes, 0 when
-// the first stage fails, -1 when a later one does. (Evaluating the first
-// stages for a row of windows at once, in loops the compiler vectorises,
-// measured no faster: most windows go on to later stages.)
-int classify(const uint32_t *p, float normaliser, int stage, const Stump *stump) {
-    for (; stage < PROFILE_MODEL_STAGES; stage++) {
-        double sum = 0;
-        for (const Stump *end = stump + profile_model_stage_weaks[stage]; stump < end; stump++)
-            sum += leaf(*stump, p, normaliser);
-        if (sum < stage_threshold(stage)) return stage == 0 ? 0 : -1;
+    bool load(size_t stride) {
+        size_t o = stride + 1, wide = kWindow - 2, tall = (kWindow - 2) * stride;
+        norm[0] = (int)o, norm[1] = (int)(o + wide), norm[2] = (int)(o + tall), norm[3] = (int)(o + tall + wide);
+        stumps = (HaarStump *)allocate(PROFILE_MODEL_WEAKS, sizeof(HaarStump));
+        if (!stumps) return false;
+        for (int i = 0; i < PROFILE_MODEL_WEAKS; i++) {
+            HaarStump &t = stumps[i];
+            int feature = profile_model_weak_features[i];
+            for (int k = 0; k < 3; k++) {
+                const unsigned char *r = profile_model_rects[feature][k];
+                size_t top = r[1] * stride + r[0], bottom = (r[1] + r[3]) * stride + r[0];
+                t.ofs[k][0] = (int)top, t.ofs[k][1] = (int)(top + r[2]);
+                t.ofs[k][2] = (int)bottom, t.ofs[k][3] = (int)(bottom + r[2]);
+                t.weight[k] = profile_model_rect_weights[feature][k];
+            }
+            t.threshold = profile_model_weak_thresholds[i];
+            t.leaves[0] = profile_model_weak_below[i];
+            t.leaves[1] = profile_model_weak_above[i];
+        }
+        return true;
     }
-    return 1;
-}
+
+    // The normaliser of the window whose integral starts at p (squares at
+    // q): one over its pixels' standard deviation (times the area), or
+    // false when the window is too flat to judge.
+    bool normaliser_at(const uint32_t *p, const uint32_t *q, float *normaliser) const {
+        const double area = (kWindow - 2) * (kWindow - 2);
+        int valsum = rect_sum(p, norm);
+        uint32_t valsqsum = q[norm[0]] - q[norm[1]] - q[norm[2]] + q[norm[3]];
+        double nf = area * valsqsum - (double)valsum * valsum;
+        if (!(nf > 0.)) return false;
+        *normaliser = (float)(1. / sqrt(nf));
+        return area * *normaliser < 1e-1;
+    }
+
+    // One stump's leaf at the window whose integral starts at p.
+    static double leaf(const HaarStump &t, const uint32_t *p, float normaliser) {
+        float value = t.weight[0] * rect_sum(p, t.ofs[0]) + t.weight[1] * rect_sum(p, t.ofs[1]);
+        value += t.weight[2] * rect_sum(p, t.ofs[2]);
+        value *= normaliser;
+        // An index rather than a choice: a branch on it would be mispredicted
+        // half the time.
+        return t.leaves[!(value < t.threshold)];
+    }
+
+    // (Evaluating the first stages for a row of windows at once, in loops
+    // the compiler vectorises, measured no faster: most windows go on to
+    // later stages.)
+    int classify(const uint32_t *sum, const uint32_t *sq, size_t at) const {
+        const uint32_t *p = sum + at, *q = sq + at;
+        float normaliser;
+        if (!normaliser_at(p, q, &normaliser)) return -1;
+        const HaarStump *stump = stumps;
+        for (int stage = 0; stage < PROFILE_MODEL_STAGES; stage++) {
+            double sum = 0;
+            for (const HaarStump *end = stump + profile_model_stage_weaks[stage]; stump < end; stump++)
+                sum += leaf(*stump, p, normaliser);
+            if (sum < profile_model_stage_thresholds[stage] - 1e-5f) return stage == 0 ? 0 : -1;
+        }
+        return 1;
+    }
+};
+
+// A small-face stump with its feature: a 3 x 3 grid of equal blocks, whose
+// 16 corners are offsets in the integral image from the window's top-left
+// corner (corner 4 i + j is j blocks across and i down); the set of its
+// codes that take the first leaf, and its leaves.
+struct LbpStump {
+    int ofs[16];
+    uint32_t subset[8];
+    float leaves[2];  // a code in the set, one outside it
+};
+
+struct SmallFaceCascade {
+    static const int kWindow = SMALL_MODEL_WINDOW_WIDTH;
+    static constexpr double kScaleFactor = SMALL_SCALE_FACTOR;
+    static const int kMinNeighbours = SMALL_MIN_NEIGHBOURS;
+    static const bool kSquares = false;  // local binary patterns compare sums: nothing to normalise
+    LbpStump *stumps = nullptr;
+    ~SmallFaceCascade() { free(stumps); }
+
+    bool load(size_t stride) {
+        stumps = (LbpStump *)allocate(SMALL_MODEL_WEAKS, sizeof(LbpStump));
+        if (!stumps) return false;
+        for (int i = 0; i < SMALL_MODEL_WEAKS; i++) {
+            LbpStump &t = stumps[i];
+            const unsigned char *r = small_model_rects[small_model_weak_features[i]];
+            for (int row = 0; row < 4; row++)
+                for (int column = 0; column < 4; column++)
+                    t.ofs[4 * row + column] = (int)((r[1] + row * r[3]) * stride + r[0] + column * r[2]);
+            memcpy(t.subset, small_model_weak_subsets[i], sizeof t.subset);
+            t.leaves[0] = small_model_weak_leaves[i][0];
+            t.leaves[1] = small_model_weak_leaves[i][1];
+        }
+        return true;
+    }
+
+    // The feature's code at the window whose integral starts at p: a bit
+    // for each outer block, set when its sum is at least the centre's, in
+    // OpenCV's order (clockwise from the top-left, 128 first).
+    static int code(const LbpStump &t, const uint32_t *p) {
+        const int *o = t.ofs;
+        auto block = [&](int corner) {
+            return (int)(p[o[corner]] - p[o[corner + 1]] - p[o[corner + 4]] + p[o[corner + 5]]);
+        };
+        int centre = block(5);
+        return (block(0) >= centre ? 128 : 0) | (block(1) >= centre ? 64 : 0) | (block(2) >= centre ? 32 : 0) |
+               (block(6) >= centre ? 16 : 0) | (block(10) >= centre ? 8 : 0) | (block(9) >= centre ? 4 : 0) |
+               (block(8) >= centre ? 2 : 0) | (block(4) >= centre ? 1 : 0);
+    }
+
+    int classify(const uint32_t *sum, const uint32_t *, size_t at) const {
+        const uint32_t *p = sum + at;
+        const LbpStump *stump = stumps;
+        for (int stage = 0; stage < SMALL_MODEL_STAGES; stage++) {
+            double sum = 0;
+            for (const LbpStump *end = stump + small_model_stage_weaks[stage]; stump < end; stump++) {
+                int c = code(*stump, p);
+                sum += stump->leaves[(stump->subset[c >> 5] & (1u << (c & 31))) ? 0 : 1];
+            }
+            if (sum < small_model_stage_thresholds[stage] - 1e-5f) return stage == 0 ? 0 : -1;
+        }
+        return 1;
+    }
+};
 
 // The first of `step`'s multiples at or after v.
 inline int step_up(int v, int step) { return (v + step - 1) / step * step; }
 
-// Scans the picture at every scale, adding the windows found (in pixels of
-// the picture) to `found`. False when out of memory.
-bool scan(const uint8_t *pixels, int width, int height, size_t pstride, const Reach &reach, int min_size,
-          Buffers &b, size_t stride, List<Box> &found) {
-    int norm[4];
-    {
-        size_t o = stride + 1, wide = kWindow - 2, tall = (kWindow - 2) * stride;
-        norm[0] = (int)o, norm[1] = (int)(o + wide), norm[2] = (int)(o + tall), norm[3] = (int)(o + tall + wide);
-    }
-    for (double factor = 1;; factor *= kScaleFactor) {
+// Scans the picture at every scale whose window is min_size to max_size
+// pixels, adding the windows found (in pixels of the picture) to `found`.
+// False when out of memory.
+template <typename Cascade>
+bool scan(const Cascade &cascade, const uint8_t *pixels, int width, int height, size_t pstride, const Reach &reach,
+          int min_size, int max_size, Buffers &b, size_t stride, List<Box> &found) {
+    const int kWindow = Cascade::kWindow;
+    for (double factor = 1;; factor *= Cascade::kScaleFactor) {
         int window = round_int(kWindow * factor);
-        if (window > width || window > height) break;
+        if (window > width || window > height || window > max_size) break;
         if (window < min_size) continue;
         float scale = (float)factor;
         int lw = round_int((float)width / scale), lh = round_int((float)height / scale);
@@ -313,9 +436,8 @@ bool scan(const uint8_t *pixels, int width, int height, size_t pstride, const Re
             level = b.level;
             lstride = (size_t)lw;
         }
-        uint32_t *sum = b.sums, *sq = b.sums + stride * (size_t)(height + 1);
+        uint32_t *sum = b.sums, *sq = Cascade::kSquares ? b.sums + stride * (size_t)(height + 1) : nullptr;
         integrate(level, lw, lh, lstride, sum, sq, stride);
-
         int step = scale >= 2 ? 1 : 2;
         int xs = lw + 1 - kWindow, ys = lh + 1 - kWindow;  // windows across and down
         int box = round_int(kWindow * scale);
@@ -341,15 +463,13 @@ bool scan(const uint8_t *pixels, int width, int height, size_t pstride, const Re
                 y = step_up(first_outside, step) - step;
                 continue;
             }
-            const uint32_t *prow = sum + (size_t)y * stride, *qrow = sq + (size_t)y * stride;
+            const size_t row = (size_t)y * stride;
             for (int x = 0; x < xs; x += step) {
                 if (reach.axis == 1 && x >= first_inside && x < first_outside) {
                     x = step_up(first_outside, step) - step;
                     continue;
                 }
-                float normaliser;
-                int result = normaliser_at(prow + x, qrow + x, norm, &normaliser)
-                                 ? classify(prow + x, normaliser, 0, b.stumps) : -1;
+                int result = cascade.classify(sum, sq, row + x);
                 if (result > 0 && !found.push(Box{round_int(x * scale), round_int(y * scale), box, box}))
                     return false;
                 // OpenCV skips the window after one that fails the first stage.
@@ -358,6 +478,7 @@ bool scan(const uint8_t *pixels, int width, int height, size_t pstride, const Re
         }
     }
     return true;
+
 }
 
 // OpenCV's SimilarRects.
@@ -379,7 +500,7 @@ int root_of(int *parent, int i) {
 // similar boxes, each averaged; those of more than minNeighbours boxes kept
 // unless inside a class's box that is much surer. Appends them to `out`;
 // false when out of memory.
-bool group(const List<Box> &raw, int pass, List<Grouped> &out) {
+bool group(const List<Box> &raw, int pass, int min_neighbours, List<Grouped> &out) {
     size_t n = raw.count;
     if (n == 0) return true;
     int *parent = (int *)allocate(n, sizeof(int));
@@ -418,11 +539,11 @@ bool group(const List<Box> &raw, int pass, List<Grouped> &out) {
         for (int i = 0; i < classes && ok; i++) {
             const Box &r1 = means[i];
             int n1 = counts[i];
-            if (n1 <= kMinNeighbours) continue;
+            if (n1 <= min_neighbours) continue;
             int j;
             for (j = 0; j < classes; j++) {
                 int n2 = counts[j];
-                if (j == i || n2 <= kMinNeighbours) continue;
+                if (j == i || n2 <= min_neighbours) continue;
                 const Box &r2 = means[j];
                 int dx = round_int(r2.width * kGroupEps), dy = round_int(r2.height * kGroupEps);
                 if (r1.x >= r2.x - dx && r1.y >= r2.y - dy && r1.x + r1.width <= r2.x + r2.width + dx &&
@@ -442,8 +563,14 @@ bool group(const List<Box> &raw, int pass, List<Grouped> &out) {
 
 }  // namespace
 
-extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                                const cf_region *region, uint32_t min_size, cf_face *faces, int capacity) {
+// One cascade's search: the picture as is, and mirrored when `mirror` (each
+// pass grouped apart, as two calls of detectMultiScale would); the faces
+// whose box reaches out of the region, surest first, a face found both
+// ways kept once (the surer).
+template <typename Cascade>
+static int search(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, const cf_region *region,
+                  uint32_t min_size, uint32_t max_size, bool mirror, cf_face *faces, int capacity) {
+    const int kWindow = Cascade::kWindow;
     if (!faces || capacity < 0) capacity = 0;
     if (!pixels || width < (uint32_t)kWindow || height < (uint32_t)kWindow || stride < width) return 0;
     // Offsets in the integral images are ints: pictures wider than that
@@ -451,7 +578,8 @@ extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t 
     if (width > (1u << 24) || height > (1u << 24)) return -1;
     int w = (int)width, h = (int)height;
     size_t istride = (size_t)w + 1;
-    if (istride * (kWindow + 1) > (size_t)0x7fffffff) return -1;
+    if (istride * (kLargestWindow + 1) > (size_t)0x7fffffff) return -1;
+    int largest = max_size > (uint32_t)INT32_MAX ? INT32_MAX : (int)max_size;
 
     Reach reach{0, 0, 0, 0, 0};
     if (region && (region->axis == 1 || region->axis == 2)) {
@@ -460,12 +588,12 @@ extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t 
     }
 
     Buffers b;
+    Cascade cascade;
     size_t pixels_count, sums_count;
     if (!multiply((size_t)w, (size_t)h, &pixels_count) || !multiply(istride, (size_t)h + 1, &sums_count) ||
-        !multiply(sums_count, 2, &sums_count))
+        (Cascade::kSquares && !multiply(sums_count, 2, &sums_count)))
         return -1;
-    b.stumps = (Stump *)allocate(PROFILE_MODEL_WEAKS, sizeof(Stump));
-    b.mirrored = (uint8_t *)allocate(pixels_count, 1);
+    if (mirror) b.mirrored = (uint8_t *)allocate(pixels_count, 1);
     b.level = (uint8_t *)allocate(pixels_count, 1);
     b.sums = (uint32_t *)allocate(sums_count, sizeof(uint32_t));
     b.rows = (uint16_t *)allocate((size_t)w, 2 * sizeof(uint16_t));
@@ -473,40 +601,25 @@ extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t 
     b.alpha = (uint16_t *)allocate((size_t)w, 2 * sizeof(uint16_t));
     b.yofs = (int *)allocate((size_t)h, sizeof(int));
     b.beta = (uint16_t *)allocate((size_t)h, 2 * sizeof(uint16_t));
-    if (!b.stumps || !b.mirrored || !b.level || !b.sums || !b.rows || !b.xofs || !b.alpha || !b.yofs || !b.beta)
+    if ((mirror && !b.mirrored) || !b.level || !b.sums || !b.rows || !b.xofs || !b.alpha || !b.yofs || !b.beta ||
+        !cascade.load(istride))
         return -1;
-
-    for (int i = 0; i < PROFILE_MODEL_WEAKS; i++) {
-        Stump &t = b.stumps[i];
-        int feature = profile_model_weak_features[i];
-        for (int k = 0; k < 3; k++) {
-            const unsigned char *r = profile_model_rects[feature][k];
-            size_t top = r[1] * istride + r[0], bottom = (r[1] + r[3]) * istride + r[0];
-            t.ofs[k][0] = (int)top, t.ofs[k][1] = (int)(top + r[2]);
-            t.ofs[k][2] = (int)bottom, t.ofs[k][3] = (int)(bottom + r[2]);
-            t.weight[k] = profile_model_rect_weights[feature][k];
+    if (mirror)
+        for (int y = 0; y < h; y++) {
+            const uint8_t *s = pixels + (size_t)y * stride;
+            uint8_t *d = b.mirrored + (size_t)y * w;
+            for (int x = 0; x < w; x++) d[x] = s[w - 1 - x];
         }
-        t.threshold = profile_model_weak_thresholds[i];
-        t.leaves[0] = profile_model_weak_below[i];
-        t.leaves[1] = profile_model_weak_above[i];
-    }
-    for (int y = 0; y < h; y++) {
-        const uint8_t *s = pixels + (size_t)y * stride;
-        uint8_t *d = b.mirrored + (size_t)y * w;
-        for (int x = 0; x < w; x++) d[x] = s[w - 1 - x];
-    }
 
-    // As is, then mirrored (its region mirrored too); each grouped apart,
-    // as two calls of detectMultiScale would.
     List<Grouped> grouped;
-    for (int pass = 0; pass < 2; pass++) {
-        Reach r = reach;
+    for (int pass = 0; pass < (mirror ? 2 : 1); pass++) {
+        Reach r = reach;  // the region mirrored too
         if (pass == 1 && r.axis == 1) r = Reach{1, w - reach.to, w - reach.from, reach.after, reach.before};
         List<Box> raw;
         size_t before = grouped.count;
-        if (!scan(pass == 0 ? pixels : b.mirrored, w, h, pass == 0 ? stride : (size_t)w, r, (int)min_size, b,
-                  istride, raw) ||
-            !group(raw, pass, grouped))
+        if (!scan(cascade, pass == 0 ? pixels : b.mirrored, w, h, pass == 0 ? stride : (size_t)w, r, (int)min_size,
+                  largest, b, istride, raw) ||
+            !group(raw, pass, Cascade::kMinNeighbours, grouped))
             return -1;
         if (pass == 1)
             for (size_t i = before; i < grouped.count; i++) {
@@ -514,9 +627,7 @@ extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t 
                 f.x = w - f.x - f.width;
             }
     }
-
-    // Surest first; faces that do not reach out of the region dropped, and a
-    // face found both ways kept once (the surer).
+    // Surest first; faces that do not reach out of the region dropped.
     size_t n = grouped.count;
     int *order = (int *)allocate(n ? n : 1, sizeof(int));
     bool *kept = (bool *)allocate(n ? n : 1, sizeof(bool));
@@ -557,4 +668,16 @@ extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t 
     free(kept);
     free(order);
     return count;
+}
+
+extern "C" int cf_find_profiles(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                                const cf_region *region, uint32_t min_size, cf_face *faces, int capacity) {
+    return search<ProfileCascade>(pixels, width, height, stride, region, min_size, UINT32_MAX, true, faces, capacity);
+}
+
+extern "C" int cf_find_small_faces(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                                   const cf_region *region, uint32_t min_size, uint32_t max_size, cf_face *faces,
+                                   int capacity) {
+    return search<SmallFaceCascade>(pixels, width, height, stride, region, min_size, max_size, false, faces,
+                                    capacity);
 }
