@@ -186,14 +186,36 @@ import Testing
         }
     }
 
-    @Test func rowsStayEvenRatherThanFillWithOneGiantRow() throws {
+    @Test func rowsOnAFixedCanvasFillAsMuchAsTheBestCut() throws {
+        // Two landscapes and two portraits on 1920x1080 (issue #31): one row
+        // of four, of equal height, covers 43% of the canvas; two rows of
+        // two, 389 and 690 pixels high, cover 54%, the most any cut does.
+        let photos = shapes([landscape, landscape, portrait, portrait])
+        let rows = try plan(photos, 1920, 1080, .rows)
+        #expect(rows.cells == [
+            CellRect(x: 442, y: 0, width: 518, height: 389), CellRect(x: 960, y: 0, width: 518, height: 389),
+            CellRect(x: 442, y: 389, width: 518, height: 690), CellRect(x: 960, y: 389, width: 518, height: 690),
+        ])
+        // Turned, the same for columns on 1080x1920.
+        let columns = try plan(photos.map { PhotoShape(width: $0.height, height: $0.width) }, 1080, 1920, .columns)
+        #expect(columns.cells == rows.cells.map { CellRect(x: $0.y, y: $0.x, width: $0.height, height: $0.width) })
+    }
+
+    @Test func evenRowsArePreferredOnlyAmongCutsThatFillAsMuch() throws {
         // The samples' astronaut, cat, cup and rocket on a portrait canvas:
-        // the astronaut alone across it with the rest in a strip below
-        // would cover 99% of it; two rows of two are what a gallery shows.
+        // two rows of two cover 51% of it; the astronaut alone across it
+        // and the rest in a strip below cover 99%, and win.
         let photos = shapes([(341, 512), (451, 300), (600, 400), (320, 427)])
         let rows = try plan(photos, 1080, 1920, .rows)
-        let heights = Set(rows.cells.map(\.height))
-        #expect(heights.count == 2 && heights.max()! <= 2 * heights.min()!, "\(rows.cells)")
+        #expect(rows.cells.map(\.height) == [1622, 287, 287, 287], "\(rows.cells)")
+        // Four landscapes on a 2:1 canvas: two rows of two, scaled to 1066
+        // pixels wide, cover 67% of it; one row of four covers 38%.
+        let four = try plan(shapes(Array(repeating: landscape, count: 4)), 1600, 800, .rows)
+        #expect(Set(four.cells.map(\.y)).count == 2 && four.cells.allSatisfy { $0.width == 533 }, "\(four.cells)")
+        // With only the width given, nothing is left empty, and evenness is
+        // weighed with nearness to 16:9: the same four photos in two rows of two.
+        let open = try plan(photos, 1080, nil, .rows)
+        #expect(Set(open.cells.map(\.y)).count == 2 && Set(open.cells.map(\.height)).count == 2, "\(open.cells)")
     }
 
     @Test func columnsAreRowsTurned() throws {
