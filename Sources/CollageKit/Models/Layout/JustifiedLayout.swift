@@ -6,13 +6,17 @@ import Foundation
 /// fills the width, so no photo is cropped. `columns` is the same turned.
 ///
 /// Of the ways to cut the photos into rows (at most 2^5 = 32), the one
-/// that fills best and has rows of the most equal height wins (the product
-/// of the fill and the square root of the lowest row's height over the
-/// tallest's; ties go to fewer rows). With only the width given (`--size
-/// 1920x`) the height follows from the photos, and filling means coming
-/// near the default canvas's proportion (16:9). With both sides, it is the
-/// share of the canvas covered; rows too tall are scaled down to fit, and
-/// the rest of the canvas is background.
+/// that fills best wins. With both sides given, filling is the share of the
+/// canvas covered (rows too tall are scaled down to fit, and the rest of the
+/// canvas is background): the cut that covers most, and among cuts that
+/// cover within 1% of it, the one whose rows are of the most equal height
+/// (then fewer rows). Equal rows are a preference, never a reason to leave
+/// the canvas emptier. With only the width given (`--size 1920x`) nothing is
+/// left empty, the height follows from the photos, and filling is coming
+/// near the default canvas's proportion (16:9), weighed with evenness (their
+/// product with the square root of the lowest row's height over the
+/// tallest's; ties go to fewer rows): a landscape alone across, the rest in
+/// a strip below it, is hardly a row layout.
 enum JustifiedLayout {
     static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError) -> (canvas: CanvasSize, cells: [CellRect]) {
         guard request.layout == .columns else { return try rows(photos, request) }
@@ -47,13 +51,11 @@ enum JustifiedLayout {
             throw LayoutError.noRoom(photos.count, request, size)
         }
 
-        var best: (block: Block, score: Double, rows: Int)?
+        var candidates: [(block: Block, fill: Double, evenness: Double, rows: Int)] = []
         for cut in cuts(photos) {
             guard let blockWidth = blockWidth(cut, innerWidth: innerWidth, innerHeight: innerHeight, gap: gap),
                   let block = block(cut, photos, width: blockWidth, gap: gap) else { continue }
             if innerHeight == nil && block.height + 2 * margin > CanvasSize.maximumSide { continue }
-            // Both sides: how much of the canvas the rows fill. One: how near
-            // the default canvas's proportion the rows come.
             // How well the rows fill: with both sides, the share of the
             // canvas they cover; with one, how near the default canvas's
             // proportion they come.
@@ -64,25 +66,18 @@ enum JustifiedLayout {
                 let target = Double(innerWidth) * Double(CanvasSize.default.height) / Double(CanvasSize.default.width)
                 fill = min(Double(block.height) / target, target / Double(block.height))
             }
-            // Rows of very different heights are what a gallery avoids: one
-            // landscape alone across a portrait canvas, the rest in a strip
-            // below it, fills the canvas but is hardly a row layout. The
-            // square root weighs evenness below filling.
             let heights = cut.widths.map { 1 / $0 }
-            let evenness = heights.min()! / heights.max()!
-            let score = fill * evenness.squareRoot()
-            let better: Bool
-            if let best {
-                if (score * 1e6).rounded() != (best.score * 1e6).rounded() {
-                    better = score > best.score
-                } else {
-                    better = cut.rows.count < best.rows
-                }
-            } else {
-                better = true
-            }
-            if better { best = (block, score, cut.rows.count) }
+            candidates.append((block, fill, heights.min()! / heights.max()!, cut.rows.count))
         }
+        // A fixed canvas: the most even of the cuts that fill within 1% of
+        // the best. One side open: fill and evenness weighed together.
+        let bestFill = candidates.map(\.fill).max() ?? 0
+        func score(_ candidate: (block: Block, fill: Double, evenness: Double, rows: Int)) -> Double {
+            let score = innerHeight == nil ? candidate.fill * candidate.evenness.squareRoot() : candidate.evenness
+            return (score * 1e6).rounded()
+        }
+        let best = candidates.filter { innerHeight == nil || $0.fill >= bestFill * 0.99 }
+            .min { a, b in score(a) != score(b) ? score(a) > score(b) : a.rows < b.rows }
         guard let block = best?.block else { throw LayoutError.noRoom(photos.count, request, size) }
         // The block in the middle of the canvas, inside the margins.
         let canvasHeight = request.size.height ?? block.height + 2 * margin

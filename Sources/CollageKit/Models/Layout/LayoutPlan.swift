@@ -57,7 +57,12 @@ public struct LayoutPlan: Equatable, Sendable {
     /// two aspect ratios. What `auto` maximises.
     public static func keptFraction(_ photo: PhotoShape, in cell: CellRect) -> Double {
         guard cell.width > 0, cell.height > 0 else { return 0 }
-        let ratio = (Double(cell.width) / Double(cell.height)) / photo.aspect
+        return keptFraction(photo, inCellOf: Double(cell.width) / Double(cell.height))
+    }
+
+    /// The same for a cell of this aspect ratio (width over height).
+    static func keptFraction(_ photo: PhotoShape, inCellOf aspect: Double) -> Double {
+        let ratio = aspect / photo.aspect
         return min(ratio, 1 / ratio)
     }
 }

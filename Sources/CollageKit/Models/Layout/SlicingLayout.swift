@@ -1,55 +1,42 @@
+import Foundation
+
 /// `--layout auto`: cells chosen for these photos on this canvas.
 ///
 /// The canvas is cut by a *slicing tree*: each node lays its children side
 /// by side or one above the other, down to one photo a cell, so the cells
-/// always tile the canvas. The search is exhaustive, because it is small:
-/// with at most 6 photos there are 2 x 2,752 trees (a node's children
-/// alternate between side by side and stacked, so every arrangement is
-/// counted once; the order of a node's children changes where photos sit,
-/// not how much of them is kept, so it is fixed to the selection's order).
-/// A branch-and-bound or greedy search would need a bound on how much a
-/// partial tree can keep; exhaustive needs none and is never wrong.
+/// always tile the canvas. Every tree is considered, because there are few:
+/// with at most 6 photos there are 2 x 2,752 (a node's children alternate
+/// between side by side and stacked, so every arrangement is counted once;
+/// the order of a node's children changes where photos sit, not how much of
+/// them is kept, so it is fixed to the selection's order, which also keeps
+/// photo 1 in the top left cell, as `collage move` promises).
 ///
-/// Each tree has a natural shape: the one in which every photo keeps its
-/// own aspect ratio (side by side, aspect ratios add; stacked, their
-/// inverses do). Fitting the tree to the canvas scales its cells by a common
-/// factor k (canvas aspect / natural aspect) across, so every photo keeps
-/// min(k, 1/k) of itself. Trees are ranked by that, and the best are then
-/// laid out to the pixel (gaps, rounding) and ranked by what they really
-/// keep: the least any photo keeps, then the mean, then the more equal
+/// A photo covering a cell of another shape keeps min(r, 1/r) of itself, r
+/// the ratio of the two aspect ratios, and no cell may be more than 4x
+/// another's area. For each tree the split positions are chosen to make the
+/// least-kept photo keep as much as it can within that ratio:
+/// - At its *natural* split every photo keeps its own aspect ratio (side by
+///   side, aspect ratios add; stacked, their inverses do), and fitting the
+///   tree to the canvas scales its cells by a common factor k across, so
+///   every photo keeps min(k, 1/k): no split of that tree does better, so
+///   when its cells are within the ratio that is the tree's best.
+/// - Otherwise the splits are searched (a pattern search over each child's
+///   share, from the natural split, the area ratio a steep penalty), and
+///   where the pixels' rounding still breaks the ratio (tiny canvases),
+///   evened toward equal shares until it holds.
+///
+/// Trees are tried best bound first: the natural fit, and what the area
+/// ratio allows between the children of each split (`Tree.balanced`); once
+/// no tree left can beat the best found, the search stops. The best is the
+/// one whose least-kept photo keeps most, then the mean, then the more equal
 /// cells, then the reading order (top to bottom, left to right) closest to
-/// the selection's. No cell may be more than 4x another: a tree whose
-/// natural cells are more unequal than that is left out, and only when no
-/// tree fits (a panorama beside a portrait: 5x in every arrangement) are
-/// all of them tried with their splits evened toward equal shares, just
-/// enough to fit.
+/// the selection's.
 enum SlicingLayout {
     /// The largest cell's area at most this times the smallest's.
     static let maximumAreaRatio = 4.0
 
-    /// A node of a slicing tree: a photo (its index), or children side by
-    /// side (`across`) or stacked.
-    indirect enum Node: Equatable {
-        case photo(Int)
-        /// With the children's natural aspect ratio, so laying out does not add them up again.
-        case split(across: Bool, [Node], aspect: Double)
-    }
-
-    /// A tree with its natural aspect ratio and its cells' smallest and
-    /// largest share of its area.
-    struct Tree {
-        let node: Node
-        let aspect: Double
-        let smallestShare: Double
-        let largestShare: Double
-        /// Photos in the order the tree places them (depth first): near
-        /// enough to reading order to rank trees before they are laid out.
-        let order: [Int]
-    }
-
     /// What a plan keeps of each photo, to compare plans.
     struct Result {
-        let node: Node
         let cells: [CellRect]
         let kept: [Double]
         let areaRatio: Double
@@ -59,82 +46,46 @@ enum SlicingLayout {
         var meanKept: Double { kept.isEmpty ? 0 : kept.reduce(0, +) / Double(kept.count) }
     }
 
-    /// How many of the naturally best trees (that fit at all) are laid out to the pixel.
-    static let exactCandidates = 48
+    /// How far below the best found a tree's bound may be and still be laid
+    /// out: gaps and the pixels' rounding move what a tree really keeps a
+    /// little from its bound.
+    static let boundSlack = 0.005
 
     /// The best plan on a `width` x `height` area, or nil when no tree gives
     /// every photo a cell of at least one pixel within the area ratio.
     static func best(for photos: [PhotoShape], width: Int, height: Int, gap: Int) -> Result? {
         guard !photos.isEmpty, width > 0, height > 0 else { return nil }
         // More photos than a collage holds never reach a layout (the rules
-        // refuse them first); the search would grow as the Bell numbers.
+        // refuse them first); the trees grow as the Bell numbers.
         guard photos.count <= CollageRules.maximumPhotos else { return nil }
-        // First the trees whose natural cells are within the area ratio
-        // (the rest pruned as they are built: joining never evens cells);
-        // only when none fits, every tree, evened to fit.
-        return search(photos, width: width, height: height, gap: gap, evening: false)
-            ?? search(photos, width: width, height: height, gap: gap, evening: true)
-    }
-
-    static func search(_ photos: [PhotoShape], width: Int, height: Int, gap: Int, evening: Bool) -> Result? {
-        var search = Search(aspects: photos.map(\.aspect), prune: !evening)
+        var search = Search(aspects: photos.map(\.aspect))
         let all = (1 << photos.count) - 1
-        let trees = photos.count == 1
-            ? search.trees(all, across: true)
-            : search.trees(all, across: true) + search.trees(all, across: false)
+        let roots = photos.count == 1
+            ? Array(search.trees(all, across: true))
+            : Array(search.trees(all, across: true)) + Array(search.trees(all, across: false))
         let canvasAspect = Double(width) / Double(height)
-        // Rank by the natural fit, then by more equal cells and the selection's order.
-        // Rounded, so trees of the same shape over the same photos tie
-        // whatever order their aspect ratios were added in.
-        func natural(_ tree: Tree) -> Double {
+        // What no split of the tree can beat: its natural fit on the canvas,
+        // and what the area ratio allows. Rounded, so trees of the same
+        // shape over the same photos tie whatever order their aspect ratios
+        // were added in.
+        func bound(_ tree: Search.Tree) -> Double {
             let k = canvasAspect / tree.aspect
-            return (min(k, 1 / k) * 1e9).rounded() / 1e9
+            return (min(k, 1 / k, tree.balanced) * 1e9).rounded() / 1e9
         }
-        let ranked = trees.map { (tree: $0, kept: natural($0), disorder: disorder($0.order)) }
-            .sorted { a, b in
-                if a.kept != b.kept { return a.kept > b.kept }
-                let ratioA = a.tree.largestShare / a.tree.smallestShare, ratioB = b.tree.largestShare / b.tree.smallestShare
-                if ratioA != ratioB { return ratioA < ratioB }
-                return a.disorder < b.disorder
-            }
-        // Laid out to the pixel, best first, until the best few that fit
-        // at all are done and no tree left can keep more than the best
-        // found (what a tree keeps at its natural split bounds what it
-        // keeps laid out, up to rounding).
-        var best: Result?, laidOut = 0
+        let ranked = roots.map { (index: $0, bound: bound(search.tree($0)), disorder: search.tree($0).disorder) }
+            .sorted { a, b in a.bound != b.bound ? a.bound > b.bound : a.disorder < b.disorder }
+        var best: Result?
+        // Photos of one shape make many trees of one shape, which keep the
+        // same: only the first (in the selection's order) is laid out.
+        var shapes: Set<[Double]> = []
         for candidate in ranked {
-            if laidOut >= exactCandidates, let best, candidate.kept < best.leastKept - 0.001 { break }
-            let laid = evening
-                ? fitted(candidate.tree, photos, width: width, height: height, gap: gap)
-                : layOut(candidate.tree, photos, width: width, height: height, gap: gap)
-            guard let result = laid, result.areaRatio <= maximumAreaRatio else { continue }
-            laidOut += 1
+            if let best, candidate.bound < best.leastKept - boundSlack { break }
+            guard shapes.insert(search.shape(candidate.index)).inserted else { continue }
+            let splits = Splits(candidate.index, search, photos, width: width, height: height, gap: gap)
+            guard let result = splits.best() else { continue }
             if best.map({ isBetter(result, than: $0) }) ?? true { best = result }
         }
         return best
-    }
-
-    /// The tree laid out within the area ratio: at its natural split if
-    /// that is within it, else with its splits evened just enough (found
-    /// by halving), since a panorama beside a portrait has cells 5x
-    /// unequal in every arrangement at their natural split. Nil when even
-    /// equal splits leave the cells too unequal, or a photo no pixel.
-    static func fitted(_ tree: Tree, _ photos: [PhotoShape], width: Int, height: Int, gap: Int) -> Result? {
-        func layOut(_ evening: Double) -> Result? {
-            Self.layOut(tree, photos, width: width, height: height, gap: gap, evening: evening)
-        }
-        if let natural = layOut(0), natural.areaRatio <= maximumAreaRatio { return natural }
-        guard var fits = layOut(1), fits.areaRatio <= maximumAreaRatio else { return nil }
-        var (tooUneven, even) = (0.0, 1.0)
-        for _ in 0..<7 {
-            let middle = (tooUneven + even) / 2
-            if let result = layOut(middle), result.areaRatio <= maximumAreaRatio {
-                (fits, even) = (result, middle)
-            } else {
-                tooUneven = middle
-            }
-        }
-        return fits
     }
 
     /// Compares what two plans keep, to a tenth of a percent (finer
@@ -156,118 +107,329 @@ enum SlicingLayout {
         return count
     }
 
-    /// The tree laid out on the area to the pixel: each node splits its
-    /// length, less the gaps, in proportion to its children's natural
-    /// lengths (moved `evening` of the way to equal lengths), rounding the
-    /// running total so the cells meet exactly. Nil when a photo would get
-    /// no pixel; the area ratio is the caller's to check.
-    static func layOut(_ tree: Tree, _ photos: [PhotoShape], width: Int, height: Int, gap: Int,
-                       evening: Double = 0) -> Result? {
-        var cells = [CellRect](repeating: CellRect(x: 0, y: 0, width: 0, height: 0), count: photos.count)
-        func aspect(_ node: Node) -> Double {
-            switch node {
-            case let .photo(index): return photos[index].aspect
-            case let .split(_, _, aspect): return aspect
+    /// One tree on one area, its split positions to be chosen: the splits
+    /// in preorder (a parent before its children), each child's share of
+    /// its split's length a parameter. A split of k children has k - 1
+    /// parameters, the logarithms of children 2...k's lengths over the
+    /// first's, so every choice of parameters is a tiling.
+    struct Splits {
+        typealias Box = (x: Double, y: Double, width: Double, height: Double)
+        enum Child { case photo(Int), split(Int) }
+        struct Split {
+            let across: Bool
+            /// Its children in `children`, and where its parameters start.
+            let firstChild: Int, childCount: Int, firstParameter: Int
+        }
+
+        private(set) var splits: [Split] = []
+        private(set) var children: [Child] = []
+        let photos: [PhotoShape]
+        let width: Int, height: Int, gap: Int
+        /// The parameters at the natural split.
+        private(set) var natural: [Double] = []
+
+        init(_ tree: Int, _ search: Search, _ photos: [PhotoShape], width: Int, height: Int, gap: Int) {
+            self.photos = photos
+            (self.width, self.height, self.gap) = (width, height, gap)
+            let root = search.tree(tree)
+            guard root.childCount > 0 else {
+                // One photo: a split of one child.
+                splits = [Split(across: true, firstChild: 0, childCount: 1, firstParameter: 0)]
+                children = [.photo(root.set.trailingZeroBitCount)]
+                return
+            }
+            // Splits in preorder: each appended before its children, which
+            // are filled in once it is known where they go.
+            var pending = [(tree: tree, split: 0)]
+            splits.append(Split(across: root.across, firstChild: 0, childCount: root.childCount, firstParameter: 0))
+            while let (index, split) = pending.popLast() {
+                let node = search.tree(index)
+                let firstChild = children.count
+                let nodes = search.children(of: index)
+                // Natural lengths: side by side the children's aspect ratios, stacked their inverses.
+                let lengths = nodes.map { node.across ? search.tree($0).aspect : 1 / search.tree($0).aspect }
+                splits[split] = Split(across: node.across, firstChild: firstChild, childCount: nodes.count,
+                                      firstParameter: natural.count)
+                natural += lengths.dropFirst().map { log($0 / lengths[0]) }
+                for child in nodes {
+                    let childTree = search.tree(child)
+                    if childTree.childCount == 0 {
+                        children.append(.photo(childTree.set.trailingZeroBitCount))
+                    } else {
+                        children.append(.split(splits.count))
+                        pending.append((child, splits.count))
+                        splits.append(Split(across: childTree.across, firstChild: 0, childCount: 0, firstParameter: 0))
+                    }
+                }
             }
         }
-        func place(_ node: Node, _ box: CellRect) -> Bool {
-            guard box.width > 0, box.height > 0 else { return false }
-            guard case let .split(across, children, aspect: whole) = node else {
-                if case let .photo(index) = node { cells[index] = box }
-                return true
-            }
-            let length = (across ? box.width : box.height) - gap * (children.count - 1)
-            var running = 0.0, start = 0
-            for (index, child) in children.enumerated() {
-                // Each child's share: its natural one (side by side, its
-                // aspect ratio's share of the whole's; stacked, the
-                // inverse's), moved `evening` of the way to an equal one.
-                let natural = across ? aspect(child) / whole : whole / aspect(child)
-                running += (1 - evening) * natural + evening / Double(children.count)
-                // Lengths without the gaps, rounded as a running total so
-                // that they add up to the whole.
-                let end = index == children.count - 1 ? length : Int((Double(length) * running).rounded())
-                let offset = start + gap * index
-                let childBox = across
-                    ? CellRect(x: box.x + offset, y: box.y, width: end - start, height: box.height)
-                    : CellRect(x: box.x, y: box.y + offset, width: box.width, height: end - start)
-                guard place(child, childBox) else { return false }
-                start = end
+
+        /// The cells at these parameters, into `cells` (one per photo):
+        /// exact, or to the pixel (each split's lengths rounded as a running
+        /// total, so that they meet exactly). False when a cell would have
+        /// no area (no pixel). `boxes` holds the splits' boxes on the way.
+        func layOut(_ parameters: [Double], pixels: Bool, boxes: inout [Box], cells: inout [Box]) -> Bool {
+            boxes[0] = (0, 0, Double(width), Double(height))
+            let gap = Double(self.gap), smallest = pixels ? 1.0 : .leastNormalMagnitude
+            for (index, split) in splits.enumerated() {
+                let box = boxes[index], count = split.childCount
+                let length = (split.across ? box.width : box.height) - gap * Double(count - 1)
+                var total = 1.0
+                for parameter in 0..<(count - 1) { total += exp(parameters[split.firstParameter + parameter]) }
+                var running = 0.0, start = 0.0
+                for order in 0..<count {
+                    running += (order == 0 ? 1 : exp(parameters[split.firstParameter + order - 1])) / total
+                    var end = order == count - 1 ? length : length * running
+                    if pixels { end = end.rounded() }
+                    guard end - start >= smallest else { return false }
+                    let offset = start + gap * Double(order)
+                    let childBox: Box = split.across
+                        ? (box.x + offset, box.y, end - start, box.height)
+                        : (box.x, box.y + offset, box.width, end - start)
+                    switch children[split.firstChild + order] {
+                    case let .photo(photo): cells[photo] = childBox
+                    case let .split(next): boxes[next] = childBox
+                    }
+                    start = end
+                }
             }
             return true
         }
-        guard place(tree.node, CellRect(x: 0, y: 0, width: width, height: height)) else { return nil }
-        let areas = cells.map { Double($0.width * $0.height) }
-        let ratio = areas.max()! / areas.min()!
-        // Reading order: top to bottom, then left to right, by each cell's top left corner.
-        let reading = cells.indices.sorted { (cells[$0].y, cells[$0].x) < (cells[$1].y, cells[$1].x) }
-        return Result(node: tree.node, cells: cells,
-                      kept: zip(photos, cells).map { LayoutPlan.keptFraction($0, in: $1) },
-                      areaRatio: ratio, disorder: disorder(reading))
+
+        /// What the least-kept photo keeps of itself in these cells, and the cells' area ratio.
+        func measure(_ cells: [Box]) -> (leastKept: Double, areaRatio: Double) {
+            var least = 1.0, smallest = Double.infinity, largest = 0.0
+            for (photo, cell) in zip(photos, cells) {
+                let area = cell.width * cell.height
+                (smallest, largest) = (min(smallest, area), max(largest, area))
+                least = min(least, LayoutPlan.keptFraction(photo, inCellOf: cell.width / cell.height))
+            }
+            return (least, largest / smallest)
+        }
+
+        /// The tree's best plan to the pixel, or nil when no split found
+        /// keeps the area ratio with a pixel for every photo.
+        func best() -> Result? {
+            if let atNatural = result(natural), atNatural.areaRatio <= maximumAreaRatio { return atNatural }
+            let searched = search(from: natural)
+            if let result = result(searched), result.areaRatio <= maximumAreaRatio { return result }
+            // Rounding to the pixel broke the ratio: even the shares toward
+            // equal until it holds (found by halving), if even equal shares do.
+            guard var fits = result(searched.map { _ in 0 }), fits.areaRatio <= maximumAreaRatio else { return nil }
+            var (tooUneven, even) = (0.0, 1.0)
+            for _ in 0..<7 {
+                let middle = (tooUneven + even) / 2
+                if let result = result(searched.map { $0 * (1 - middle) }), result.areaRatio <= maximumAreaRatio {
+                    (fits, even) = (result, middle)
+                } else {
+                    tooUneven = middle
+                }
+            }
+            return fits
+        }
+
+        /// The area ratio the search aims below, so that rounding to the pixel rarely passes 4.
+        static let searchedRatio = maximumAreaRatio * 0.998
+
+        /// What the search climbs: what the least-kept photo keeps, less a
+        /// steep penalty for the area ratio past the limit, so that moves
+        /// along the limit are found. With a `sharpness`, the least and the
+        /// largest are soft (log-sum-exp at that sharpness): a ridge
+        /// where two photos keep the least, which only a move of several
+        /// parameters at once climbs, is rounded into a slope a step of
+        /// one or two climbs. Nil when a cell has no area.
+        func score(_ cells: [Box], sharpness: Double?) -> Double {
+            guard let sharpness else {
+                let (least, ratio) = measure(cells)
+                return least - 20 * max(0, log(ratio / Self.searchedRatio))
+            }
+            // Soft maxima (log-sum-exp, less the largest term so that no
+            // exponential overflows) of what each photo loses, and of each
+            // cell's area's logarithm and its negative.
+            var (lostMost, largest, smallest) = (0.0, -Double.infinity, Double.infinity)
+            for (photo, cell) in zip(photos, cells) {
+                lostMost = max(lostMost, 1 - LayoutPlan.keptFraction(photo, inCellOf: cell.width / cell.height))
+                (largest, smallest) = (max(largest, log(cell.width * cell.height)), min(smallest, log(cell.width * cell.height)))
+            }
+            var lost = 0.0, larger = 0.0, smaller = 0.0
+            for (photo, cell) in zip(photos, cells) {
+                lost += exp(sharpness * (1 - LayoutPlan.keptFraction(photo, inCellOf: cell.width / cell.height) - lostMost))
+                larger += exp(sharpness * (log(cell.width * cell.height) - largest))
+                smaller += exp(sharpness * (smallest - log(cell.width * cell.height)))
+            }
+            let excess = largest - smallest + (log(larger) + log(smaller)) / sharpness - log(Self.searchedRatio)
+            // A soft max(0, excess): excess + log(1 + e^(-s excess)) / s, written to stay finite either side.
+            let penalty = max(0, excess) + log(1 + exp(-sharpness * abs(excess))) / sharpness
+            return 1 - lostMost - log(lost) / sharpness - 20 * penalty
+        }
+
+        /// The parameters at which the least-kept photo keeps most with the
+        /// area ratio held: a pattern search (each parameter, then each pair
+        /// together, stepped both ways, a move that helped tried again
+        /// first; the step halved when no move helps), on the score made
+        /// soft, then sharper, then exact.
+        func search(from start: [Double]) -> [Double] {
+            var boxes = [Box](repeating: (0, 0, 0, 0), count: splits.count)
+            var cells = [Box](repeating: (0, 0, 0, 0), count: photos.count)
+            let count = start.count
+            var moves: [(first: Int, second: Int, a: Double, b: Double)] = []
+            for first in 0..<count { moves += [(first, first, 1, 0), (first, first, -1, 0)] }
+            for first in 0..<count {
+                for second in (first + 1)..<count {
+                    for (a, b) in [(1.0, 1.0), (1, -1), (-1, 1), (-1, -1)] { moves.append((first, second, a, b)) }
+                }
+            }
+            var point = start
+            for (sharpness, firstStep, lastStep) in [(100.0, 0.5, 0.01), (1000, 0.05, 0.003), (nil, 0.01, 0.001)]
+                    as [(Double?, Double, Double)] {
+                func value(_ parameters: [Double]) -> Double {
+                    guard layOut(parameters, pixels: false, boxes: &boxes, cells: &cells) else { return -.infinity }
+                    return score(cells, sharpness: sharpness)
+                }
+                var (current, step, next, firstMove) = (value(point), firstStep, point, 0)
+                while step >= lastStep {
+                    var moved = false
+                    for offset in moves.indices {
+                        let index = (firstMove + offset) % moves.count, move = moves[index]
+                        next[move.first] = point[move.first] + move.a * step
+                        next[move.second] += move.b * step
+                        let nextValue = value(next)
+                        if nextValue > current + 1e-12 {
+                            (point, current, moved, firstMove) = (next, nextValue, true, index)
+                            break
+                        }
+                        (next[move.first], next[move.second]) = (point[move.first], point[move.second])
+                    }
+                    if !moved { step /= 2 }
+                }
+            }
+            return point
+        }
+
+        /// The plan at these parameters, to the pixel; nil when a photo gets no pixel.
+        func result(_ parameters: [Double]) -> Result? {
+            var boxes = [Box](repeating: (0, 0, 0, 0), count: splits.count)
+            var exact = [Box](repeating: (0, 0, 0, 0), count: photos.count)
+            guard layOut(parameters, pixels: true, boxes: &boxes, cells: &exact) else { return nil }
+            let cells = exact.map { CellRect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)) }
+            // Reading order: top to bottom, then left to right, by each cell's top left corner.
+            let reading = cells.indices.sorted { (cells[$0].y, cells[$0].x) < (cells[$1].y, cells[$1].x) }
+            return Result(cells: cells, kept: zip(photos, cells).map { LayoutPlan.keptFraction($0, in: $1) },
+                          areaRatio: measure(exact).areaRatio, disorder: disorder(reading))
+        }
     }
 
-    /// The trees over a set of photos, memoised by set and root direction.
+    /// Every slicing tree over the photos, built once for every set of
+    /// photos and direction (memoised) and kept flat: a tree is an index in
+    /// `trees`, its children a run of `childTrees`, so that the thousands of
+    /// trees of six photos cost no allocation each.
     struct Search {
+        struct Tree {
+            /// Its photos, a bit mask.
+            let set: Int
+            /// Its children side by side, or stacked.
+            let across: Bool
+            /// Its natural aspect ratio: side by side, the children's add;
+            /// stacked, their inverses do.
+            let aspect: Double
+            /// The most its least-kept photo can keep with cells within the
+            /// area ratio, whatever the canvas (1 when the ratio does not
+            /// bind): where every photo keeps t, every subtree's aspect
+            /// ratio is within a factor t of its natural one, so two
+            /// children of a split, which share a height, have areas no
+            /// nearer than t^2 times their natural ratio; and the largest
+            /// cell is at least the mean of one child's, the smallest at
+            /// most the other's. (Stacked, they share a width: inverse
+            /// aspect ratios.)
+            let balanced: Double
+            /// How far the order in which it places its photos (depth
+            /// first, near enough to reading order to rank trees before
+            /// they are laid out) is from the selection's: pairs out of order.
+            let disorder: Int
+            /// Its children in `childTrees`; none for a photo.
+            let firstChild: Int, childCount: Int
+        }
+
         let aspects: [Double]
-        private var memo: [Int: [Tree]] = [:]
+        private var trees: [Tree] = []
+        private var childTrees: [Int] = []
+        private var memo: [Int: Range<Int>] = [:]
 
-        /// Whether subtrees whose natural cells are already too unequal are dropped.
-        let prune: Bool
-
-        init(aspects: [Double], prune: Bool) {
+        init(aspects: [Double]) {
             self.aspects = aspects
-            self.prune = prune
+        }
+
+        func tree(_ index: Int) -> Tree { trees[index] }
+
+        func children(of index: Int) -> ArraySlice<Int> {
+            let tree = trees[index]
+            return childTrees[tree.firstChild..<(tree.firstChild + tree.childCount)]
+        }
+
+        /// The tree's shape: what it keeps of photos of these shapes, so
+        /// that trees alike but for which of two photos of one shape goes
+        /// where are laid out once.
+        func shape(_ index: Int) -> [Double] {
+            let tree = trees[index]
+            if tree.childCount == 0 { return [aspects[tree.set.trailingZeroBitCount]] }
+            return children(of: index).reduce([tree.across ? -1 : -2, Double(tree.childCount)]) { $0 + shape($1) }
         }
 
         /// Every tree over the photos in `set` (a bit mask) whose root lays
         /// its children `across` (or stacked), children alternating.
-        mutating func trees(_ set: Int, across: Bool) -> [Tree] {
-            if set.nonzeroBitCount == 1 {
-                let index = set.trailingZeroBitCount
-                return [Tree(node: .photo(index), aspect: aspects[index], smallestShare: 1, largestShare: 1, order: [index])]
-            }
-            let key = set << 1 | (across ? 1 : 0)
+        mutating func trees(_ set: Int, across: Bool) -> Range<Int> {
+            let key = set.nonzeroBitCount == 1 ? set << 1 : set << 1 | (across ? 1 : 0)
             if let known = memo[key] { return known }
-            var result: [Tree] = []
-            for blocks in Self.partitions(of: set) where blocks.count >= 2 {
-                // Each block is one child: a photo, or a tree turned the other way.
-                let choices = blocks.map { trees($0, across: !across) }
-                var picked: [Tree] = []
-                func combine(_ depth: Int) {
-                    if depth == choices.count {
-                        let tree = Self.join(picked, across: across)
-                        // A little over the limit is kept: gaps and rounding
-                        // move the real cells, which are checked exactly.
-                        if !prune || tree.largestShare <= tree.smallestShare * maximumAreaRatio * 1.05 {
-                            result.append(tree)
+            if set.nonzeroBitCount == 1 {
+                trees.append(Tree(set: set, across: across, aspect: aspects[set.trailingZeroBitCount], balanced: 1,
+                                  disorder: 0, firstChild: 0, childCount: 0))
+                memo[key] = (trees.count - 1)..<trees.count
+                return memo[key]!
+            }
+            // Each block is one child: a photo, or a tree turned the other way.
+            let partitions = Self.partitions(of: set).filter { $0.count >= 2 }
+            let choices = partitions.map { $0.map { trees($0, across: !across) } }
+            let first = trees.count
+            for (blocks, choices) in zip(partitions, choices) {
+                // Pairs of photos the blocks' order puts out of order.
+                var crossed = 0
+                for (position, block) in blocks.enumerated() {
+                    for later in blocks[(position + 1)...] {
+                        var rest = later
+                        while rest != 0 {
+                            crossed += (block >> rest.trailingZeroBitCount).nonzeroBitCount
+                            rest &= rest - 1
                         }
-                        return
-                    }
-                    for tree in choices[depth] {
-                        picked.append(tree)
-                        combine(depth + 1)
-                        picked.removeLast()
                     }
                 }
-                combine(0)
+                // Every combination of the blocks' trees, counted like an odometer.
+                var picked = choices.map(\.lowerBound)
+                while true {
+                    var total = 0.0, disorder = crossed, balanced = 1.0
+                    var fewest = Double.infinity, most = 0.0
+                    for (child, block) in zip(picked, blocks) {
+                        let tree = trees[child]
+                        let length = across ? tree.aspect : 1 / tree.aspect
+                        let perPhoto = length / Double(block.nonzeroBitCount)
+                        (total, disorder) = (total + length, disorder + tree.disorder)
+                        (fewest, most, balanced) = (min(fewest, perPhoto), max(most, perPhoto), min(balanced, tree.balanced))
+                    }
+                    trees.append(Tree(set: set, across: across, aspect: across ? total : 1 / total,
+                                      balanced: min(balanced, (maximumAreaRatio * fewest / most).squareRoot()),
+                                      disorder: disorder, firstChild: childTrees.count, childCount: picked.count))
+                    childTrees += picked
+                    var digit = picked.count - 1
+                    while digit >= 0 {
+                        picked[digit] += 1
+                        if picked[digit] < choices[digit].upperBound { break }
+                        picked[digit] = choices[digit].lowerBound
+                        digit -= 1
+                    }
+                    if digit < 0 { break }
+                }
             }
-            memo[key] = result
-            return result
-        }
-
-        /// Children side by side (or stacked) as one tree.
-        static func join(_ children: [Tree], across: Bool) -> Tree {
-            let weights = children.map { across ? $0.aspect : 1 / $0.aspect }
-            let total = weights.reduce(0, +)
-            var smallest = Double.infinity, largest = 0.0
-            for (child, weight) in zip(children, weights) {
-                smallest = min(smallest, child.smallestShare * weight / total)
-                largest = max(largest, child.largestShare * weight / total)
-            }
-            return Tree(node: .split(across: across, children.map(\.node), aspect: across ? total : 1 / total),
-                        aspect: across ? total : 1 / total,
-                        smallestShare: smallest, largestShare: largest,
-                        order: children.flatMap(\.order))
+            memo[key] = first..<trees.count
+            return memo[key]!
         }
 
         /// The ways of dividing a set into non-empty blocks, each block
