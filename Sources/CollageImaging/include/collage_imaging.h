@@ -92,9 +92,9 @@ typedef struct {
     int channels;    // 3 (RGB) or 4 (RGBA, straight alpha)
 } ci_image;
 
-// A cell of the collage in canvas coordinates. It may reach past the canvas
-// (the grid's rounding can make the last column or row overhang by a pixel);
-// only the part inside the canvas is drawn.
+// A cell of the collage in canvas coordinates. The layouts keep cells on
+// the canvas, but a caller's cell may reach past it: only the part inside
+// the canvas is drawn.
 typedef struct {
     int32_t x, y;
     uint32_t width, height;

@@ -18,9 +18,10 @@ struct Save: ParsableCommand {
             too, to try another size or layout.
 
             --layout divides the canvas (its values are listed below); --gap puts background-coloured space between neighbouring cells,
-            --margin around the edge. In the grid, with n columns each cell is
-            round((width - 2 * margin - (n - 1) * gap) / n) wide, and likewise
-            for rows.
+            --margin around the edge. In the grid, with n columns, column c
+            spans round(c * w / n) to round((c + 1) * w / n) of
+            w = width - 2 * margin - (n - 1) * gap, moved right by margin + c * gap,
+            and likewise for rows: the cells reach every edge.
 
             --dry-run prints the plan (each photo's size, its cell, and the part
             of it the cell shows, in the photo's pixels) and writes nothing;
