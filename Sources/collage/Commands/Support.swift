@@ -84,17 +84,21 @@ func makeCollageViewModel(maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecod
     let store = FileSelectionStore(directory: FileSelectionStore.defaultDirectory(), notice: Console.error)
     let engine = ImageEngine(maxDecodedPixels: maxDecodedPixels)
     do {
-        return try CollageViewModel(store: store, inspector: engine, renderer: engine, writer: PhotoWriter(encoder: engine))
+        return try CollageViewModel(store: store, inspector: engine, renderer: engine, writer: PhotoWriter(encoder: engine)) {
+            Console.warning($0.message)
+        }
     } catch {
         Console.error("\(error)")
         throw ExitCode.failure
     }
 }
 
-/// Prints a refused or failed outcome and exits non-zero.
+/// Prints an outcome, escaped as `status` shows names and captions (a line
+/// break in a caption would print a second line); a refused or failed one
+/// exits non-zero.
 func report(_ event: CollageEvent) throws {
     if event.isSuccess {
-        print(event.message)
+        print(Console.printable(event.message))
     } else {
         Console.error(event.message)
         throw ExitCode.failure
