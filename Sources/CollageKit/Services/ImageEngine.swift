@@ -294,7 +294,7 @@ public struct NotedCollage: Sendable {
 /// person should know: the result may not look as they expect.
 public enum PhotoNotice: Equatable, Sendable {
     /// The decoder read past broken data `count` times and drew on (a
-    /// damaged file): parts may be streaked or grey.
+    /// damaged file): parts may be garbled (shifted colours, grey or repeated blocks).
     case corruptData(Photo, count: Int)
     /// Scaled up by `factor` to fill its cell: it will look soft.
     case enlarged(Photo, factor: Double)
@@ -305,7 +305,7 @@ public enum PhotoNotice: Equatable, Sendable {
     public var message: String {
         switch self {
         case let .corruptData(photo, _):
-            return "\(photo.path): the file has corrupt data: it is drawn as far as it decodes, and parts may look streaked or grey"
+            return "\(photo.path): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled"
         case let .enlarged(photo, factor):
             return "\(photo.path) is enlarged \(String(format: "%.1f", factor))x to fill its cell: it will look soft"
         }

@@ -79,14 +79,15 @@ extension CollageFailure {
 }
 
 /// The view model of the interactive collage, over the persistent selection.
-/// `maxDecodedPixels` is `--max-pixels` (`ImageEngine.maxDecodedPixels`).
-func makeCollageViewModel(maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels) throws -> CollageViewModel {
+/// `maxDecodedPixels` is `--max-pixels` (`ImageEngine.maxDecodedPixels`);
+/// `notice` is told of a damaged or soft photo (a warning line by default).
+func makeCollageViewModel(maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels,
+                          notice: @escaping @Sendable (PhotoNotice) -> Void = { Console.warning($0.message) }) throws -> CollageViewModel {
     let store = FileSelectionStore(directory: FileSelectionStore.defaultDirectory(), notice: Console.error)
     let engine = ImageEngine(maxDecodedPixels: maxDecodedPixels)
     do {
-        return try CollageViewModel(store: store, inspector: engine, renderer: engine, writer: PhotoWriter(encoder: engine)) {
-            Console.warning($0.message)
-        }
+        return try CollageViewModel(store: store, inspector: engine, renderer: engine, writer: PhotoWriter(encoder: engine),
+                                    notice: notice)
     } catch {
         Console.error("\(error)")
         throw ExitCode.failure
