@@ -32,13 +32,15 @@ install)
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   "$tools/release/generate-manual" "$binary" --output-directory "$work" 2>/dev/null
-  # generate-manual leaves out the defaults --help shows: added from the
-  # binary's own description of its options (scripts/man-defaults.py).
+  # generate-manual leaves out the defaults --help shows (added from the
+  # binary's own description of its options), keeps blank lines groff warns
+  # of and heads the page "BSD": scripts/man-page.py finishes it.
   if command -v python3 >/dev/null 2>&1; then
     "$binary" --experimental-dump-help > "$work/options.json"
-    python3 "$(dirname "$0")/man-defaults.py" "$work/collage.1" "$work/options.json"
+    version=$("$binary" --version | cut -d' ' -f1)
+    python3 scripts/man-page.py "$work/collage.1" "$work/options.json" "$version"
   else
-    echo "install: python3 is missing, so the manual page does not say the options' defaults" >&2
+    echo "install: python3 is missing, so the manual page does not say the options' defaults (and man warns of its blank lines)" >&2
   fi
   install -D -m 0755 "$binary" "$root/bin/collage"
   install -D -m 0644 "$work/collage.1" "$root/share/man/man1/collage.1"

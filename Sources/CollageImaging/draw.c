@@ -155,8 +155,11 @@ static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *s
     job->state = calloc(1, loader->state_size);
     if (!job->state) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
     ci_status status = loader->open(job->state, source, given, header, err);
-    if (status == CI_OK && given->placement)
+    if (status == CI_OK && given->placement) {
         memcpy(given->placement->date_taken, header->date_taken, sizeof header->date_taken);
+        given->placement->display_width = header->display_width;
+        given->placement->display_height = header->display_height;
+    }
     // A cell entirely off the canvas: the header has been checked (so a
     // broken file is still reported), but there is nothing to decode for.
     if (status != CI_OK || ci_cell_off_canvas(canvas, cell)) return status;
@@ -208,6 +211,7 @@ static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *s
             status = loader->rows(job->state, job->plan.first_row, job->plan.last_row, first, columns, &sink, err);
     }
     if (status != CI_OK) return status;
+    if (given->placement && loader->corrupt_data) given->placement->corrupt_data = loader->corrupt_data(job->state);
     return ci_colour_convert_cell(&header->tag, canvas, cell, name, err);
 }
 

@@ -300,6 +300,9 @@ typedef struct ci_loader {
     // short is refused wherever the cut lies.
     ci_status (*rows)(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
                       uint32_t columns, const ci_row_sink *sink, ci_error *err);
+    // Optional: after `rows`, how often the decoder read past broken data
+    // and drew on (ci_placement.corrupt_data); NULL: a loader that never does.
+    int (*corrupt_data)(const void *state);
     // Frees what the state holds, whatever happened (also after a failed open).
     void (*close)(void *state);
 

@@ -281,18 +281,65 @@ static text_span text_clip(const ci_image *canvas, ci_rect box) {
     return span;
 }
 
-ci_status ci_text_font_pixels(const char *font, double *pixels, ci_error *err) {
-    if (pixels) *pixels = 0;
-    if (!font || !pixels) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: no font description given");
+// `ask` of a font description, once it has had the checks a run's gets (on
+// a run of one space).
+static ci_status text_ask_font(const char *font, ci_status (*ask)(const ci_text_api *t, const char *font, void *answer,
+                                                                  ci_error *err),
+                               void *answer, ci_error *err) {
     ci_text_api api;
     ci_status status = ci_text_api_open(&api, err);
     if (status != CI_OK) return status;
-    // The checks a run's description gets, on a run of one space.
     ci_text_run run = {.text = " ", .font = font, .pixel_size = 0, .width = 1, .height = 1, .max_lines = 1};
     status = text_check(&api, &run, 0, err);
-    if (status == CI_OK) status = text_font_size(&api, font, pixels, err);
+    if (status == CI_OK) status = ask(&api, font, answer, err);
     ci_text_api_close(&api);
     return status;
+}
+
+static ci_status text_ask_size(const ci_text_api *t, const char *font, void *pixels, ci_error *err) {
+    return text_font_size(t, font, pixels, err);
+}
+
+ci_status ci_text_font_pixels(const char *font, double *pixels, ci_error *err) {
+    if (pixels) *pixels = 0;
+    if (!font || !pixels) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: no font description given");
+    return text_ask_font(font, text_ask_size, pixels, err);
+}
+
+typedef struct {
+    char *asked, *used;
+    size_t size;
+} font_families;
+
+// The family fontconfig gives a description's, through Pango's own load
+// (what a run draws with): as asked, and as loaded.
+static ci_status text_ask_families(const ci_text_api *t, const char *font, void *answer, ci_error *err) {
+    font_families *families = answer;
+    PangoFontMap *map = text_font_map(t);
+    PangoContext *context = map ? t->pango_font_map_create_context(map) : NULL;
+    PangoFontDescription *description = context ? t->pango_font_description_from_string(font) : NULL;
+    PangoFont *loaded = description ? t->pango_font_map_load_font(map, context, description) : NULL;
+    PangoFontDescription *found = loaded ? t->pango_font_describe(loaded) : NULL;
+    const char *asked = description ? t->pango_font_description_get_family(description) : NULL;
+    const char *used = found ? t->pango_font_description_get_family(found) : NULL;
+    snprintf(families->asked, families->size, "%s", asked ? asked : "");
+    snprintf(families->used, families->size, "%s", used ? used : "");
+    if (found) t->pango_font_description_free(found);
+    if (loaded) t->g_object_unref(loaded);
+    if (description) t->pango_font_description_free(description);
+    if (context) t->g_object_unref(context);
+    if (map) t->g_object_unref(map);
+    if (!found) return ci_fail(err, CI_ERR_UNSUPPORTED, "no installed font can draw '%s'", font);
+    return CI_OK;
+}
+
+ci_status ci_text_font_family(const char *font, char *asked, char *used, size_t size, ci_error *err) {
+    if (asked && size) *asked = 0;
+    if (used && size) *used = 0;
+    if (!font || !asked || !used || size == 0)
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: no font description given");
+    font_families families = {asked, used, size};
+    return text_ask_font(font, text_ask_families, &families, err);
 }
 
 // A flat colour needs no Cairo surface: straight alpha over opaque RGB.

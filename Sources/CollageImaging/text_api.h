@@ -17,6 +17,7 @@ typedef struct _PangoFontMap PangoFontMap;
 typedef struct _PangoContext PangoContext;
 typedef struct _PangoLayout PangoLayout;
 typedef struct _PangoFontDescription PangoFontDescription;
+typedef struct _PangoFont PangoFont;
 typedef struct { int x, y, width, height; } PangoRectangle;
 typedef int PangoWrapMode, PangoEllipsizeMode, PangoAlignment;
 #define PANGO_SCALE 1024
@@ -61,6 +62,9 @@ void pango_layout_get_pixel_extents(PangoLayout *layout, PangoRectangle *ink, Pa
 int pango_layout_get_line_count(PangoLayout *layout);
 gboolean pango_layout_is_ellipsized(PangoLayout *layout);
 int pango_layout_get_unknown_glyphs_count(PangoLayout *layout);
+PangoFont *pango_font_map_load_font(PangoFontMap *map, PangoContext *context, const PangoFontDescription *description);
+PangoFontDescription *pango_font_describe(PangoFont *font);
+const char *pango_font_description_get_family(const PangoFontDescription *description);
 cairo_font_options_t *cairo_font_options_create(void);
 void cairo_font_options_set_antialias(cairo_font_options_t *options, cairo_antialias_t antialias);
 void cairo_font_options_set_hint_metrics(cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics);
@@ -107,7 +111,10 @@ FcFontSet *FcConfigGetFonts(FcConfig *config, FcSetName set);
     X(pango_layout_get_pixel_extents)             \
     X(pango_layout_get_line_count)                \
     X(pango_layout_is_ellipsized)                 \
-    X(pango_layout_get_unknown_glyphs_count)
+    X(pango_layout_get_unknown_glyphs_count)     \
+    X(pango_font_map_load_font)                  \
+    X(pango_font_describe)                       \
+    X(pango_font_description_get_family)
 
 #define CI_CAIRO_FUNCTIONS(X)            \
     X(cairo_font_options_create)         \

@@ -37,7 +37,7 @@ import Glibc
         // Run from another folder: the list's folder is the base.
         let output = try cli.run("batch", list.path, "-o", "out", "--size", "320x180")
         #expect(output.status == 1, "one collage breaks a rule")
-        #expect(output.stdout == "Saved 2 collages in \(cli.workingDirectory.path)/out; 1 failed.\n")
+        #expect(output.stdout == "Saved 2 collages in \(cli.workingDirectory.path)/out; 1 skipped.\n")
         #expect(output.stderr.contains("collage 2 (line 5): skipped: cannot save 1 photo: a collage needs an even number of photos"))
         let written = try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.appendingPathComponent("out").path).sorted()
         #expect(written == ["collage-001.jpg", "collage-003.jpg"])
@@ -152,7 +152,7 @@ import Glibc
         #expect(Set(plan.stdout.split(separator: "\n")) == [
             "collage 1 (lines 1-3): 2 photos, rows layout -> \(folder)/collage-001.png",
             "collage 2 (lines 5-6): 2 photos, auto layout -> \(folder)/collage-002.png",
-            "Dry run: 2 collages would be saved in \(folder); 0 would fail.",
+            "Dry run: 2 collages would be saved in \(folder).",
         ])
 
         let run = try cli.run(["batch", "list.txt"] + options)
@@ -305,7 +305,7 @@ import Glibc
         try Data(list).write(to: cli.file("list.txt"))
         let run = try cli.run("batch", "list.txt", "--format", "png", "--size", "200x100")
         #expect(run.status == 1)
-        #expect(run.stdout.hasPrefix("Saved 1 collage in \(cli.workingDirectory.path); 3 failed."), "\(run.stdout)")
+        #expect(run.stdout.hasPrefix("Saved 1 collage in \(cli.workingDirectory.path); 3 skipped."), "\(run.stdout)")
         for problem in [
             "collage 2 (lines 4-6): skipped: line 4: the title is missing: write '#title TEXT', e.g. '#title Summer 2026'",
             "collage 3 (lines 8-9): skipped: line 9: write '#caption \"TEXT\" PATH' or '#caption \"TEXT\" #focus X Y PATH', \\\" for a quote and \\\\ for a backslash in TEXT, e.g. '#caption \"Grandma, 1962\" grandma.jpg' (the caption's closing quote is missing)",

@@ -89,7 +89,7 @@ import Glibc
             ($0["collage"] as? Int ?? 0, $0["status"] as? String ?? "")
         })
         #expect(statuses == [1: "kept", 2: "saved", 3: "skipped", 4: "kept"])
-        #expect(rerun.stderr.hasSuffix("Saved 1 collage in \(cli.workingDirectory.path)/out; 2 kept (already there); 1 failed.\n"),
+        #expect(rerun.stderr.hasSuffix("Saved 1 collage in \(cli.workingDirectory.path)/out; 2 kept (already there); 1 skipped.\n"),
                 "the summary goes to stderr when stdout is the report: \(rerun.stderr)")
         #expect(try Data(contentsOf: cli.file("out/collage-001.jpg")) == kept)
         #expect(FileManager.default.fileExists(atPath: cli.file("out/collage-002.jpg").path))

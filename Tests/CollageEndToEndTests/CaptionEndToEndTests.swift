@@ -16,8 +16,11 @@ import Testing
         #expect(try captions(cli) == [nil, "Grandma, 1962"])
         #expect(try cli.run("status").stdout.contains("2. \(CLI.jpegs[1])  (caption \"Grandma, 1962\")"))
         // A control character is shown escaped, never sent to the terminal.
-        try cli.run("caption", "1", "a\u{1B}[31mred")
+        let coloured = try cli.run("caption", "1", "a\u{1B}[31mred")
+        #expect(coloured.stdout == "Photo 1 (chelsea-the-cat.jpg) is captioned \"a\\u{1B}[31mred\"\n", "the echo escapes as status does")
         #expect(try cli.run("status").stdout.contains("(caption \"a\\u{1B}[31mred\")"))
+        let twoLines = try cli.run("caption", "2", "a\nb")
+        #expect(twoLines.stdout == "Photo 2 (coffee-cup.jpg) is captioned \"a\\nb\"\n", "one line, not two: \(twoLines)")
         #expect(try cli.run("caption", "2", "--clear").status == 0)
         #expect(try captions(cli) == ["a\u{1B}[31mred", nil])
     }

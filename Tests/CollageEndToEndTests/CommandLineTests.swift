@@ -12,6 +12,7 @@ import Testing
             // The model's words (CollageRenderOptions.init, the one validator).
             (["save", "--gap", "-1"], "collage: --gap -1 is negative: use 0 or more pixels\n"),
             (["preview", "--margin", "-2"], "collage: --margin -2 is negative: use 0 or more pixels\n"),
+            (["batch", "-", "--jobs", "-1"], "collage: --jobs -1 is less than 1: use 1 or more collages at once\n"),
             (["batch", "-", "--quality", "101"], "collage: --quality 101 is out of range: use 1 to 100\n"),
             (["save", "--size", "1920x"], "collage: --layout auto cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT\n"),
             (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg, .png, .avif or .webp\n"),
@@ -282,7 +283,7 @@ import Testing
         #expect(first.stderr.contains("nope-1.jpg") && first.stderr.contains("nope-2.jpg"), "\(first.stderr)")
         // The first collage exists now: --skip-existing keeps it, and only the bad group fails.
         let again = try cli.run("batch", list.path, "-o", "out", "--size", "64x32", "--skip-existing")
-        #expect(again.stdout.contains("1 kept (already there); 1 failed."), "\(again.stdout)")
+        #expect(again.stdout.contains("1 kept (already there); 1 skipped."), "\(again.stdout)")
         #expect(again.stderr.contains("collage 1 (lines 1-2): kept"), "\(again.stderr)")
         try "\(CLI.jpegs[0])\n\(CLI.jpegs[1])\n".write(to: list, atomically: true, encoding: .utf8)
         let whole = try cli.run("batch", list.path, "-o", "out", "--size", "64x32", "--skip-existing")

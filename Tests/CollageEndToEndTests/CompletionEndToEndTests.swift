@@ -71,6 +71,16 @@ import Testing
         #expect(grid.split(separator: "\n").first == "$ collage save --layout grid", "\(grid)")
     }
 
+    /// `--format` completed nothing: its type is not CaseIterable.
+    @Test func formatOffersTheFormatsWritten() throws {
+        let (session, _) = try shell()
+        for command in ["save -o - --format", "batch list.txt --format"] {
+            let screen = try complete(session, "collage \(command) ")
+            for format in ImageFormat.writable { #expect(screen.contains(format.fileExtension), "\(command): \(screen)") }
+            #expect(!screen.contains("photo-"), "formats, not files: \(screen)")
+        }
+    }
+
     @Test func saveOffersOnlyTheFormatsItWrites() throws {
         let (session, _) = try shell()
         let screen = try complete(session, "collage save -o photo-")

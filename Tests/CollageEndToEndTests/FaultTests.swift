@@ -107,7 +107,8 @@ import Glibc
         defer { _ = try? cli.bash("exec umount \(shellQuoted(mountPoint.path))") }
         #expect(try cli.collage("add", cat, cup).succeeded)
         let target = mountPoint.appendingPathComponent("full.png").path
-        let run = try cli.collage("save", "-o", target, "--size", "1000x1000")
+        // A size that enlarges neither photo twice (a warning would be a second line).
+        let run = try cli.collage("save", "-o", target, "--size", "1000x560")
         #expect(run.isOneLineRefusal(naming: target), "\(run)")
         #expect(run.stderr.contains("No space left on device"), "\(run)")
         #expect(try cli.count() == 2)

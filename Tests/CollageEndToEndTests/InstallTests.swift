@@ -40,10 +40,21 @@ import Testing
         for text in ["collage", "EXIT STATUS", "64 for a usage error", "selection.json", "NO_COLOR", "EXAMPLES", "save"] {
             #expect(manual.out.contains(text), "the manual lacks \(text)")
         }
-        // The defaults --help shows, which generate-manual leaves out (scripts/man-defaults.py).
+        // The defaults --help shows, which generate-manual leaves out (scripts/man-page.py),
+        // batch -o's too (an option with a short name).
         for text in ["Default: 1920x1080.", "Default: smart.", "Default: 100M.", "Default: jpg."] {
             #expect(manual.out.contains(text), "the manual lacks \(text)")
         }
+        #expect(manual.out.contains("Default: ‘.’.") || manual.out.contains("Default: '.'."), "batch -o's default, quoted")
+        // Headed and footed with the program, not "BSD General Commands Manual".
+        let lines = manual.out.split(separator: "\n")
+        let version = try #require(try CLI().run("--version").stdout.split(separator: " ").first)
+        #expect(lines.first?.split(separator: " ", omittingEmptySubsequences: true) == ["COLLAGE(1)", "General", "Commands", "Manual", "COLLAGE(1)"],
+                "\(lines.first ?? "")")
+        #expect(lines.last?.hasPrefix("collage \(version) ") == true && lines.last?.hasSuffix(" collage \(version)") == true, "\(lines.last ?? "")")
+        // Not one warning from groff's strictest reading (12 "Empty input line" were).
+        let lint = try sh("groff -mandoc -Tutf8 -ww '\(destination.path)/usr/share/man/man1/collage.1' 2>&1 >/dev/null")
+        #expect(lint.out.isEmpty, "\(lint.out)")
         // Every option --help lists, in the manual as man shows it (ASCII
         // hyphens, lines too wide to be broken, no overstrike).
         let unbroken = try sh("LC_ALL=C MANWIDTH=1000 man -l '\(destination.path)/usr/share/man/man1/collage.1' 2>/dev/null | col -b")

@@ -18,6 +18,17 @@ import Testing
         #expect(visible.allSatisfy { $0.count == 40 }, "\(visible.map(\.count))")
     }
 
+    /// An odd count is drawn (to see it), and the person told `save` will not take it.
+    @Test func anOddCountIsDrawnWithAWarningThatSaveRefusesIt() throws {
+        let cli = try CLI()
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1], CLI.jpegs[2])
+        let output = try cli.run("preview", "--width", "40")
+        #expect(output.status == 0 && !output.stdout.isEmpty)
+        #expect(output.stderr == "collage: warning: save will refuse this collage: cannot save 3 photos: a collage needs an even number of photos\n")
+        try cli.run("remove", "3")
+        #expect(try cli.run("preview", "--width", "40").stderr.isEmpty, "an even count: nothing to say")
+    }
+
     @Test func anEmptyCollageIsRefused() throws {
         let cli = try CLI()
         let output = try cli.run("preview")

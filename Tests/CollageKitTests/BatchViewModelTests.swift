@@ -21,7 +21,7 @@ import CollageTestSupport
             group(4, ["1.jpg", "2.jpg", "3.jpg", "4.jpg", "5.jpg", "6.jpg", "7.jpg", "8.jpg"]),
             group(5, ["c.jpg", "d.jpg", "e.jpg", "f.jpg"]),
         ])
-        #expect(summary == BatchSummary(saved: 2, failed: 3))
+        #expect(summary == BatchSummary(saved: 2, skipped: 3))
         #expect(writer.saved.map(\.lastPathComponent) == ["collage-001.jpg", "collage-005.jpg"])
         #expect(results.values.map(\.outcome) == [
             .saved,
@@ -54,7 +54,7 @@ import CollageTestSupport
         let renderer = FakeRenderer()
         let options = BatchOptions(outputDirectory: try temporaryDirectory(), render: try CollageRenderOptions(), dryRun: true)
         let batch = BatchViewModel(options: options, inspector: FakeInspector(), renderer: renderer, writer: writer)
-        #expect(batch.run([group(1, ["a.jpg", "b.jpg"]), group(2, ["a.jpg"])]) == BatchSummary(saved: 1, failed: 1))
+        #expect(batch.run([group(1, ["a.jpg", "b.jpg"]), group(2, ["a.jpg"])]) == BatchSummary(saved: 1, skipped: 1))
         #expect(writer.saved.isEmpty)
         #expect(renderer.rendered.isEmpty)
     }
@@ -105,7 +105,7 @@ import CollageTestSupport
             var columns = group(2, ["c.jpg", "d.jpg"])
             columns.layout = .columns
             let results = Recorder(batch.results)
-            #expect(batch.run([grid, columns, group(3, ["e.jpg", "f.jpg"])]) == BatchSummary(saved: 1, failed: 2))
+            #expect(batch.run([grid, columns, group(3, ["e.jpg", "f.jpg"])]) == BatchSummary(saved: 1, skipped: 2))
             #expect(results.values.map(\.outcome) == [
                 .skipped("#layout grid cannot be drawn: --size 600x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT"),
                 .skipped("#layout columns cannot be drawn: --size 600x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT"),
@@ -123,7 +123,7 @@ import CollageTestSupport
         let bad = BatchGroup(number: 1, firstLine: 1, lastLine: 3, photos: [photo("a.jpg"), photo("b.jpg")], layout: .rows,
                              problem: "line 2: this collage already has a #layout line (line 1)")
         let results = Recorder(batch.results)
-        #expect(batch.run([bad]) == BatchSummary(saved: 0, failed: 1))
+        #expect(batch.run([bad]) == BatchSummary(saved: 0, skipped: 1))
         #expect(results.values.map(\.outcome) == [.skipped("line 2: this collage already has a #layout line (line 1)")])
         #expect(renderer.renderCalls.isEmpty)
     }
@@ -211,7 +211,7 @@ import CollageTestSupport
         let folder = try temporaryDirectory().appendingPathComponent("new/out")
         let skipped = BatchViewModel(options: BatchOptions(outputDirectory: folder, render: try CollageRenderOptions(), jobs: 1),
                                      inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
-        #expect(skipped.run([group(1, ["a.jpg"]), group(2, ["a.jpg", "bad.jpg"])]) == BatchSummary(failed: 2))
+        #expect(skipped.run([group(1, ["a.jpg"]), group(2, ["a.jpg", "bad.jpg"])]) == BatchSummary(skipped: 2))
         #expect(!FileManager.default.fileExists(atPath: folder.path))
         let planned = BatchViewModel(options: BatchOptions(outputDirectory: folder, render: try CollageRenderOptions(), dryRun: true),
                                      inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
@@ -254,8 +254,8 @@ import CollageTestSupport
         let out = directory.path
         #expect(results.values.map { $0.reportLine() } == [
             #"{"collage":1,"line":10,"output":"\#(out)/collage-001.jpg","status":"saved","photos":["/photos/a.jpg","/photos/b.jpg"],"reason":null}"#,
-            #"{"collage":2,"line":20,"output":"\#(out)/collage-002.jpg","status":"skipped","photos":["/photos/a \"quoted\".jpg","/photos/bad.jpg"],"reason":"/photos/bad.jpg: not a JPEG, PNG, HEIF or WebP file"}"#,
-            #"{"collage":3,"line":30,"output":"\#(out)/collage-003.jpg","status":"failed","photos":["/photos/c.jpg","/photos/d.jpg"],"reason":"\#(out)/collage-003.jpg already exists"}"#,
+            #"{"collage":2,"line":20,"output":null,"status":"skipped","photos":["/photos/a \"quoted\".jpg","/photos/bad.jpg"],"reason":"/photos/bad.jpg: not a JPEG, PNG, HEIF or WebP file"}"#,
+            #"{"collage":3,"line":30,"output":null,"status":"failed","photos":["/photos/c.jpg","/photos/d.jpg"],"reason":"\#(out)/collage-003.jpg already exists"}"#,
         ])
         for line in results.values.map({ $0.reportLine() }) {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])

@@ -514,6 +514,13 @@ static ci_status jpeg_rows(void *state, uint32_t first_row, uint32_t last_row, u
     return CI_OK;
 }
 
+// libjpeg's count of the warnings on_emit_message let pass.
+static int jpeg_corrupt_data(const void *state) {
+    const jpeg_draw *draw = state;
+    long warnings = draw->failure.pub.num_warnings;
+    return warnings > INT_MAX ? INT_MAX : (int)warnings;
+}
+
 static void jpeg_close(void *state) {
     jpeg_draw *draw = state;
     jpeg_destroy_decompress(&draw->cinfo);
@@ -582,6 +589,7 @@ const ci_loader ci_jpeg_loader = {
     .start = jpeg_start,
     .begin = jpeg_begin,
     .rows = jpeg_rows,
+    .corrupt_data = jpeg_corrupt_data,
     .close = jpeg_close,
     .has_quality = 1,
     .save = ci_jpeg_save,

@@ -253,6 +253,9 @@ typedef struct {
     int has_subject;
     ci_box subject;             // the camera's subject, where the file gives one
     char date_taken[CI_DATE_TAKEN_BYTES]; // when it was taken (EXIF), "" when the file does not say
+    uint32_t display_width, display_height; // the upright photo's size, which `shown` is a fraction of
+    int corrupt_data;           // how often the decoder read past broken data and drew on (libjpeg's
+                                // "Corrupt JPEG data" warnings); 0 for a whole, clean file
 } ci_placement;
 
 // ci_draw_photo with a crop rule and fit; `placement` (may be NULL) says
@@ -377,6 +380,12 @@ ci_status ci_draw_text(ci_image *canvas, ci_rect box, const ci_text_run *run,
 // points, 53.3 pixels; "Sans 30px": 30), in pixels; 0 when it gives none.
 // Refuses what a run would: invalid UTF-8, too long, a size over the limit.
 ci_status ci_text_font_pixels(const char *font, double *pixels, ci_error *err);
+
+// The family a Pango font description asks for ("NoSuchFamily" of
+// "NoSuchFamily 40"; "" when it names none) into `asked`, and the one
+// fontconfig gives it, which a run draws with (its own when installed, else
+// its substitute: "DejaVu Sans") into `used`; each `size` bytes.
+ci_status ci_text_font_family(const char *font, char *asked, char *used, size_t size, ci_error *err);
 
 // Covers `box` of the RGB `canvas` with `colour` at `alpha` / 255 opacity:
 // the translucent band that keeps a caption legible on any photo. Only

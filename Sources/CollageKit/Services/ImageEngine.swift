@@ -117,6 +117,9 @@ public struct PhotoInfo: Equatable, Sendable {
     /// When it was taken, as EXIF writes it ("2019:07:04 18:30:00"); nil when
     /// the file says nothing (or nothing that is a date).
     public let dateTaken: String?
+    /// How often the decoder read past broken data and drew on: only
+    /// `admit` decodes to tell (0 from `inspect`).
+    public internal(set) var corruptData = 0
 
     /// What the engine's probe found; refused when the format is none the
     /// engine lists (never taken for a JPEG).
@@ -270,6 +273,58 @@ extension PhotoInspecting {
 public protocol CollageRendering: Sendable {
     /// The collage, its plan, and what each cell shows of its photo.
     func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RenderedCollage
+    /// `render`, with what a person should be told of the photos drawn.
+    func renderNoting(_ photos: [Photo], options: CollageRenderOptions) throws -> NotedCollage
+}
+
+extension CollageRendering {
+    /// For renderers with nothing to tell (fakes).
+    public func renderNoting(_ photos: [Photo], options: CollageRenderOptions) throws -> NotedCollage {
+        NotedCollage(collage: try render(photos, options: options), notices: [])
+    }
+}
+
+/// A collage drawn, and what a person should be told of its photos.
+public struct NotedCollage: Sendable {
+    public let collage: RenderedCollage
+    public let notices: [PhotoNotice]
+}
+
+/// Something about a photo that does not stop its collage but that a
+/// person should know: the result may not look as they expect.
+public enum PhotoNotice: Equatable, Sendable {
+    /// The decoder read past broken data `count` times and drew on (a
+    /// damaged file): parts may be garbled (shifted colours, grey or repeated blocks).
+    case corruptData(Photo, count: Int)
+    /// Scaled up by `factor` to fill its cell: it will look soft.
+    case enlarged(Photo, factor: Double)
+
+    /// Beyond this a photo enlarged to fill its cell looks soft.
+    public static let softEnlargement = 2.0
+
+    public var message: String {
+        switch self {
+        case let .corruptData(photo, _):
+            return "\(photo.path): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled"
+        case let .enlarged(photo, factor):
+            return "\(photo.path) is enlarged \(String(format: "%.1f", factor))x to fill its cell: it will look soft"
+        }
+    }
+
+    /// What a draw's placement says of its photo (`cell`: the cell it was drawn in).
+    static func notices(of placement: ci_placement, photo: Photo, cell: CellRect) -> [PhotoNotice] {
+        var notices: [PhotoNotice] = []
+        if placement.corrupt_data > 0 { notices.append(.corruptData(photo, count: Int(placement.corrupt_data))) }
+        // The part shown, in the photo's pixels, against the cell: the
+        // smaller ratio is the scale for contain (the whole photo) and cover alike.
+        let shownWidth = placement.shown.width * Double(placement.display_width)
+        let shownHeight = placement.shown.height * Double(placement.display_height)
+        if shownWidth > 0, shownHeight > 0 {
+            let factor = min(Double(cell.width) / shownWidth, Double(cell.height) / shownHeight)
+            if factor > softEnlargement { notices.append(.enlarged(photo, factor: factor)) }
+        }
+        return notices
+    }
 }
 
 extension PhotoShape {
@@ -311,8 +366,23 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// The header, then the whole file (ci_check_complete): a photo over the
     /// limit is refused before the walk.
     public func admit(_ photo: Photo) throws -> PhotoInfo {
-        let info = try inspect(photo)
+        var info = try inspect(photo)
         try call(photo) { ci_check_complete($0, &$1) }
+        // Only decoding tells a damaged JPEG, which libjpeg reads past with a
+        // warning (the one loader that draws on): into one pixel at 1/8, the
+        // cheapest decode that still reads all its data.
+        if info.format.format == CI_FORMAT_JPEG {
+            var pixel = [UInt8](repeating: 0, count: 3)
+            var options = ci_draw_options(background: ci_color(), limits: ci_limits(max_pixels: maxDecodedPixels),
+                                          crop: CI_CROP_CENTRE, fit: CI_FIT_COVER, has_focus: 0, focus_x: 0, focus_y: 0,
+                                          draft: 1)
+            var placement = ci_placement()
+            try pixel.withUnsafeMutableBufferPointer { buffer in
+                var canvas = ci_image(pixels: buffer.baseAddress, width: 1, height: 1, stride: 3, channels: 3)
+                try call(photo) { ci_draw_photo_placed($0, &canvas, ci_rect(x: 0, y: 0, width: 1, height: 1), &options, &placement, &$1) }
+            }
+            info.corruptData = Int(placement.corrupt_data)
+        }
         return info
     }
 
@@ -365,7 +435,11 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// they finish. Layouts other than the grid read the photos' headers
     /// first, for their shapes.
     public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RenderedCollage {
-        try draw(photos, plan: try plan(photos, options: options), options: options)
+        try renderNoting(photos, options: options).collage
+    }
+
+    public func renderNoting(_ photos: [Photo], options: CollageRenderOptions) throws -> NotedCollage {
+        try drawNoting(photos, plan: try plan(photos, options: options), options: options)
     }
 
     /// Where each photo goes (`CollageLayout`), reading the photos' shapes
@@ -400,6 +474,27 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         var error = ci_error()
         guard ci_text_font_pixels(description, &pixels, &error) == CI_OK else { throw ImageEngineError(error) }
         return CollageFont(description: description, pixels: pixels)
+    }
+
+    /// The family drawn instead of the one `font` asks for when fontconfig
+    /// has no font of that name (it then gives its default, silently); nil
+    /// when it has one, and for the generic families (Sans, Serif,
+    /// Monospace...), which fontconfig maps to an installed one by design.
+    public static func substitute(for font: CollageFont) -> (asked: String, used: String)? {
+        var asked = [CChar](repeating: 0, count: 256)
+        var used = [CChar](repeating: 0, count: 256)
+        var error = ci_error()
+        guard ci_text_font_family(font.description, &asked, &used, asked.count, &error) == CI_OK else { return nil }
+        let askedFamily = String(decoding: asked.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let usedFamily = String(decoding: used.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // A description may list families ("Noto Sans,DejaVu Sans"): any one found is the one asked for.
+        let families = askedFamily.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "cursive", "fantasy",
+                                    "emoji", "math"]
+        if families.isEmpty || families.contains(usedFamily.lowercased()) || families.contains(where: generic.contains) {
+            return nil
+        }
+        return (askedFamily, usedFamily)
     }
 
     /// How many characters of `text` no installed font has (Pango draws
@@ -532,6 +627,11 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
 
     /// Draws the photos into the cells of `plan` (one per photo), on its canvas.
     public func draw(_ photos: [Photo], plan: LayoutPlan, options: CollageRenderOptions) throws -> RenderedCollage {
+        try drawNoting(photos, plan: plan, options: options).collage
+    }
+
+    /// `draw`, with what a person should be told of the photos (in their order).
+    func drawNoting(_ photos: [Photo], plan: LayoutPlan, options: CollageRenderOptions) throws -> NotedCollage {
         precondition(plan.cells.count == photos.count, "a plan has one cell per photo")
         let cells = plan.cells
         var image = RGBImage(width: plan.canvas.width, height: plan.canvas.height, filledWith: options.background,
@@ -542,6 +642,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         drawing.fit = plan.fit
         let drawnCaptions = Locked([DrawnCaption?](repeating: nil, count: photos.count))
         let dates = Locked([String?](repeating: nil, count: photos.count))
+        let notices = Locked([[PhotoNotice]](repeating: [], count: photos.count))
         let captionPixels = CaptionBand.fontPixels(
             base: plan.title?.fontPixels ?? TitleRequest.fontPixels(for: RequestedSize(plan.canvas), font: options.font),
             cells: cells)
@@ -567,6 +668,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     if status == CI_OK {
                         shown.withLock { $0[index] = placement.shown }
                         dates.withLock { $0[index] = date }
+                        let noted = PhotoNotice.notices(of: placement, photo: photos[index], cell: cell)
+                        notices.withLock { $0[index] = noted }
                     }
                     // Each caption in its own cell, so the workers never write the same pixels.
                     if status == CI_OK, let caption = options.caption.caption(for: photos[index], dateTaken: date) {
@@ -600,7 +703,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         let regions = shown.withLock { $0 }.map { PhotoRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
         // The file says when its earliest photo was taken ("YYYY:MM:DD HH:MM:SS" sorts as it reads).
         image.dateTaken = dates.withLock { $0 }.compactMap { $0 }.min()
-        return RenderedCollage(image: image, plan: plan, shown: regions, captions: drawnCaptions.withLock { $0 })
+        return NotedCollage(collage: RenderedCollage(image: image, plan: plan, shown: regions, captions: drawnCaptions.withLock { $0 }),
+                            notices: notices.withLock { $0 }.flatMap { $0 })
     }
 
     /// What the engine is told about one photo of a collage: the options'

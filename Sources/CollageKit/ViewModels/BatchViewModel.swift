@@ -85,6 +85,9 @@ public struct BatchResult: Equatable, Sendable {
     /// The title it is (or would be) drawn with: its `#title` line's, else the run's, if any.
     public let title: CollageTitle?
     public let outcome: Outcome
+    /// What a person should be told of its photos (a damaged file, a photo
+    /// enlarged until soft), each once.
+    public var notices: [PhotoNotice] = []
 
     public var succeeded: Bool {
         switch outcome {
@@ -93,10 +96,12 @@ public struct BatchResult: Equatable, Sendable {
         }
     }
 
+    /// How its lines begin: "collage 2 (lines 4-6)".
+    public var label: String { "collage \(group.number) (\(group.lineRange))" }
+
     /// One line for a person; `wording` says a failure (a view adds the
     /// advice it can give).
     public func message(wording: (CollageFailure) -> String = \.message) -> String {
-        let label = "collage \(group.number) (\(group.lineRange))"
         switch outcome {
         case .saved: return "\(label): saved \(output)"
         case .kept: return "\(label): kept \(output) (it exists)"
@@ -135,13 +140,16 @@ extension BatchResult {
     /// order (a line per collage, so a crashed run's report is whole up to
     /// its last line), e.g. `{"collage":3,"line":9,"output":"/abs/out/collage-003.jpg",
     /// "status":"saved","photos":["/abs/a.jpg","/abs/b.jpg"],"reason":null}`;
-    /// `line` is the group's first line. Written by hand rather than by
-    /// JSONEncoder, whose key order is not the documented one unless sorted.
+    /// `line` is the group's first line; `output` is null for a collage not
+    /// written (skipped or failed: a path there read as a file made). Written
+    /// by hand rather than by JSONEncoder, whose key order is not the
+    /// documented one unless sorted.
     public func reportLine(wording: (CollageFailure) -> String = \.message) -> String {
         let photos = group.photos.map { Self.json($0.path) }.joined(separator: ",")
-        let reason = reason(wording: wording).map(Self.json) ?? "null"
-        return "{\"collage\":\(group.number),\"line\":\(group.firstLine),\"output\":\(Self.json(output)),"
-            + "\"status\":\"\(status)\",\"photos\":[\(photos)],\"reason\":\(reason)}"
+        let reason = reason(wording: wording)
+        let output = reason == nil ? Self.json(output) : "null"
+        return "{\"collage\":\(group.number),\"line\":\(group.firstLine),\"output\":\(output),"
+            + "\"status\":\"\(status)\",\"photos\":[\(photos)],\"reason\":\(reason.map(Self.json) ?? "null")}"
     }
 
     /// `text` as a JSON string, escaped by JSONEncoder (a String always encodes).
@@ -152,13 +160,18 @@ extension BatchResult {
     }
 }
 
+/// How many collages came to each end, counted with the words their lines
+/// use (a summary that called a skipped collage failed contradicted them).
 public struct BatchSummary: Equatable, Sendable {
     public var saved = 0
+    /// Broke a collage rule: not attempted.
+    public var skipped = 0
+    /// Allowed, but writing failed.
     public var failed = 0
     /// Left alone by `--skip-existing`: neither made nor failed.
     public var kept = 0
-    public var total: Int { saved + failed + kept }
-    public var allSucceeded: Bool { failed == 0 }
+    public var total: Int { saved + skipped + failed + kept }
+    public var allSucceeded: Bool { skipped == 0 && failed == 0 }
 }
 
 /// Batch mode's logic: every collage of a list goes through its own
@@ -218,7 +231,8 @@ public final class BatchViewModel {
                     switch result.outcome {
                     case .kept: tally.kept += 1
                     case .saved, .planned: tally.saved += 1
-                    case .skipped, .failed: tally.failed += 1
+                    case .skipped: tally.skipped += 1
+                    case .failed: tally.failed += 1
                     }
                     resultsSubject.send(result)
                 }
@@ -247,8 +261,11 @@ public final class BatchViewModel {
     func make(_ group: BatchGroup) -> BatchResult {
         let output = options.outputPath(for: group)
         let render = options.render(for: group)
+        // Said at the add and again at the save: kept once.
+        let notices = Locked<[PhotoNotice]>([])
         func result(_ outcome: BatchResult.Outcome) -> BatchResult {
-            BatchResult(group: group, output: output, layout: render.layout, title: render.title, outcome: outcome)
+            BatchResult(group: group, output: output, layout: render.layout, title: render.title, outcome: outcome,
+                        notices: notices.current)
         }
         if let problem = group.problem { return result(.skipped(problem)) }
         // Before any file is read, and in a dry run too: `--size 1920x` is
@@ -260,7 +277,9 @@ public final class BatchViewModel {
         let collage: CollageViewModel
         do {
             collage = try CollageViewModel(store: InMemorySelectionStore(), inspector: inspector,
-                                           renderer: renderer, writer: writer)
+                                           renderer: renderer, writer: writer) { notice in
+                notices.withLock { if !$0.contains(where: { $0.message == notice.message }) { $0.append(notice) } }
+            }
         } catch {
             return result(.failed(CollageFailure(error)))
         }

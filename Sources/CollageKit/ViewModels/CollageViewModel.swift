@@ -30,6 +30,10 @@ public final class CollageViewModel {
 
     private let stateSubject: CurrentValueSubject<CollageState, Never>
     private let eventsSubject = PassthroughSubject<CollageEvent, Never>()
+    /// Told what a person should know of a photo that was added or drawn
+    /// (a damaged file, a photo enlarged until soft): nothing that stops
+    /// the action. Called on the thread that found it.
+    private let notice: @Sendable (PhotoNotice) -> Void
     private struct PickSubscriptions {
         var live: [Int: AnyCancellable] = [:]
         var nextID = 0
@@ -65,8 +69,10 @@ public final class CollageViewModel {
                 renderer: CollageRendering = ImageEngine(),
                 writer: PhotoWriting = PhotoWriter(),
                 workQueue: DispatchQueue = .global(qos: .userInitiated),
-                resources: ResourceCounter = ResourceCounter()) throws {
+                resources: ResourceCounter = ResourceCounter(),
+                notice: @escaping @Sendable (PhotoNotice) -> Void = { _ in }) throws {
         self.store = store
+        self.notice = notice
         self.resources = resources
         self.inspector = inspector
         self.renderer = renderer
@@ -119,10 +125,12 @@ public final class CollageViewModel {
         // as the check may decode (a JPEG XL's is the only way to tell it is
         // whole: 0.5 s for 12 megapixels).
         let reasons = Locked([String?](repeating: nil, count: pick.count))
+        let damaged = Locked([PhotoNotice?](repeating: nil, count: pick.count))
         let inspector = self.inspector
         DispatchQueue.concurrentPerform(iterations: pick.count) { index in
             do {
-                _ = try inspector.admit(pick[index])
+                let info = try inspector.admit(pick[index])
+                if info.corruptData > 0 { damaged.withLock { $0[index] = .corruptData(pick[index], count: info.corruptData) } }
             } catch {
                 reasons.withLock { $0[index] = "\(error)" }
             }
@@ -132,13 +140,15 @@ public final class CollageViewModel {
         }
         if unreadable.count == 1 { return publish(.refused(unreadable[0])) }
         if !unreadable.isEmpty { return publish(.refused(.unreadablePhotos(unreadable))) }
-        return change { photos in
+        let added = change { photos in
             if let refusal = CollageRules.addRefusal(count: photos.count, adding: pick.count) {
                 return .refused(refusal)
             }
             photos.append(contentsOf: pick)
             return .added(pick)
         }
+        if added.isSuccess { damaged.current.compactMap { $0 }.forEach(notice) }
+        return added
     }
 
     /// Empties the selection; refused when it is already empty.
@@ -259,8 +269,15 @@ public final class CollageViewModel {
             }
             let renderer = self.renderer
             let writer = self.writer
+            let notice = self.notice
             return Future<RGBImage, Error> { [workQueue] promise in
-                workQueue.async { promise(Result { try renderer.render(photos, options: options).image }) }
+                workQueue.async {
+                    promise(Result {
+                        let drawn = try renderer.renderNoting(photos, options: options)
+                        drawn.notices.forEach(notice)
+                        return drawn.collage.image
+                    })
+                }
             }
             .flatMap { image -> Completable in
                 switch target {

@@ -82,7 +82,8 @@ struct Batch: ParsableCommand {
 
     @OptionGroup var limits: LimitOptionGroup
 
-    @Option(help: ArgumentHelp("Collages made at once (default: the number of cores).", valueName: "n"))
+    // Unconditional: "-1" is the value (refused below with the reason), not an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Collages made at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
     @Flag(help: "Replace existing files.")
@@ -104,7 +105,7 @@ struct Batch: ParsableCommand {
     var report: String?
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) is less than 1: use 1 or more collages at once") }
         if let refusal = BatchOptions.refusal(overwrite: force, skipExisting: skipExisting) {
             throw ValidationError(refusal.description)
         }
@@ -157,14 +158,16 @@ struct Batch: ParsableCommand {
         if !summary.allSucceeded { throw ExitCode.failure }
     }
 
+    /// The run in one line, each count in its collages' lines' word (skipped,
+    /// failed, kept); a count of none is left out.
     static func summaryLine(_ summary: BatchSummary, directory: String, dryRun: Bool, shard: BatchShard? = nil) -> String {
         func collages(_ n: Int) -> String { n == 1 ? "1 collage" : "\(n) collages" }
         if summary.total == 0 { return shard.map { "Shard \($0) of the list has no collage." } ?? "The list has no collage." }
-        if dryRun {
-            let kept = summary.kept > 0 ? "; \(summary.kept) kept (already there)" : ""
-            return "Dry run: \(collages(summary.saved)) would be saved in \(directory)\(kept); \(summary.failed) would fail."
-        }
-        let kept = summary.kept > 0 ? "; \(summary.kept) kept (already there)" : ""
-        return "Saved \(collages(summary.saved)) in \(directory)\(kept); \(summary.failed) failed."
+        let rest = [(summary.kept, "kept (already there)"),
+                    (summary.skipped, dryRun ? "would be skipped" : "skipped"),
+                    (summary.failed, dryRun ? "would fail" : "failed")]
+            .filter { $0.0 > 0 }.map { "; \($0.0) \($0.1)" }.joined()
+        return (dryRun ? "Dry run: \(collages(summary.saved)) would be saved in " : "Saved \(collages(summary.saved)) in ")
+            + directory + rest + "."
     }
 }

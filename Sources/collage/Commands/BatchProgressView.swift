@@ -27,6 +27,9 @@ final class BatchProgressView: Sendable {
     func show(_ result: BatchResult) {
         done.withLock { done in
             done += 1
+            // Above the bar, as problems are: the collage's label, then what its photo needs said.
+            if onTerminal && !dryRun && !result.notices.isEmpty { clearLine() }
+            for notice in result.notices { Console.warning("\(result.label): \(notice.message)") }
             if dryRun {
                 if result.succeeded && planOnStandardOutput { print(message(result)) } else { write(message(result)) }
                 return

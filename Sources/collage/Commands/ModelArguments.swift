@@ -73,6 +73,8 @@ extension EngineFormat: ExpressibleByArgument {
 
     public static var allValueStrings: [String] { writable.map(\.fileExtension) }
     public var defaultValueDescription: String { fileExtension }
+    // Not CaseIterable, so ArgumentParser would complete nothing (`save --format <Tab>`).
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 /// A model's value as an argument, parsed by the model.

@@ -77,5 +77,9 @@ struct Preview: ParsableCommand {
         }
         let output = picture.kind == .symbols ? picture.lines.joined(separator: "\n") : picture.lines.joined()
         FileHandle.standardOutput.write(Data((output + "\n").utf8))
+        // A preview draws any count; said after the picture, where it is not scrolled away.
+        if let refusal = CollageRules.saveRefusal(count: state.count) {
+            Console.warning("save will refuse this collage: \(refusal)")
+        }
     }
 }

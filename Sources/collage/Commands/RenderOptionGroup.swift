@@ -75,8 +75,13 @@ struct LayoutOptionGroup: ParsableArguments {
         if title != nil || caption != .none {
             if !ImageEngine.fontsAvailable {
                 Console.warning("no font is installed (fontconfig finds none), so no title or caption is drawn: install one, e.g. fonts-dejavu-core")
-            } else if let title, case let missing = ImageEngine.missingGlyphs(in: title.text, font: font), missing > 0 {
-                Console.warning("no installed font has \(missing == 1 ? "1 character" : "\(missing) characters") of the title, drawn as boxes: fonts-noto-core covers most scripts, fonts-noto-cjk Chinese, Japanese and Korean, fonts-noto-color-emoji emoji")
+            } else {
+                if let font, let substitute = ImageEngine.substitute(for: font) {
+                    Console.warning("no installed font is called '\(substitute.asked)': \(substitute.used) is used instead (fc-list lists the installed families)")
+                }
+                if let title, case let missing = ImageEngine.missingGlyphs(in: title.text, font: font), missing > 0 {
+                    Console.warning("no installed font has \(missing == 1 ? "1 character" : "\(missing) characters") of the title, drawn as boxes: fonts-noto-core covers most scripts, fonts-noto-cjk Chinese, Japanese and Korean, fonts-noto-color-emoji emoji")
+                }
             }
         }
         return try options(quality: quality, title: title, font: font)

@@ -79,22 +79,27 @@ extension CollageFailure {
 }
 
 /// The view model of the interactive collage, over the persistent selection.
-/// `maxDecodedPixels` is `--max-pixels` (`ImageEngine.maxDecodedPixels`).
-func makeCollageViewModel(maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels) throws -> CollageViewModel {
+/// `maxDecodedPixels` is `--max-pixels` (`ImageEngine.maxDecodedPixels`);
+/// `notice` is told of a damaged or soft photo (a warning line by default).
+func makeCollageViewModel(maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels,
+                          notice: @escaping @Sendable (PhotoNotice) -> Void = { Console.warning($0.message) }) throws -> CollageViewModel {
     let store = FileSelectionStore(directory: FileSelectionStore.defaultDirectory(), notice: Console.error)
     let engine = ImageEngine(maxDecodedPixels: maxDecodedPixels)
     do {
-        return try CollageViewModel(store: store, inspector: engine, renderer: engine, writer: PhotoWriter(encoder: engine))
+        return try CollageViewModel(store: store, inspector: engine, renderer: engine, writer: PhotoWriter(encoder: engine),
+                                    notice: notice)
     } catch {
         Console.error("\(error)")
         throw ExitCode.failure
     }
 }
 
-/// Prints a refused or failed outcome and exits non-zero.
+/// Prints an outcome, escaped as `status` shows names and captions (a line
+/// break in a caption would print a second line); a refused or failed one
+/// exits non-zero.
 func report(_ event: CollageEvent) throws {
     if event.isSuccess {
-        print(event.message)
+        print(Console.printable(event.message))
     } else {
         Console.error(event.message)
         throw ExitCode.failure

@@ -15,7 +15,8 @@ func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, options: 
     let noColor = ANSIScreenWriter.noColorRequested(in: environment)
     let renderer = ChafaPictureRenderer(kind: GraphicsDetection.pictureKind(for: graphics, environment: environment),
                                         noColor: noColor, terminal: terminal.size)
-    let coordinator = AppCoordinator(collage: try makeCollageViewModel(), previews: PreviewService(renderer: renderer),
+    // Not to stderr: a line there would be written over the full-screen picture.
+    let coordinator = AppCoordinator(collage: try makeCollageViewModel(notice: { _ in }), previews: PreviewService(renderer: renderer),
                                      renderOptions: options)
     coordinator.startLiveUpdates()
     var writer = ANSIScreenWriter(noColor: noColor)

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""Adds each option's default to the manual page generate-manual writes.
+"""Finishes the manual page generate-manual writes.
 
-swift-argument-parser's generate-manual (1.8) prints an option's help but
-not the default that `--help` shows beside it, so the page said less than
-the program. The defaults come from the binary itself
-(`--experimental-dump-help`, ArgumentParser's description of every command),
-so they are the models' own, never a second list.
+swift-argument-parser's generate-manual (1.8) writes an mdoc page that
+ - leaves out the default `--help` shows beside each option (and the
+   tool's own pattern missed every option with a short name, `-o, --output`);
+ - keeps the discussions' blank lines, each an "mdoc warning: Empty input
+   line" under `man -l` or `groff -mandoc -ww`;
+ - gives no `.Os`, so groff heads and foots it "BSD" ("BSD General Commands
+   Manual").
+The defaults come from the binary itself (`--experimental-dump-help`,
+ArgumentParser's description of every command), so they are the models'
+own, never a second list.
 
-usage: man-defaults.py PAGE DUMP.json   (rewrites PAGE in place)
+usage: man-page.py PAGE DUMP.json VERSION   (rewrites PAGE in place)
 """
 import json
 import re
@@ -42,7 +47,10 @@ def add_defaults(lines, defaults):
     def flush():
         nonlocal pending, described
         if pending and not any("default" in line.lower() for line in described):
-            out.append(f"Default: {pending[1]}.")
+            value = pending[1]
+            # A value that is not a word ("." for the working folder) is quoted,
+            # or "Default: .." would read as a typo.
+            out.append(f"Default: {value}." if re.match(r"[\w#]", value) else f"Default:\n.Ql \\&{value} .")
         pending, described = None, []
 
     for line in lines:
@@ -58,7 +66,7 @@ def add_defaults(lines, defaults):
             subcommand = re.match(r"\.It Em (\S+)$", line)
             if subcommand and depth == 1:
                 command = subcommand.group(1)
-            option = re.match(r"\.It Fl -([A-Za-z0-9-]+)", line)
+            option = re.match(r"\.It Fl (?:[A-Za-z0-9] , )?-([A-Za-z0-9-]+)", line)
             if option:
                 value = defaults.get(command, {}).get(option.group(1))
                 if value is not None:
@@ -70,14 +78,31 @@ def add_defaults(lines, defaults):
     return out
 
 
+def paragraphs(lines):
+    """A blank line of a discussion as mdoc's paragraph break."""
+    return [".Pp" if line.strip() == "" else line for line in lines[:-1]] + lines[-1:]
+
+
+def headed(lines, version):
+    """The page headed and footed with the program, not "BSD": groff's mdoc
+    puts its operating-system string (BSD) before the volume of any numbered
+    section, so it is emptied before `.Dt` (mandoc has no such string)."""
+    out = []
+    for line in lines:
+        if line.startswith(".Dt "):
+            out.append(".ds doc-volume-operating-system")
+        out.append(f".Os collage {version}" if line == ".Os" else line)
+    return out
+
+
 def main():
-    page, dump = sys.argv[1], sys.argv[2]
+    page, dump, version = sys.argv[1], sys.argv[2], sys.argv[3]
     with open(dump) as f:
         defaults = defaults_by_command(json.load(f))
     with open(page) as f:
         lines = f.read().split("\n")
     with open(page, "w") as f:
-        f.write("\n".join(add_defaults(lines, defaults)))
+        f.write("\n".join(headed(paragraphs(add_defaults(lines, defaults)), version)))
 
 
 if __name__ == "__main__":

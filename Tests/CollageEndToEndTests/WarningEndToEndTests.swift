@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// What was silent and is now said (issue #32): each a `collage: warning: `
+/// line on stderr, the exit status unchanged.
+@Suite struct WarningEndToEndTests {
+    /// A sample JPEG with 2000 bytes cut from the middle of its scan: libjpeg
+    /// reads past the gap ("Corrupt JPEG data") and draws on.
+    func corruptJPEG(in cli: CLI) throws -> String {
+        let whole = try Data(contentsOf: URL(fileURLWithPath: CLI.jpegs[0]))
+        let middle = whole.count / 2
+        let path = cli.workingDirectory.appendingPathComponent("damaged.jpg").path
+        try (whole.prefix(middle) + whole.dropFirst(middle + 2000)).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aCorruptJPEGIsDrawnAndSaidAtAddAndSave() throws {
+        let cli = try CLI()
+        let damaged = try corruptJPEG(in: cli)
+        let line = "collage: warning: \(damaged): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled\n"
+        let add = try cli.run("add", damaged, CLI.jpegs[1])
+        #expect(add.status == 0 && add.stderr == line, "\(add)")
+        let save = try cli.run("save", "-o", "out.png", "--size", "320x180", "--keep")
+        #expect(save.status == 0 && save.stderr == line, "\(save)")
+        // A whole file says nothing.
+        try cli.run("clear")
+        #expect(try cli.run("add", CLI.jpegs[0], CLI.jpegs[1]).stderr.isEmpty)
+    }
+
+    /// The cover factor of each photo in its cell: chelsea (451x300) and
+    /// coffee-cup (600x400) in 1250x800 cells are enlarged 2.77 and 2.08 times.
+    @Test func aPhotoEnlargedMoreThanTwiceIsNamedWithItsFactor() throws {
+        let cli = try CLI()
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
+        let soft = try cli.run("save", "--layout", "grid", "--size", "2500x800", "-o", "big.png", "--keep")
+        #expect(soft.status == 0)
+        #expect(soft.stderr == """
+            collage: warning: \(CLI.jpegs[0]) is enlarged 2.8x to fill its cell: it will look soft
+            collage: warning: \(CLI.jpegs[1]) is enlarged 2.1x to fill its cell: it will look soft
+
+            """, "\(soft.stderr)")
+        // 600x400 cells: chelsea 2.0x (not over 2), coffee-cup 1.5x.
+        #expect(try cli.run("save", "--layout", "grid", "--size", "1200x400", "-o", "small.png", "--keep").stderr.isEmpty)
+
+        // batch says it per collage, with the collage's label.
+        try "\(CLI.jpegs[0])\n\(CLI.jpegs[1])\n".write(to: cli.workingDirectory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+        let batch = try cli.run("batch", "list.txt", "-o", "out", "--layout", "grid", "--size", "2500x800")
+        #expect(batch.status == 0)
+        #expect(batch.stderr.hasPrefix("""
+            collage: warning: collage 1 (lines 1-2): \(CLI.jpegs[0]) is enlarged 2.8x to fill its cell: it will look soft
+            collage: warning: collage 1 (lines 1-2): \(CLI.jpegs[1]) is enlarged 2.1x to fill its cell: it will look soft
+
+            """), "\(batch.stderr)")
+    }
+
+    /// fontconfig gives its default for a family it does not have, silently.
+    @Test func aFontThatIsNotInstalledIsNamedWithTheOneUsed() throws {
+        let cli = try CLI()
+        try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
+        let missing = try cli.run("save", "-o", "a.png", "--size", "320x180", "--title", "Hi", "--font", "NoSuchFontFamily 40", "--keep")
+        #expect(missing.status == 0)
+        let lines = missing.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("collage: warning: no installed font is called 'NoSuchFontFamily': ")
+                && lines[0].hasSuffix(" is used instead (fc-list lists the installed families)")
+                && !lines[0].contains(": : "), "\(missing.stderr)")
+        // A generic family is fontconfig's to map: nothing to say.
+        #expect(try cli.run("save", "-o", "b.png", "--size", "320x180", "--title", "Hi", "--font", "Serif 40", "--keep").stderr.isEmpty)
+    }
+}
