@@ -171,14 +171,22 @@ enum SlicingLayout {
         func layOut(_ parameters: [Double], pixels: Bool, boxes: inout [Box], cells: inout [Box]) -> Bool {
             boxes[0] = (0, 0, Double(width), Double(height))
             let gap = Double(self.gap), smallest = pixels ? 1.0 : .leastNormalMagnitude
+            // Each parameter's exponential once: the search lays out a tree
+            // about a thousand times (a fifth to a quarter less time for six
+            // photos, measured with the search compiled alone, the same plans).
+            // (At most six children a split: a collage's most photos.)
+            var shares = InlineArray<6, Double>(repeating: 1)
             for (index, split) in splits.enumerated() {
                 let box = boxes[index], count = split.childCount
                 let length = (split.across ? box.width : box.height) - gap * Double(count - 1)
                 var total = 1.0
-                for parameter in 0..<(count - 1) { total += exp(parameters[split.firstParameter + parameter]) }
+                for parameter in 0..<(count - 1) {
+                    shares[parameter + 1] = exp(parameters[split.firstParameter + parameter])
+                    total += shares[parameter + 1]
+                }
                 var running = 0.0, start = 0.0
                 for order in 0..<count {
-                    running += (order == 0 ? 1 : exp(parameters[split.firstParameter + order - 1])) / total
+                    running += shares[order] / total
                     var end = order == count - 1 ? length : length * running
                     if pixels { end = end.rounded() }
                     guard end - start >= smallest else { return false }
