@@ -454,41 +454,69 @@ static ci_status add_found_around(const ci_image *grey, cf_face around, double d
     return CI_OK;
 }
 
+// The frame reduced to grey, upright, its short side at most `short_side`.
+static ci_status grey_upright(const ci_image *frame, int orientation, uint32_t short_side, ci_image *grey,
+                             const char *name, ci_error *err) {
+    uint32_t dw, dh, w, h;
+    ci_oriented_size(orientation, frame->width, frame->height, &dw, &dh);
+    reduced_size(dw, dh, short_side, &w, &h);
+    memset(grey, 0, sizeof *grey);
+    ci_status status = reduce_upright(frame, orientation, w, h, grey, name, err);
+    if (status != CI_OK) return status;
+    // Grey, in place (the detectors look at luminance only).
+    for (uint32_t y = 0; y < grey->height; y++) {
+        uint8_t *row = grey->pixels + (size_t)y * grey->stride;
+        for (uint32_t x = 0; x < grey->width; x++)
+            row[x] = (uint8_t)((77 * row[x * 3] + 150 * row[x * 3 + 1] + 29 * row[x * 3 + 2] + 128) >> 8);
+    }
+    return CI_OK;
+}
+
 // Small faces (issue #31): dlib's 80-pixel window sees faces of about a
 // sixth of the short side at FACE_SEARCH_SHORT_SIDE, while a person
 // standing full length has a face of 5 to 10% of it. OpenCV's LBP cascade
 // (a 24-pixel window) finds candidates from there up to where dlib takes
-// over, in the same picture, where they could change the crop
-// (crop_region). It passes busy textures too, so each of the surest few is
-// confirmed by dlib on the part around it enlarged until the candidate is
-// SMALL_CONFIRM_SIZE pixels (dlib's window, with room: the candidate's box
-// is a little larger than the face).
-#define SMALL_FACE_LARGEST 90
+// over, where they could change the crop (crop_region), in a picture of
+// its own, larger than dlib's (as far as the frame decoded has the
+// pixels): at 480 a face of 5% is 24 pixels, the window itself, and the
+// cascade frames faces with a margin, so it found 16 of the evaluation's
+// 30 faces of 5%; at 640, 25 (docs/performance.md). It passes busy
+// textures too, so each of the surest few is confirmed by dlib on the part
+// around it enlarged until the candidate is SMALL_CONFIRM_SIZE pixels
+// (dlib's window, with room: the candidate's box is a little larger than
+// the face).
+#define SMALL_FACE_SEARCH_SHORT_SIDE 640
+#define SMALL_FACE_LARGEST_SHARE 0.1875  // 90 pixels at 480: dlib's window, with room
 #define SMALL_CONFIRM_SIZE 110.0
 #define SMALL_CONFIRM_RATIO 1.5
 #define MAX_SMALL_CANDIDATES 4
-static ci_status add_small_faces(const ci_image *grey, int axis, double length, ci_box *faces, int *count,
-                                 const char *name, ci_error *err) {
-    const cf_region region = crop_region(axis, length, grey->width, grey->height);
+static ci_status add_small_faces(const ci_image *frame, int orientation, int axis, double length, ci_box *faces,
+                                 int *count, const char *name, ci_error *err) {
+    ci_image grey;
+    ci_status status = grey_upright(frame, orientation, SMALL_FACE_SEARCH_SHORT_SIDE, &grey, name, err);
+    if (status != CI_OK) return status;
+    const cf_region region = crop_region(axis, length, grey.width, grey.height);
+    const uint32_t shortest = grey.width < grey.height ? grey.width : grey.height;
+    const uint32_t largest = (uint32_t)(SMALL_FACE_LARGEST_SHARE * shortest);
     cf_face found[MAX_SMALL_CANDIDATES];
-    int n = cf_find_small_faces(grey->pixels, grey->width, grey->height, grey->stride, &region, 0,
-                                SMALL_FACE_LARGEST, found, MAX_SMALL_CANDIDATES);
-    if (n < 0) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
+    int n = cf_find_small_faces(grey.pixels, grey.width, grey.height, grey.stride, &region, 0, largest, found,
+                                MAX_SMALL_CANDIDATES);
+    if (n < 0) status = ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory looking for faces", name);
     if (n > MAX_SMALL_CANDIDATES) n = MAX_SMALL_CANDIDATES;
-    ci_status status = CI_OK;
     for (int i = 0; i < n && status == CI_OK; i++) {
         int before = *count;
-        status = add_found_around(grey, found[i], 0, SMALL_CONFIRM_SIZE / found[i].height, faces, count, name, err);
+        status = add_found_around(&grey, found[i], 0, SMALL_CONFIRM_SIZE / found[i].height, faces, count, name, err);
         // A confirmation is the candidate's face: about its size, over it
         // (in busy texture, enlarged, dlib can frame something else).
-        const ci_box candidate = {found[i].x / grey->width, found[i].y / grey->height, found[i].width / grey->width,
-                                  found[i].height / grey->height};
+        const ci_box candidate = {found[i].x / grey.width, found[i].y / grey.height, found[i].width / grey.width,
+                                  found[i].height / grey.height};
         for (int j = before; j < *count; j++) {
             double ratio = faces[j].height / candidate.height;
             if (ratio < 1 / SMALL_CONFIRM_RATIO || ratio > SMALL_CONFIRM_RATIO || !overlapping(faces[j], candidate))
                 faces[j--] = faces[--*count];
         }
     }
+    ci_image_free(&grey);
     return status;
 }
 
@@ -500,19 +528,9 @@ static ci_status add_small_faces(const ci_image *grey, int axis, double length, 
 static ci_status find_faces(const ci_image *frame, int orientation, int axis, double length, ci_box *faces,
                             int *count, const char *name, ci_error *err) {
     *count = 0;
-    uint32_t dw, dh, w, h;
-    ci_oriented_size(orientation, frame->width, frame->height, &dw, &dh);
-    reduced_size(dw, dh, FACE_SEARCH_SHORT_SIDE, &w, &h);
     ci_image small;
-    memset(&small, 0, sizeof small);
-    ci_status status = reduce_upright(frame, orientation, w, h, &small, name, err);
+    ci_status status = grey_upright(frame, orientation, FACE_SEARCH_SHORT_SIDE, &small, name, err);
     if (status != CI_OK) return status;
-    // Grey, in place (the detector looks at luminance only).
-    for (uint32_t y = 0; y < small.height; y++) {
-        uint8_t *row = small.pixels + (size_t)y * small.stride;
-        for (uint32_t x = 0; x < small.width; x++)
-            row[x] = (uint8_t)((77 * row[x * 3] + 150 * row[x * 3 + 1] + 29 * row[x * 3 + 2] + 128) >> 8);
-    }
     cf_face found[CI_MAX_FACES];
     // Searched down to the weak candidates' score: the boxes over
     // FACE_SCORE_THRESHOLD are the same as a search at it (suppression goes
@@ -548,7 +566,7 @@ static ci_status find_faces(const ci_image *frame, int orientation, int axis, do
     // tilted filters reach (about 30 degrees), around the weak candidates,
     // turned TURNED_SEARCH_DEGREES each way.
     if (n == 0 && profiles_wanted(axis, length)) {
-        status = add_small_faces(&small, axis, length, faces, count, name, err);
+        status = add_small_faces(frame, orientation, axis, length, faces, count, name, err);
         if (status == CI_OK && *count == 0) status = add_profiles(&small, axis, length, faces, count, name, err);
         for (int i = 0; i < candidates && status == CI_OK && *count == 0; i++)
             for (int turn = -1; turn <= 1 && status == CI_OK; turn += 2)
