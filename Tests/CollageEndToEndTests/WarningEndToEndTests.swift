@@ -14,17 +14,19 @@ import Testing
         return path
     }
 
-    @Test func aCorruptJPEGIsDrawnAndSaidAtAddAndSave() throws {
+    @Test func aCorruptJPEGIsDrawnAndSaidAtSave() throws {
         let cli = try CLI()
         let damaged = try corruptJPEG(in: cli)
         let line = "collage: warning: \(damaged): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled\n"
+        // add walks the file, it does not decode it: only save tells.
         let add = try cli.run("add", damaged, CLI.jpegs[1])
-        #expect(add.status == 0 && add.stderr == line, "\(add)")
+        #expect(add.status == 0 && add.stderr.isEmpty, "\(add)")
         let save = try cli.run("save", "-o", "out.png", "--size", "320x180", "--keep")
         #expect(save.status == 0 && save.stderr == line, "\(save)")
         // A whole file says nothing.
         try cli.run("clear")
         #expect(try cli.run("add", CLI.jpegs[0], CLI.jpegs[1]).stderr.isEmpty)
+        #expect(try cli.run("save", "-o", "whole.png", "--size", "320x180").stderr.isEmpty)
     }
 
     /// The cover factor of each photo in its cell: chelsea (451x300) and

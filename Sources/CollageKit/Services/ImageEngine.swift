@@ -117,9 +117,6 @@ public struct PhotoInfo: Equatable, Sendable {
     /// When it was taken, as EXIF writes it ("2019:07:04 18:30:00"); nil when
     /// the file says nothing (or nothing that is a date).
     public let dateTaken: String?
-    /// How often the decoder read past broken data and drew on: only
-    /// `admit` decodes to tell (0 from `inspect`).
-    public internal(set) var corruptData = 0
 
     /// What the engine's probe found; refused when the format is none the
     /// engine lists (never taken for a JPEG).
@@ -365,24 +362,14 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
 
     /// The header, then the whole file (ci_check_complete): a photo over the
     /// limit is refused before the walk.
+    ///
+    /// A JPEG with corrupt data libjpeg reads past is not found here: only
+    /// decoding tells, and a decode at add (even at 1/8, into one pixel)
+    /// cost 0.1 s for a 12-megapixel JPEG, more than the whole collage of
+    /// six takes to save; `save` decodes anyway, and says it there.
     public func admit(_ photo: Photo) throws -> PhotoInfo {
-        var info = try inspect(photo)
+        let info = try inspect(photo)
         try call(photo) { ci_check_complete($0, &$1) }
-        // Only decoding tells a damaged JPEG, which libjpeg reads past with a
-        // warning (the one loader that draws on): into one pixel at 1/8, the
-        // cheapest decode that still reads all its data.
-        if info.format.format == CI_FORMAT_JPEG {
-            var pixel = [UInt8](repeating: 0, count: 3)
-            var options = ci_draw_options(background: ci_color(), limits: ci_limits(max_pixels: maxDecodedPixels),
-                                          crop: CI_CROP_CENTRE, fit: CI_FIT_COVER, has_focus: 0, focus_x: 0, focus_y: 0,
-                                          draft: 1)
-            var placement = ci_placement()
-            try pixel.withUnsafeMutableBufferPointer { buffer in
-                var canvas = ci_image(pixels: buffer.baseAddress, width: 1, height: 1, stride: 3, channels: 3)
-                try call(photo) { ci_draw_photo_placed($0, &canvas, ci_rect(x: 0, y: 0, width: 1, height: 1), &options, &placement, &$1) }
-            }
-            info.corruptData = Int(placement.corrupt_data)
-        }
         return info
     }
 

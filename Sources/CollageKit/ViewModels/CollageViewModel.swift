@@ -125,12 +125,10 @@ public final class CollageViewModel {
         // as the check may decode (a JPEG XL's is the only way to tell it is
         // whole: 0.5 s for 12 megapixels).
         let reasons = Locked([String?](repeating: nil, count: pick.count))
-        let damaged = Locked([PhotoNotice?](repeating: nil, count: pick.count))
         let inspector = self.inspector
         DispatchQueue.concurrentPerform(iterations: pick.count) { index in
             do {
-                let info = try inspector.admit(pick[index])
-                if info.corruptData > 0 { damaged.withLock { $0[index] = .corruptData(pick[index], count: info.corruptData) } }
+                _ = try inspector.admit(pick[index])
             } catch {
                 reasons.withLock { $0[index] = "\(error)" }
             }
@@ -140,15 +138,13 @@ public final class CollageViewModel {
         }
         if unreadable.count == 1 { return publish(.refused(unreadable[0])) }
         if !unreadable.isEmpty { return publish(.refused(.unreadablePhotos(unreadable))) }
-        let added = change { photos in
+        return change { photos in
             if let refusal = CollageRules.addRefusal(count: photos.count, adding: pick.count) {
                 return .refused(refusal)
             }
             photos.append(contentsOf: pick)
             return .added(pick)
         }
-        if added.isSuccess { damaged.current.compactMap { $0 }.forEach(notice) }
-        return added
     }
 
     /// Empties the selection; refused when it is already empty.
