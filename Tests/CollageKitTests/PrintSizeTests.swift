@@ -19,7 +19,8 @@ import Testing
         let a4 = try #require(try PrintSize(parsing: "210x297mm"))
         #expect(String(format: "%.2f x %.2f", a4.points.width, a4.points.height) == "595.28 x 841.89")
         let photo = try #require(try PrintSize(parsing: "6x4in"))
-        #expect(photo.points == (width: 432, height: 288) as (Double, Double))
+        #expect(photo.points.width == 432)
+        #expect(photo.points.height == 288)
     }
 
     @Test func unitsAreInchesCentimetresAndMillimetres() throws {
