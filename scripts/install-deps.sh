@@ -66,6 +66,15 @@ fi
 if ! command -v img2webp >/dev/null 2>&1 || ! command -v webpmux >/dev/null 2>&1; then
   missing+=(webp)
 fi
+# poppler-utils (pdfinfo, pdffonts, pdftotext, pdftoppm) reads back the PDF
+# pages the print tests write (issue #34); exiftool the resolution the JPEG,
+# PNG, WebP and AVIF files say they print at.
+if ! command -v pdfinfo >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1; then
+  missing+=(poppler-utils)
+fi
+if ! command -v exiftool >/dev/null 2>&1; then
+  missing+=(libimage-exiftool-perl)
+fi
 # dlib's face detector is compiled from its headers (no library is linked);
 # scripts/faces/make-model.sh links libdlib with BLAS and LAPACK to read the
 # model, which the test suite checks.

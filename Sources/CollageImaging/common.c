@@ -170,6 +170,21 @@ void ci_image_free(ci_image *image) {
 
 void ci_buffer_free(uint8_t *buffer) { free(buffer); }
 
+int ci_growing_append(ci_growing_buffer *buffer, const void *bytes, size_t size) {
+    if (size > SIZE_MAX - buffer->size) return 0;
+    if (buffer->size + size > buffer->capacity) {
+        size_t capacity = buffer->capacity ? buffer->capacity : 64 * 1024;
+        while (capacity < buffer->size + size) capacity = capacity > SIZE_MAX / 2 ? SIZE_MAX : capacity * 2;
+        uint8_t *grown = realloc(buffer->data, capacity);
+        if (!grown) return 0;
+        buffer->data = grown;
+        buffer->capacity = capacity;
+    }
+    if (size) memcpy(buffer->data + buffer->size, bytes, size);
+    buffer->size += size;
+    return 1;
+}
+
 void ci_oriented_size(int orientation, uint32_t width, uint32_t height,
                       uint32_t *out_width, uint32_t *out_height) {
     // Orientations 5-8 transpose the image.

@@ -45,6 +45,17 @@ ci_status ci_read_rest(int fd, uint8_t **buffer, size_t *filled, size_t file_siz
                        const char *path, ci_error *err);
 
 
+// An encoded file growing in memory as an encoder writes it (the savers'
+// and the PDF page's output), doubling from 64 KiB.
+typedef struct {
+    uint8_t *data;
+    size_t size, capacity;
+} ci_growing_buffer;
+
+// Appends `size` bytes; 0 (the buffer unchanged, still the caller's to free)
+// when it cannot grow.
+int ci_growing_append(ci_growing_buffer *buffer, const void *bytes, size_t size);
+
 // The effective pixel limit of `limits` (NULL or 0 means the default).
 uint64_t ci_max_pixels(const ci_limits *limits);
 

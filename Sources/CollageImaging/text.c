@@ -377,6 +377,45 @@ static void text_composite(ci_image *canvas, ci_rect box, const uint8_t *data, i
     }
 }
 
+// The laid-out run shown on `cr`, whose origin is its box's top left, in the
+// run's colour, its first line `top` pixels down.
+static void text_show(const ci_text_api *t, cairo_t *cr, PangoLayout *layout, const ci_text_run *run, int top) {
+    t->cairo_set_source_rgb(cr, run->colour.r / 255.0, run->colour.g / 255.0, run->colour.b / 255.0);
+    t->cairo_move_to(cr, 0, top);
+    t->pango_cairo_show_layout(cr, layout);
+}
+
+ci_status ci_text_show_on(const ci_text_api *t, cairo_t *cr, ci_rect box, const ci_text_run *run, ci_error *err) {
+    ci_status status = text_check(t, run, 1, err);
+    if (status == CI_OK && (box.width != run->width || box.height != run->height))
+        status = ci_fail(err, CI_ERR_INVALID_ARGUMENT, "text: the box is %ux%u but the run is laid out for %ux%u",
+                         box.width, box.height, run->width, run->height);
+    if (status != CI_OK || !text_has_fonts(t)) return status;  // no font: nothing shown, as ci_draw_text
+    PangoFontMap *map = text_font_map(t);
+    PangoLayout *layout = map ? text_layout(t, map, run) : NULL;
+    if (!layout) {
+        if (map) t->g_object_unref(map);
+        return ci_fail(err, CI_ERR_NO_MEMORY, "text: out of memory laying out");
+    }
+    ci_text_metrics metrics;
+    int top;
+    text_metrics(t, layout, box.height, &metrics, &top);
+    // Clipped to the box, as the raster's box-sized surface clips it.
+    t->cairo_save(cr);
+    t->cairo_translate(cr, box.x, box.y);
+    t->cairo_rectangle(cr, 0, 0, box.width, box.height);
+    t->cairo_clip(cr);
+    text_show(t, cr, layout, run, top);
+    t->cairo_restore(cr);
+    t->g_object_unref(layout);
+    t->g_object_unref(map);
+    cairo_status_t shown = t->cairo_status(cr);
+    if (shown != CAIRO_STATUS_SUCCESS)
+        return ci_fail(err, CI_ERR_NO_MEMORY, "text: showing a %ux%u box failed: %s", box.width, box.height,
+                       t->cairo_status_to_string(shown));
+    return CI_OK;
+}
+
 // The run drawn into a box-sized ARGB surface and composited over the canvas.
 static ci_status text_draw(const ci_text_api *t, PangoFontMap *map, ci_image *canvas, ci_rect box,
                            const ci_text_run *run, ci_text_metrics *metrics, ci_error *err) {
@@ -388,9 +427,7 @@ static ci_status text_draw(const ci_text_api *t, PangoFontMap *map, ci_image *ca
     cairo_t *cr = t->cairo_create(surface);  // never NULL: an object in an error state on failure
     cairo_status_t drawn = t->cairo_status(cr);
     if (drawn == CAIRO_STATUS_SUCCESS) {
-        t->cairo_set_source_rgb(cr, run->colour.r / 255.0, run->colour.g / 255.0, run->colour.b / 255.0);
-        t->cairo_move_to(cr, 0, top);
-        t->pango_cairo_show_layout(cr, layout);
+        text_show(t, cr, layout, run, top);
         t->cairo_surface_flush(surface);
         drawn = t->cairo_status(cr);
     }

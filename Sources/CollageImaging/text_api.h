@@ -29,9 +29,18 @@ typedef int PangoWrapMode, PangoEllipsizeMode, PangoAlignment;
 typedef struct _cairo cairo_t;
 typedef struct _cairo_surface cairo_surface_t;
 typedef struct _cairo_font_options cairo_font_options_t;
-typedef int cairo_status_t, cairo_format_t, cairo_antialias_t, cairo_hint_metrics_t;
+typedef int cairo_status_t, cairo_format_t, cairo_antialias_t, cairo_hint_metrics_t, cairo_pdf_metadata_t;
+typedef cairo_status_t (*cairo_write_func_t)(void *closure, const unsigned char *data, unsigned int length);
+typedef void (*cairo_destroy_func_t)(void *data);
 #define CAIRO_STATUS_SUCCESS 0
+#define CAIRO_STATUS_NO_MEMORY 1
+#define CAIRO_STATUS_WRITE_ERROR 11
 #define CAIRO_FORMAT_ARGB32 0
+#define CAIRO_FORMAT_RGB24 1
+#define CAIRO_MIME_TYPE_JPEG "image/jpeg"
+#define CAIRO_PDF_METADATA_TITLE 0
+#define CAIRO_PDF_METADATA_CREATOR 4
+#define CAIRO_PDF_METADATA_CREATE_DATE 5
 #define CAIRO_ANTIALIAS_GRAY 2
 #define CAIRO_HINT_METRICS_OFF 1
 typedef struct _FcConfig FcConfig;
@@ -80,6 +89,25 @@ cairo_status_t cairo_status(cairo_t *cr);
 const char *cairo_status_to_string(cairo_status_t status);
 void cairo_set_source_rgb(cairo_t *cr, double red, double green, double blue);
 void cairo_move_to(cairo_t *cr, double x, double y);
+void cairo_save(cairo_t *cr);
+void cairo_restore(cairo_t *cr);
+void cairo_translate(cairo_t *cr, double tx, double ty);
+void cairo_scale(cairo_t *cr, double sx, double sy);
+void cairo_rectangle(cairo_t *cr, double x, double y, double width, double height);
+void cairo_clip(cairo_t *cr);
+void cairo_fill(cairo_t *cr);
+void cairo_paint(cairo_t *cr);
+void cairo_set_source_rgba(cairo_t *cr, double red, double green, double blue, double alpha);
+void cairo_set_source_surface(cairo_t *cr, cairo_surface_t *surface, double x, double y);
+void cairo_show_page(cairo_t *cr);
+cairo_status_t cairo_surface_status(cairo_surface_t *surface);
+void cairo_surface_finish(cairo_surface_t *surface);
+void cairo_surface_mark_dirty(cairo_surface_t *surface);
+cairo_status_t cairo_surface_set_mime_data(cairo_surface_t *surface, const char *mime_type, const unsigned char *data,
+                                           unsigned long length, cairo_destroy_func_t destroy, void *closure);
+cairo_surface_t *cairo_pdf_surface_create_for_stream(cairo_write_func_t write_func, void *closure,
+                                                     double width_in_points, double height_in_points);
+void cairo_pdf_surface_set_metadata(cairo_surface_t *surface, cairo_pdf_metadata_t metadata, const char *utf8);
 const char *pango_version_string(void);
 const char *cairo_version_string(void);
 gpointer g_object_ref(gpointer object);
@@ -132,7 +160,24 @@ FcFontSet *FcConfigGetFonts(FcConfig *config, FcSetName set);
     X(cairo_status)                      \
     X(cairo_status_to_string)            \
     X(cairo_set_source_rgb)              \
-    X(cairo_move_to)
+    X(cairo_move_to)                     \
+    X(cairo_save)                        \
+    X(cairo_restore)                     \
+    X(cairo_translate)                   \
+    X(cairo_scale)                       \
+    X(cairo_rectangle)                   \
+    X(cairo_clip)                        \
+    X(cairo_fill)                        \
+    X(cairo_paint)                       \
+    X(cairo_set_source_rgba)             \
+    X(cairo_set_source_surface)          \
+    X(cairo_show_page)                   \
+    X(cairo_surface_status)              \
+    X(cairo_surface_finish)              \
+    X(cairo_surface_mark_dirty)          \
+    X(cairo_surface_set_mime_data)       \
+    X(cairo_pdf_surface_create_for_stream) \
+    X(cairo_pdf_surface_set_metadata)
 
 #define CI_GOBJECT_FUNCTIONS(X) \
     X(g_object_ref)             \
@@ -158,5 +203,11 @@ typedef struct {
 // and looks the functions up. CI_ERR_UNSUPPORTED names what is missing.
 ci_status ci_text_api_open(ci_text_api *api, ci_error *err);
 void ci_text_api_close(ci_text_api *api);
+
+// Shows `run` in `box` on any Cairo context whose units are the canvas's
+// pixels (the PDF page's, pdf.c), clipped to the box and placed as
+// ci_draw_text places it; fonts are Cairo's to embed. No font: nothing
+// shown, CI_OK.
+ci_status ci_text_show_on(const ci_text_api *t, cairo_t *cr, ci_rect box, const ci_text_run *run, ci_error *err);
 
 #endif

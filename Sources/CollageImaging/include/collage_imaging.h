@@ -392,6 +392,51 @@ ci_status ci_text_font_family(const char *font, char *asked, char *used, size_t 
 // pixels inside both the box and the canvas are written.
 void ci_shade_box(ci_image *canvas, ci_rect box, ci_color colour, uint8_t alpha);
 
+// --- PDF: a collage to print (issue #34) ---
+//
+// One page of a physical size, drawn through Cairo's PDF surface: the
+// background, the caption bands (shades) and the text are vector; each
+// photo is the JPEG the caller encoded of it at its cell's print
+// resolution, embedded as it is. Every position is in the pixels of the
+// canvas the layout planned (canvas_width x canvas_height), which the page
+// scales to its points.
+
+typedef struct {
+    ci_rect where;              // the part of the canvas the photo covers
+    ci_image pixels;            // the photo as drawn there (RGB), at its print resolution
+    const uint8_t *jpeg;        // the same pixels encoded as JPEG: what the page embeds
+    size_t jpeg_size;
+} ci_pdf_photo;
+
+typedef struct {
+    ci_rect box;
+    ci_color colour;
+    uint8_t alpha;              // opacity / 255, as ci_shade_box's
+} ci_pdf_shade;
+
+typedef struct {
+    ci_rect box;                // as ci_draw_text's box; the run's width and height are the box's
+    ci_text_run run;
+} ci_pdf_text;
+
+typedef struct {
+    double width_points, height_points;        // the page, 1/72 inch (3 to 14400 each)
+    uint32_t canvas_width, canvas_height;      // the pixel canvas the positions are in
+    ci_color background;
+    const ci_pdf_photo *photos;
+    size_t photo_count;
+    const ci_pdf_shade *shades;                // drawn over the photos, in order
+    size_t shade_count;
+    const ci_pdf_text *texts;                  // drawn last, in order
+    size_t text_count;
+    const char *title;                         // the document's title; NULL or "": none
+    const char *creator;                       // the program that made it ("collage 1.2")
+    const char *creation_date;                 // ISO 8601 ("2026-11-28T10:00:00Z"); NULL: now
+} ci_pdf_page;
+
+// Writes the page as a PDF into a new buffer (free it with ci_buffer_free).
+ci_status ci_pdf_write(const ci_pdf_page *page, uint8_t **out, size_t *out_size, ci_error *err);
+
 #ifdef __cplusplus
 }
 #endif

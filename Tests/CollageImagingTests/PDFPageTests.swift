@@ -1,0 +1,184 @@
+import CollageImaging
+import Foundation
+import Testing
+
+/// `ci_pdf_write` (issue #34): one page of a physical size, read back with
+/// poppler's tools (Debian poppler-utils, which make test installs).
+@Suite struct PDFPageTests {
+    /// A 300x200 photo: red left half, blue right half, as RGB and as JPEG.
+    struct Photo {
+        let pixels: [UInt8]
+        let jpeg: [UInt8]
+        static let width = 300, height = 200
+
+        init() throws {
+            pixels = (0..<Self.width * Self.height).flatMap { index -> [UInt8] in
+                index % Self.width < Self.width / 2 ? [220, 30, 30] : [30, 30, 220]
+            }
+            var source = pixels
+            var error = ci_error()
+            var out: UnsafeMutablePointer<UInt8>?
+            var size = 0
+            let status = source.withUnsafeMutableBufferPointer { buffer in
+                var image = ci_image(pixels: buffer.baseAddress, width: UInt32(Self.width), height: UInt32(Self.height),
+                                     stride: Self.width * 3, channels: 3)
+                return ci_encode(CI_FORMAT_JPEG, &image, 92, 1, nil, &out, &size, &error)
+            }
+            try #require(status == CI_OK, "\(TextTests.message(error))")
+            jpeg = Array(UnsafeBufferPointer(start: out, count: size))
+            ci_buffer_free(out)
+        }
+    }
+
+    /// An A4 page (canvas 992x1403, 120 dpi) with the photo, a caption band
+    /// and two texts; the PDF's bytes, or the engine's error.
+    static func write(title: String = "Summer in Kyoto", widthPoints: Double = 595.2755905511812,
+                      jpeg: Bool = true) throws -> (pdf: [UInt8]?, error: String?) {
+        let photo = try Photo()
+        var pixels = photo.pixels
+        var error = ci_error()
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let status = pixels.withUnsafeMutableBufferPointer { buffer in
+            photo.jpeg.withUnsafeBufferPointer { jpegBytes in
+                title.withCString { titleText in
+                    "Sans".withCString { font in
+                        var placed = ci_pdf_photo(
+                            where: ci_rect(x: 96, y: 300, width: 800, height: 533),
+                            pixels: ci_image(pixels: buffer.baseAddress, width: UInt32(Photo.width),
+                                             height: UInt32(Photo.height), stride: Photo.width * 3, channels: 3),
+                            jpeg: jpeg ? jpegBytes.baseAddress : nil, jpeg_size: jpeg ? jpegBytes.count : 0)
+                        var shade = ci_pdf_shade(box: ci_rect(x: 96, y: 760, width: 800, height: 73),
+                                                 colour: ci_color(r: 0, g: 0, b: 0), alpha: 128)
+                        var texts = [
+                            ci_pdf_text(box: ci_rect(x: 96, y: 100, width: 800, height: 120),
+                                        run: ci_text_run(text: titleText, font: font, pixel_size: 60,
+                                                         colour: ci_color(r: 0, g: 0, b: 0), width: 800, height: 120,
+                                                         max_lines: 2, align: CI_TEXT_CENTRE)),
+                        ]
+                        return "Caption under the photo".withCString { caption in
+                            texts.append(ci_pdf_text(box: ci_rect(x: 110, y: 770, width: 770, height: 53),
+                                                     run: ci_text_run(text: caption, font: font, pixel_size: 36,
+                                                                      colour: ci_color(r: 255, g: 255, b: 255), width: 770,
+                                                                      height: 53, max_lines: 1, align: CI_TEXT_LEFT)))
+                            return texts.withUnsafeBufferPointer { textList in
+                                "collage test".withCString { creator in
+                                    "2026-11-28T10:00:00Z".withCString { date in
+                                        var page = ci_pdf_page(
+                                            width_points: widthPoints, height_points: 841.8897637795276,
+                                            canvas_width: 992, canvas_height: 1403,
+                                            background: ci_color(r: 250, g: 240, b: 230),
+                                            photos: &placed, photo_count: 1, shades: &shade, shade_count: 1,
+                                            texts: textList.baseAddress, text_count: textList.count,
+                                            title: titleText, creator: creator, creation_date: date)
+                                        return ci_pdf_write(&page, &out, &size, &error)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard status == CI_OK else { return (nil, TextTests.message(error)) }
+        defer { ci_buffer_free(out) }
+        return (Array(UnsafeBufferPointer(start: out, count: size)), nil)
+    }
+
+    static func page(title: String = "Summer in Kyoto") throws -> [UInt8] {
+        let written = try write(title: title)
+        return try #require(written.pdf, "\(written.error ?? "")")
+    }
+
+    /// `tool` (a poppler-utils program) run on the PDF; its standard output, as text.
+    static func poppler(_ tool: String, _ arguments: [String], pdf: [UInt8]) throws -> String {
+        String(decoding: try popplerOutput(tool, arguments, pdf: pdf), as: UTF8.self)
+    }
+
+    /// `tool` run on the PDF; its standard output.
+    static func popplerOutput(_ tool: String, _ arguments: [String], pdf: [UInt8]) throws -> [UInt8] {
+        let path = "/usr/bin/" + tool
+        try #require(FileManager.default.isExecutableFile(atPath: path),
+                     "\(tool) (Debian poppler-utils) is missing: make test installs it")
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("page.pdf")
+        try Data(pdf).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments + [file.path] + (tool == "pdftotext" ? ["-"] : [])
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "\(tool) failed on the page")
+        return [UInt8](data)
+    }
+
+    @Test func thePageIsA4InPointsWithItsMetadata() throws {
+        let pdf = try Self.page()
+        let info = try Self.poppler("pdfinfo", [], pdf: pdf)
+        #expect(info.contains("Page size:       595.276 x 841.89 pts (A4)"), "\(info)")
+        #expect(info.contains("Title:           Summer in Kyoto"))
+        #expect(info.contains("Creator:         collage test"))
+        #expect(info.contains("CreationDate:    Sat Nov 28 10:00:00 2026 UTC"))
+        #expect(info.contains("Pages:           1"))
+    }
+
+    @Test func textIsRealTextInEmbeddedFonts() throws {
+        let pdf = try Self.page(title: "Summer in Kyoto · 夏の京都")
+        let text = try Self.poppler("pdftotext", [], pdf: pdf)
+        #expect(text.contains("Summer in Kyoto · 夏の京都"), "\(text)")
+        #expect(text.contains("Caption under the photo"))
+        let fonts = try Self.poppler("pdffonts", [], pdf: pdf).split(separator: "\n").dropFirst(2)
+        #expect(!fonts.isEmpty)
+        for font in fonts {
+            // name type encoding emb sub uni: every font embedded and subset.
+            #expect(font.contains(" yes yes "), "not embedded and subset: \(font)")
+        }
+    }
+
+    /// The photo is embedded once, as the JPEG given, at its own pixels.
+    @Test func thePhotoIsTheJPEGGiven() throws {
+        let pdf = try Self.page()
+        let images = try Self.poppler("pdfimages", ["-list"], pdf: pdf).split(separator: "\n").dropFirst(2)
+        #expect(images.count == 1)
+        let columns = images.first.map { $0.split(separator: " ").map(String.init) } ?? []
+        #expect(columns.count > 8 && columns[3] == "300" && columns[4] == "200" && columns[8] == "jpeg", "\(images)")
+        // The JPEG's bytes are in the file as they were encoded (DCTDecode).
+        let jpeg = try Photo().jpeg
+        #expect(pdf.count > jpeg.count && Data(pdf).range(of: Data(jpeg)) != nil)
+    }
+
+    /// Rendered at 120 dpi (the canvas's own resolution): the background,
+    /// the photo's two halves, the caption band's shade, where they were put.
+    @Test func theRenderedPageShowsEverythingWhereItWasPut() throws {
+        let pdf = try Self.page()
+        let ppm = try Self.popplerOutput("pdftoppm", ["-r", "120"], pdf: pdf)
+        // "P6\nW H\n255\n" then RGB; poppler rounds the page's 992.13 x 1403.15 pixels up.
+        let fields = ppm.prefix(32).split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)
+        try #require(fields.count == 4 && fields[0].elementsEqual("P6".utf8) && fields[2].elementsEqual("255".utf8))
+        let size = String(decoding: fields[1], as: UTF8.self).split(separator: " ").compactMap { Int($0) }
+        try #require(size.count == 2 && (992...993).contains(size[0]) && (1403...1404).contains(size[1]), "\(size)")
+        let start = fields[0].count + fields[1].count + fields[2].count + 3
+        try #require(ppm.count == start + size[0] * size[1] * 3, "pdftoppm gave \(ppm.count) bytes")
+        func pixel(_ x: Int, _ y: Int) -> [Int] {
+            let at = start + (y * size[0] + x) * 3
+            return ppm[at..<at + 3].map(Int.init)
+        }
+        func near(_ a: [Int], _ b: [Int], _ tolerance: Int = 6) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= tolerance } }
+        #expect(near(pixel(20, 20), [250, 240, 230]), "background \(pixel(20, 20))")
+        #expect(near(pixel(300, 500), [220, 30, 30]), "left half \(pixel(300, 500))")
+        #expect(near(pixel(700, 500), [30, 30, 220]), "right half \(pixel(700, 500))")
+        // Half-black over the photo's blue, right of the caption's text: about (15, 15, 110).
+        #expect(near(pixel(860, 765), [15, 15, 110], 10), "caption band \(pixel(860, 765))")
+    }
+
+    @Test func badPagesAreRefusedWithAReason() throws {
+        #expect(try Self.write(widthPoints: 2).error == "pdf: a page of 2x841.89 points is outside 3 to 14400 a side")
+        #expect(try Self.write(jpeg: false).error == "pdf: photo 1 has no JPEG")
+    }
+}
