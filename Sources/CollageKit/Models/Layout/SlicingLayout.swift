@@ -245,30 +245,50 @@ enum SlicingLayout {
         /// largest are soft (log-sum-exp at that sharpness): a ridge
         /// where two photos keep the least, which only a move of several
         /// parameters at once climbs, is rounded into a slope a step of
-        /// one or two climbs. Nil when a cell has no area.
-        func score(_ cells: [Box], sharpness: Double?) -> Double {
+        /// one or two climbs.
+        ///
+        /// A score not above `floor` is not wanted (the search only takes a
+        /// move that climbs), so it is given up, as -infinity, as soon as a
+        /// part of it shows it cannot be: every term after the first takes
+        /// something away. Most moves fail on the least-kept photo alone,
+        /// before the exponentials and logarithms that are most of the
+        /// search's time (the same scores where it goes on, so the same plans).
+        func score(_ cells: [Box], sharpness: Double?, above floor: Double = -.infinity) -> Double {
             guard let sharpness else {
                 let (least, ratio) = measure(cells)
+                guard least > floor else { return -.infinity }
                 return least - 20 * max(0, log(ratio / Self.searchedRatio))
             }
             // Soft maxima (log-sum-exp, less the largest term so that no
             // exponential overflows) of what each photo loses, and of each
-            // cell's area's logarithm and its negative.
-            var (lostMost, largest, smallest) = (0.0, -Double.infinity, Double.infinity)
-            for (photo, cell) in zip(photos, cells) {
-                lostMost = max(lostMost, 1 - LayoutPlan.keptFraction(photo, inCellOf: cell.width / cell.height))
-                (largest, smallest) = (max(largest, log(cell.width * cell.height)), min(smallest, log(cell.width * cell.height)))
+            // cell's area's logarithm and its negative. (At most six photos.)
+            var lostEach = InlineArray<6, Double>(repeating: 0)
+            var lostMost = 0.0
+            for (index, (photo, cell)) in zip(photos, cells).enumerated() {
+                lostEach[index] = 1 - LayoutPlan.keptFraction(photo, inCellOf: cell.width / cell.height)
+                lostMost = max(lostMost, lostEach[index])
             }
-            var lost = 0.0, larger = 0.0, smaller = 0.0
-            for (photo, cell) in zip(photos, cells) {
-                lost += exp(sharpness * (1 - LayoutPlan.keptFraction(photo, inCellOf: cell.width / cell.height) - lostMost))
-                larger += exp(sharpness * (log(cell.width * cell.height) - largest))
-                smaller += exp(sharpness * (smallest - log(cell.width * cell.height)))
+            guard 1 - lostMost > floor else { return -.infinity }
+            var lost = 0.0
+            for index in photos.indices { lost += exp(sharpness * (lostEach[index] - lostMost)) }
+            // At least 1 (the largest term's), so its logarithm takes away.
+            let kept = 1 - lostMost - log(lost) / sharpness
+            guard kept > floor else { return -.infinity }
+            var logArea = InlineArray<6, Double>(repeating: 0)
+            var (largest, smallest) = (-Double.infinity, Double.infinity)
+            for (index, cell) in cells.enumerated() {
+                logArea[index] = log(cell.width * cell.height)
+                (largest, smallest) = (max(largest, logArea[index]), min(smallest, logArea[index]))
+            }
+            var larger = 0.0, smaller = 0.0
+            for index in cells.indices {
+                larger += exp(sharpness * (logArea[index] - largest))
+                smaller += exp(sharpness * (smallest - logArea[index]))
             }
             let excess = largest - smallest + (log(larger) + log(smaller)) / sharpness - log(Self.searchedRatio)
             // A soft max(0, excess): excess + log(1 + e^(-s excess)) / s, written to stay finite either side.
             let penalty = max(0, excess) + log(1 + exp(-sharpness * abs(excess))) / sharpness
-            return 1 - lostMost - log(lost) / sharpness - 20 * penalty
+            return kept - 20 * penalty
         }
 
         /// The parameters at which the least-kept photo keeps most with the
@@ -290,9 +310,9 @@ enum SlicingLayout {
             var point = start
             for (sharpness, firstStep, lastStep) in [(100.0, 0.5, 0.01), (1000, 0.05, 0.003), (nil, 0.01, 0.001)]
                     as [(Double?, Double, Double)] {
-                func value(_ parameters: [Double]) -> Double {
+                func value(_ parameters: [Double], above floor: Double = -.infinity) -> Double {
                     guard layOut(parameters, pixels: false, boxes: &boxes, cells: &cells) else { return -.infinity }
-                    return score(cells, sharpness: sharpness)
+                    return score(cells, sharpness: sharpness, above: floor)
                 }
                 var (current, step, next, firstMove) = (value(point), firstStep, point, 0)
                 while step >= lastStep {
@@ -301,7 +321,7 @@ enum SlicingLayout {
                         let index = (firstMove + offset) % moves.count, move = moves[index]
                         next[move.first] = point[move.first] + move.a * step
                         next[move.second] += move.b * step
-                        let nextValue = value(next)
+                        let nextValue = value(next, above: current + 1e-12)
                         if nextValue > current + 1e-12 {
                             (point, current, moved, firstMove) = (next, nextValue, true, index)
                             break
