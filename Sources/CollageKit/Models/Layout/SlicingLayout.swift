@@ -82,7 +82,7 @@ enum SlicingLayout {
             if let best, candidate.bound < best.leastKept - boundSlack { break }
             guard shapes.insert(search.shape(candidate.index)).inserted else { continue }
             let splits = Splits(candidate.index, search, photos, width: width, height: height, gap: gap)
-            guard let result = splits.best() else { continue }
+            guard let result = splits.best(unlessBelow: best.map { $0.leastKept - boundSlack } ?? 0) else { continue }
             if best.map({ isBetter(result, than: $0) }) ?? true { best = result }
         }
         return best
@@ -117,6 +117,8 @@ enum SlicingLayout {
         enum Child { case photo(Int), split(Int) }
         struct Split {
             let across: Bool
+            /// Its natural aspect ratio (as `Search.Tree`'s).
+            let aspect: Double
             /// Its children in `children`, and where its parameters start.
             let firstChild: Int, childCount: Int, firstParameter: Int
         }
@@ -134,21 +136,22 @@ enum SlicingLayout {
             let root = search.tree(tree)
             guard root.childCount > 0 else {
                 // One photo: a split of one child.
-                splits = [Split(across: true, firstChild: 0, childCount: 1, firstParameter: 0)]
+                splits = [Split(across: true, aspect: root.aspect, firstChild: 0, childCount: 1, firstParameter: 0)]
                 children = [.photo(root.set.trailingZeroBitCount)]
                 return
             }
             // Splits in preorder: each appended before its children, which
             // are filled in once it is known where they go.
             var pending = [(tree: tree, split: 0)]
-            splits.append(Split(across: root.across, firstChild: 0, childCount: root.childCount, firstParameter: 0))
+            splits.append(Split(across: root.across, aspect: root.aspect, firstChild: 0, childCount: root.childCount,
+                                firstParameter: 0))
             while let (index, split) = pending.popLast() {
                 let node = search.tree(index)
                 let firstChild = children.count
                 let nodes = search.children(of: index)
                 // Natural lengths: side by side the children's aspect ratios, stacked their inverses.
                 let lengths = nodes.map { node.across ? search.tree($0).aspect : 1 / search.tree($0).aspect }
-                splits[split] = Split(across: node.across, firstChild: firstChild, childCount: nodes.count,
+                splits[split] = Split(across: node.across, aspect: node.aspect, firstChild: firstChild, childCount: nodes.count,
                                       firstParameter: natural.count)
                 natural += lengths.dropFirst().map { log($0 / lengths[0]) }
                 for child in nodes {
@@ -158,7 +161,8 @@ enum SlicingLayout {
                     } else {
                         children.append(.split(splits.count))
                         pending.append((child, splits.count))
-                        splits.append(Split(across: childTree.across, firstChild: 0, childCount: 0, firstParameter: 0))
+                        splits.append(Split(across: childTree.across, aspect: childTree.aspect, firstChild: 0, childCount: 0,
+                                            firstParameter: 0))
                     }
                 }
             }
@@ -216,9 +220,12 @@ enum SlicingLayout {
         }
 
         /// The tree's best plan to the pixel, or nil when no split found
-        /// keeps the area ratio with a pixel for every photo.
-        func best() -> Result? {
+        /// keeps the area ratio with a pixel for every photo, or when its
+        /// natural split breaks the ratio and no split can keep `wanted`
+        /// of every photo (`canKeep`): then its splits are not searched.
+        func best(unlessBelow wanted: Double = 0) -> Result? {
             if let atNatural = result(natural), atNatural.areaRatio <= maximumAreaRatio { return atNatural }
+            guard canKeep(wanted) else { return nil }
             let searched = search(from: natural)
             if let result = result(searched), result.areaRatio <= maximumAreaRatio { return result }
             // Rounding to the pixel broke the ratio: even the shares toward
@@ -234,6 +241,77 @@ enum SlicingLayout {
                 }
             }
             return fits
+        }
+
+        /// Whether some split of the tree might keep `least` of every photo
+        /// with cells within the area ratio: false only when none can (on
+        /// the exact area, without the pixels' rounding). Where every photo
+        /// keeps `least`, each cell's aspect ratio is within a factor
+        /// `least` of its photo's, so each split's is within that factor of
+        /// its natural one (side by side aspect ratios add, stacked their
+        /// inverses do); from the canvas down, each child's length along
+        /// its split is within what its aspect ratio allows and what its
+        /// siblings' leave of the split's. Each cell's area is then within
+        /// a range, and no split exists when the smallest a cell can be is
+        /// more than the ratio times the largest another can be. The bound
+        /// the trees are ranked by sees each split's children alone; this
+        /// sees the canvas too: a panorama across a portrait canvas whose
+        /// row is too thin for the area ratio, and too thin still when
+        /// every other cell is as small as its photo allows.
+        ///
+        /// With gaps, a split's aspect ratio depends on its size as well:
+        /// no tree is ruled out.
+        func canKeep(_ least: Double) -> Bool {
+            guard gap == 0, least > 0 else { return true }
+            typealias Range = (low: Double, high: Double)
+            // Each split's width and height, known once its parent's are.
+            var sizes = InlineArray<6, (width: Range, height: Range)>(repeating: ((0, 0), (0, 0)))
+            sizes[0] = ((Double(width), Double(width)), (Double(height), Double(height)))
+            // The largest of the cells' least areas, the smallest of their most.
+            var (largestLeast, smallestMost) = (0.0, Double.infinity)
+            /// The size narrowed to the aspect ratios within `least` of `aspect`; nil when none is.
+            func narrowed(_ size: (width: Range, height: Range), _ aspect: Double) -> (width: Range, height: Range)? {
+                let (low, high) = (aspect * least, aspect / least)
+                let width = (max(size.width.low, size.height.low * low), min(size.width.high, size.height.high * high))
+                let height = (max(size.height.low, width.0 / high), min(size.height.high, width.1 / low))
+                guard width.0 <= width.1, height.0 <= height.1 else { return nil }
+                return ((width.0, width.1), (height.0, height.1))
+            }
+            for (index, split) in splits.enumerated() {
+                guard let size = narrowed(sizes[index], split.aspect) else { return false }
+                // Along the split, and the length its children share.
+                let (along, shared) = split.across ? (size.width, size.height) : (size.height, size.width)
+                func aspect(_ child: Child) -> Double {
+                    switch child {
+                    case let .photo(photo): photos[photo].aspect
+                    case let .split(next): splits[next].aspect
+                    }
+                }
+                // A child's length along the split per unit of the shared
+                // length: its aspect ratio side by side, its inverse stacked.
+                func perShared(_ child: Child) -> Range {
+                    let aspect = aspect(child)
+                    return split.across ? (aspect * least, aspect / least) : (least / aspect, 1 / (aspect * least))
+                }
+                let run = children[split.firstChild..<(split.firstChild + split.childCount)]
+                let shortest = run.reduce(0) { $0 + shared.low * perShared($1).low }
+                let longest = run.reduce(0) { $0 + shared.high * perShared($1).high }
+                for child in run {
+                    let own = perShared(child)
+                    let length: Range = (max(shared.low * own.low, along.low - (longest - shared.high * own.high)),
+                                         min(shared.high * own.high, along.high - (shortest - shared.low * own.low)))
+                    guard length.low <= length.high else { return false }
+                    let childSize: (width: Range, height: Range) = split.across ? (length, shared) : (shared, length)
+                    switch child {
+                    case let .split(next): sizes[next] = childSize
+                    case let .photo(photo):
+                        guard let cell = narrowed(childSize, photos[photo].aspect) else { return false }
+                        largestLeast = max(largestLeast, cell.width.low * cell.height.low)
+                        smallestMost = min(smallestMost, cell.width.high * cell.height.high)
+                    }
+                }
+            }
+            return largestLeast <= maximumAreaRatio * smallestMost
         }
 
         /// The area ratio the search aims below, so that rounding to the pixel rarely passes 4.
