@@ -64,24 +64,32 @@ enum SlicingLayout {
             ? Array(search.trees(all, across: true))
             : Array(search.trees(all, across: true)) + Array(search.trees(all, across: false))
         let canvasAspect = Double(width) / Double(height)
-        // What no split of the tree can beat: its natural fit on the canvas,
-        // and what the area ratio allows. Rounded, so trees of the same
-        // shape over the same photos tie whatever order their aspect ratios
-        // were added in.
-        func bound(_ tree: Search.Tree) -> Double {
+        // What no split of the tree can beat, in billionths: its natural fit
+        // on the canvas, and what the area ratio allows. Rounded, so trees of
+        // the same shape over the same photos tie whatever order their
+        // aspect ratios were added in.
+        func billionths(_ tree: Search.Tree) -> Double {
             let k = canvasAspect / tree.aspect
-            return (min(k, 1 / k, tree.balanced) * 1e9).rounded() / 1e9
+            return (min(k, 1 / k, tree.balanced) * 1e9).rounded()
         }
-        let ranked = roots.map { (index: $0, bound: bound(search.tree($0)), disorder: search.tree($0).disorder) }
-            .sorted { a, b in a.bound != b.bound ? a.bound > b.bound : a.disorder < b.disorder }
+        // Best bound first, then the least disorder, then the order of
+        // `roots`: one integer a tree (the billionths short of 1, the
+        // disorder, the place in `roots`: at most 5,504 trees), so that the
+        // ranking sorts integers (sorting tuples with a comparison took a
+        // tenth of the time of six photos whose splits need no search).
+        let ranked = roots.indices.map { place in
+            let tree = search.tree(roots[place])
+            return UInt64(1e9 - billionths(tree)) << 34 | UInt64(tree.disorder) << 16 | UInt64(place)
+        }.sorted()
         var best: Result?
         // Photos of one shape make many trees of one shape, which keep the
         // same: only the first (in the selection's order) is laid out.
         var shapes: Set<[Double]> = []
-        for candidate in ranked {
-            if let best, candidate.bound < best.leastKept - boundSlack { break }
-            guard shapes.insert(search.shape(candidate.index)).inserted else { continue }
-            let splits = Splits(candidate.index, search, photos, width: width, height: height, gap: gap)
+        for key in ranked {
+            let candidate = roots[Int(key & 0xffff)], bound = (1e9 - Double(key >> 34)) / 1e9
+            if let best, bound < best.leastKept - boundSlack { break }
+            guard shapes.insert(search.shape(candidate)).inserted else { continue }
+            let splits = Splits(candidate, search, photos, width: width, height: height, gap: gap)
             guard let result = splits.best(unlessBelow: best.map { $0.leastKept - boundSlack } ?? 0) else { continue }
             if best.map({ isBetter(result, than: $0) }) ?? true { best = result }
         }
