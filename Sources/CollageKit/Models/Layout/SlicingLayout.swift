@@ -23,7 +23,8 @@ import Foundation
 /// - Otherwise the splits are searched (a pattern search over each child's
 ///   share, from the natural split, the area ratio a steep penalty), and
 ///   where the pixels' rounding still breaks the ratio (tiny canvases),
-///   evened toward equal shares until it holds.
+///   evened toward equal shares until it holds; unless no split of the
+///   tree can keep what the best tree found keeps (`Splits.canKeep`).
 ///
 /// Trees are tried best bound first: the natural fit, and what the area
 /// ratio allows between the children of each split (`Tree.balanced`); once
@@ -54,6 +55,14 @@ enum SlicingLayout {
     /// The best plan on a `width` x `height` area, or nil when no tree gives
     /// every photo a cell of at least one pixel within the area ratio.
     static func best(for photos: [PhotoShape], width: Int, height: Int, gap: Int) -> Result? {
+        var searched = 0
+        return best(for: photos, width: width, height: height, gap: gap, searched: &searched)
+    }
+
+    /// The same, counting in `searched` the trees whose splits were
+    /// searched (about a thousand layouts each: what the time follows), for
+    /// a test to guard.
+    static func best(for photos: [PhotoShape], width: Int, height: Int, gap: Int, searched: inout Int) -> Result? {
         guard !photos.isEmpty, width > 0, height > 0 else { return nil }
         // More photos than a collage holds never reach a layout (the rules
         // refuse them first); the trees grow as the Bell numbers.
@@ -90,7 +99,8 @@ enum SlicingLayout {
             if let best, bound < best.leastKept - boundSlack { break }
             guard shapes.insert(search.shape(candidate)).inserted else { continue }
             let splits = Splits(candidate, search, photos, width: width, height: height, gap: gap)
-            guard let result = splits.best(unlessBelow: best.map { $0.leastKept - boundSlack } ?? 0) else { continue }
+            let wanted = best.map { $0.leastKept - boundSlack } ?? 0
+            guard let result = splits.best(unlessBelow: wanted, searched: &searched) else { continue }
             if best.map({ isBetter(result, than: $0) }) ?? true { best = result }
         }
         return best
@@ -236,9 +246,11 @@ enum SlicingLayout {
         /// keeps the area ratio with a pixel for every photo, or when its
         /// natural split breaks the ratio and no split can keep `wanted`
         /// of every photo (`canKeep`): then its splits are not searched.
-        func best(unlessBelow wanted: Double = 0) -> Result? {
+        /// Counts in `searched` when they are.
+        func best(unlessBelow wanted: Double, searched: inout Int) -> Result? {
             if let atNatural = result(natural), atNatural.areaRatio <= maximumAreaRatio { return atNatural }
             guard canKeep(wanted) else { return nil }
+            searched += 1
             let searched = search(from: natural)
             if let result = result(searched), result.areaRatio <= maximumAreaRatio { return result }
             // Rounding to the pixel broke the ratio: even the shares toward
