@@ -276,7 +276,7 @@ enum SlicingLayout {
         /// its natural one (side by side aspect ratios add, stacked their
         /// inverses do); from the canvas down, each child's length along
         /// its split is within what its aspect ratio allows and what its
-        /// siblings' leave of the split's. Each cell's area is then within
+        /// siblings leave of the split's. Each cell's area is then within
         /// a range, and no split exists when the smallest a cell can be is
         /// more than the ratio times the largest another can be. The bound
         /// the trees are ranked by sees each split's children alone; this
@@ -496,8 +496,8 @@ enum SlicingLayout {
         /// How many trees a set of k photos has with its root's direction
         /// given (Schröder's fourth problem, OEIS A000311), to make room for
         /// every set's trees at once: growing the flat arrays as they were
-        /// filled (copies, and fresh pages each time) was a third of the
-        /// time of six photos whose splits need no search.
+        /// filled (copies, and fresh pages each time) was half of a
+        /// profile's samples for six photos whose splits need no search.
         static let treesOfSetsOf = [0, 1, 1, 4, 26, 236, 2752]
 
         init(aspects: [Double]) {
