@@ -23,7 +23,8 @@ import Foundation
 /// - Otherwise the splits are searched (a pattern search over each child's
 ///   share, from the natural split, the area ratio a steep penalty), and
 ///   where the pixels' rounding still breaks the ratio (tiny canvases),
-///   evened toward equal shares until it holds.
+///   evened toward equal shares until it holds; unless no split of the
+///   tree can keep what the best tree found keeps (`Splits.canKeep`).
 ///
 /// Trees are tried best bound first: the natural fit, and what the area
 /// ratio allows between the children of each split (`Tree.balanced`); once
@@ -54,6 +55,14 @@ enum SlicingLayout {
     /// The best plan on a `width` x `height` area, or nil when no tree gives
     /// every photo a cell of at least one pixel within the area ratio.
     static func best(for photos: [PhotoShape], width: Int, height: Int, gap: Int) -> Result? {
+        var searched = 0
+        return best(for: photos, width: width, height: height, gap: gap, searched: &searched)
+    }
+
+    /// The same, counting in `searched` the trees whose splits were
+    /// searched (about a thousand layouts each: what the time follows), for
+    /// a test to guard.
+    static func best(for photos: [PhotoShape], width: Int, height: Int, gap: Int, searched: inout Int) -> Result? {
         guard !photos.isEmpty, width > 0, height > 0 else { return nil }
         // More photos than a collage holds never reach a layout (the rules
         // refuse them first); the trees grow as the Bell numbers.
@@ -64,25 +73,34 @@ enum SlicingLayout {
             ? Array(search.trees(all, across: true))
             : Array(search.trees(all, across: true)) + Array(search.trees(all, across: false))
         let canvasAspect = Double(width) / Double(height)
-        // What no split of the tree can beat: its natural fit on the canvas,
-        // and what the area ratio allows. Rounded, so trees of the same
-        // shape over the same photos tie whatever order their aspect ratios
-        // were added in.
-        func bound(_ tree: Search.Tree) -> Double {
+        // What no split of the tree can beat, in billionths: its natural fit
+        // on the canvas, and what the area ratio allows. Rounded, so trees of
+        // the same shape over the same photos tie whatever order their
+        // aspect ratios were added in.
+        func billionths(_ tree: Search.Tree) -> Double {
             let k = canvasAspect / tree.aspect
-            return (min(k, 1 / k, tree.balanced) * 1e9).rounded() / 1e9
+            return (min(k, 1 / k, tree.balanced) * 1e9).rounded()
         }
-        let ranked = roots.map { (index: $0, bound: bound(search.tree($0)), disorder: search.tree($0).disorder) }
-            .sorted { a, b in a.bound != b.bound ? a.bound > b.bound : a.disorder < b.disorder }
+        // Best bound first, then the least disorder, then the order of
+        // `roots`: one integer a tree (the billionths short of 1, the
+        // disorder, the place in `roots`: at most 5,504 trees), so that the
+        // ranking sorts integers (sorting tuples with a comparison took a
+        // tenth of the time of six photos whose splits need no search).
+        let ranked = roots.indices.map { place in
+            let tree = search.tree(roots[place])
+            return UInt64(1e9 - billionths(tree)) << 34 | UInt64(tree.disorder) << 16 | UInt64(place)
+        }.sorted()
         var best: Result?
         // Photos of one shape make many trees of one shape, which keep the
         // same: only the first (in the selection's order) is laid out.
         var shapes: Set<[Double]> = []
-        for candidate in ranked {
-            if let best, candidate.bound < best.leastKept - boundSlack { break }
-            guard shapes.insert(search.shape(candidate.index)).inserted else { continue }
-            let splits = Splits(candidate.index, search, photos, width: width, height: height, gap: gap)
-            guard let result = splits.best() else { continue }
+        for key in ranked {
+            let candidate = roots[Int(key & 0xffff)], bound = (1e9 - Double(key >> 34)) / 1e9
+            if let best, bound < best.leastKept - boundSlack { break }
+            guard shapes.insert(search.shape(candidate)).inserted else { continue }
+            let splits = Splits(candidate, search, photos, width: width, height: height, gap: gap)
+            let wanted = best.map { $0.leastKept - boundSlack } ?? 0
+            guard let result = splits.best(unlessBelow: wanted, searched: &searched) else { continue }
             if best.map({ isBetter(result, than: $0) }) ?? true { best = result }
         }
         return best
@@ -117,6 +135,8 @@ enum SlicingLayout {
         enum Child { case photo(Int), split(Int) }
         struct Split {
             let across: Bool
+            /// Its natural aspect ratio (as `Search.Tree`'s).
+            let aspect: Double
             /// Its children in `children`, and where its parameters start.
             let firstChild: Int, childCount: Int, firstParameter: Int
         }
@@ -134,21 +154,22 @@ enum SlicingLayout {
             let root = search.tree(tree)
             guard root.childCount > 0 else {
                 // One photo: a split of one child.
-                splits = [Split(across: true, firstChild: 0, childCount: 1, firstParameter: 0)]
+                splits = [Split(across: true, aspect: root.aspect, firstChild: 0, childCount: 1, firstParameter: 0)]
                 children = [.photo(root.set.trailingZeroBitCount)]
                 return
             }
             // Splits in preorder: each appended before its children, which
             // are filled in once it is known where they go.
             var pending = [(tree: tree, split: 0)]
-            splits.append(Split(across: root.across, firstChild: 0, childCount: root.childCount, firstParameter: 0))
+            splits.append(Split(across: root.across, aspect: root.aspect, firstChild: 0, childCount: root.childCount,
+                                firstParameter: 0))
             while let (index, split) = pending.popLast() {
                 let node = search.tree(index)
                 let firstChild = children.count
                 let nodes = search.children(of: index)
                 // Natural lengths: side by side the children's aspect ratios, stacked their inverses.
                 let lengths = nodes.map { node.across ? search.tree($0).aspect : 1 / search.tree($0).aspect }
-                splits[split] = Split(across: node.across, firstChild: firstChild, childCount: nodes.count,
+                splits[split] = Split(across: node.across, aspect: node.aspect, firstChild: firstChild, childCount: nodes.count,
                                       firstParameter: natural.count)
                 natural += lengths.dropFirst().map { log($0 / lengths[0]) }
                 for child in nodes {
@@ -158,7 +179,8 @@ enum SlicingLayout {
                     } else {
                         children.append(.split(splits.count))
                         pending.append((child, splits.count))
-                        splits.append(Split(across: childTree.across, firstChild: 0, childCount: 0, firstParameter: 0))
+                        splits.append(Split(across: childTree.across, aspect: childTree.aspect, firstChild: 0, childCount: 0,
+                                            firstParameter: 0))
                     }
                 }
             }
@@ -169,11 +191,16 @@ enum SlicingLayout {
         /// total, so that they meet exactly). False when a cell would have
         /// no area (no pixel). `boxes` holds the splits' boxes on the way.
         func layOut(_ parameters: [Double], pixels: Bool, boxes: inout [Box], cells: inout [Box]) -> Bool {
+            layOut(exponentials: parameters.map { exp($0) }, pixels: pixels, boxes: &boxes, cells: &cells)
+        }
+
+        /// The same from the parameters' exponentials (each child's length
+        /// over its split's first child's). The search keeps them: a move
+        /// changes one or two parameters, and the search lays out a tree
+        /// about a thousand times.
+        func layOut(exponentials: [Double], pixels: Bool, boxes: inout [Box], cells: inout [Box]) -> Bool {
             boxes[0] = (0, 0, Double(width), Double(height))
             let gap = Double(self.gap), smallest = pixels ? 1.0 : .leastNormalMagnitude
-            // Each parameter's exponential once: the search lays out a tree
-            // about a thousand times (a fifth to a quarter less time for six
-            // photos, measured with the search compiled alone, the same plans).
             // (At most six children a split: a collage's most photos.)
             var shares = InlineArray<6, Double>(repeating: 1)
             for (index, split) in splits.enumerated() {
@@ -181,7 +208,7 @@ enum SlicingLayout {
                 let length = (split.across ? box.width : box.height) - gap * Double(count - 1)
                 var total = 1.0
                 for parameter in 0..<(count - 1) {
-                    shares[parameter + 1] = exp(parameters[split.firstParameter + parameter])
+                    shares[parameter + 1] = exponentials[split.firstParameter + parameter]
                     total += shares[parameter + 1]
                 }
                 var running = 0.0, start = 0.0
@@ -216,9 +243,14 @@ enum SlicingLayout {
         }
 
         /// The tree's best plan to the pixel, or nil when no split found
-        /// keeps the area ratio with a pixel for every photo.
-        func best() -> Result? {
+        /// keeps the area ratio with a pixel for every photo, or when its
+        /// natural split breaks the ratio and no split can keep `wanted`
+        /// of every photo (`canKeep`): then its splits are not searched.
+        /// Counts in `searched` when they are.
+        func best(unlessBelow wanted: Double, searched: inout Int) -> Result? {
             if let atNatural = result(natural), atNatural.areaRatio <= maximumAreaRatio { return atNatural }
+            guard canKeep(wanted) else { return nil }
+            searched += 1
             let searched = search(from: natural)
             if let result = result(searched), result.areaRatio <= maximumAreaRatio { return result }
             // Rounding to the pixel broke the ratio: even the shares toward
@@ -236,6 +268,77 @@ enum SlicingLayout {
             return fits
         }
 
+        /// Whether some split of the tree might keep `least` of every photo
+        /// with cells within the area ratio: false only when none can (on
+        /// the exact area, without the pixels' rounding). Where every photo
+        /// keeps `least`, each cell's aspect ratio is within a factor
+        /// `least` of its photo's, so each split's is within that factor of
+        /// its natural one (side by side aspect ratios add, stacked their
+        /// inverses do); from the canvas down, each child's length along
+        /// its split is within what its aspect ratio allows and what its
+        /// siblings leave of the split's. Each cell's area is then within
+        /// a range, and no split exists when the smallest a cell can be is
+        /// more than the ratio times the largest another can be. The bound
+        /// the trees are ranked by sees each split's children alone; this
+        /// sees the canvas too: a panorama across a portrait canvas whose
+        /// row is too thin for the area ratio, and too thin still when
+        /// every other cell is as small as its photo allows.
+        ///
+        /// With gaps, a split's aspect ratio depends on its size as well:
+        /// no tree is ruled out.
+        func canKeep(_ least: Double) -> Bool {
+            guard gap == 0, least > 0 else { return true }
+            typealias Range = (low: Double, high: Double)
+            // Each split's width and height, known once its parent's are.
+            var sizes = InlineArray<6, (width: Range, height: Range)>(repeating: ((0, 0), (0, 0)))
+            sizes[0] = ((Double(width), Double(width)), (Double(height), Double(height)))
+            // The largest of the cells' least areas, the smallest of their most.
+            var (largestLeast, smallestMost) = (0.0, Double.infinity)
+            /// The size narrowed to the aspect ratios within `least` of `aspect`; nil when none is.
+            func narrowed(_ size: (width: Range, height: Range), _ aspect: Double) -> (width: Range, height: Range)? {
+                let (low, high) = (aspect * least, aspect / least)
+                let width = (max(size.width.low, size.height.low * low), min(size.width.high, size.height.high * high))
+                let height = (max(size.height.low, width.0 / high), min(size.height.high, width.1 / low))
+                guard width.0 <= width.1, height.0 <= height.1 else { return nil }
+                return ((width.0, width.1), (height.0, height.1))
+            }
+            for (index, split) in splits.enumerated() {
+                guard let size = narrowed(sizes[index], split.aspect) else { return false }
+                // Along the split, and the length its children share.
+                let (along, shared) = split.across ? (size.width, size.height) : (size.height, size.width)
+                func aspect(_ child: Child) -> Double {
+                    switch child {
+                    case let .photo(photo): photos[photo].aspect
+                    case let .split(next): splits[next].aspect
+                    }
+                }
+                // A child's length along the split per unit of the shared
+                // length: its aspect ratio side by side, its inverse stacked.
+                func perShared(_ child: Child) -> Range {
+                    let aspect = aspect(child)
+                    return split.across ? (aspect * least, aspect / least) : (least / aspect, 1 / (aspect * least))
+                }
+                let run = children[split.firstChild..<(split.firstChild + split.childCount)]
+                let shortest = run.reduce(0) { $0 + shared.low * perShared($1).low }
+                let longest = run.reduce(0) { $0 + shared.high * perShared($1).high }
+                for child in run {
+                    let own = perShared(child)
+                    let length: Range = (max(shared.low * own.low, along.low - (longest - shared.high * own.high)),
+                                         min(shared.high * own.high, along.high - (shortest - shared.low * own.low)))
+                    guard length.low <= length.high else { return false }
+                    let childSize: (width: Range, height: Range) = split.across ? (length, shared) : (shared, length)
+                    switch child {
+                    case let .split(next): sizes[next] = childSize
+                    case let .photo(photo):
+                        guard let cell = narrowed(childSize, photos[photo].aspect) else { return false }
+                        largestLeast = max(largestLeast, cell.width.low * cell.height.low)
+                        smallestMost = min(smallestMost, cell.width.high * cell.height.high)
+                    }
+                }
+            }
+            return largestLeast <= maximumAreaRatio * smallestMost
+        }
+
         /// The area ratio the search aims below, so that rounding to the pixel rarely passes 4.
         static let searchedRatio = maximumAreaRatio * 0.998
 
@@ -245,30 +348,50 @@ enum SlicingLayout {
         /// largest are soft (log-sum-exp at that sharpness): a ridge
         /// where two photos keep the least, which only a move of several
         /// parameters at once climbs, is rounded into a slope a step of
-        /// one or two climbs. Nil when a cell has no area.
-        func score(_ cells: [Box], sharpness: Double?) -> Double {
+        /// one or two climbs.
+        ///
+        /// A score not above `floor` is not wanted (the search only takes a
+        /// move that climbs), so it is given up, as -infinity, as soon as a
+        /// part of it shows it cannot be: every term after the first takes
+        /// something away. Most moves fail on the least-kept photo alone,
+        /// before the exponentials and logarithms that are most of the
+        /// search's time (the same scores where it goes on, so the same plans).
+        func score(_ cells: [Box], sharpness: Double?, above floor: Double = -.infinity) -> Double {
             guard let sharpness else {
                 let (least, ratio) = measure(cells)
+                guard least > floor else { return -.infinity }
                 return least - 20 * max(0, log(ratio / Self.searchedRatio))
             }
             // Soft maxima (log-sum-exp, less the largest term so that no
             // exponential overflows) of what each photo loses, and of each
-            // cell's area's logarithm and its negative.
-            var (lostMost, largest, smallest) = (0.0, -Double.infinity, Double.infinity)
-            for (photo, cell) in zip(photos, cells) {
-                lostMost = max(lostMost, 1 - LayoutPlan.keptFraction(photo, inCellOf: cell.width / cell.height))
-                (largest, smallest) = (max(largest, log(cell.width * cell.height)), min(smallest, log(cell.width * cell.height)))
+            // cell's area's logarithm and its negative. (At most six photos.)
+            var lostEach = InlineArray<6, Double>(repeating: 0)
+            var lostMost = 0.0
+            for (index, (photo, cell)) in zip(photos, cells).enumerated() {
+                lostEach[index] = 1 - LayoutPlan.keptFraction(photo, inCellOf: cell.width / cell.height)
+                lostMost = max(lostMost, lostEach[index])
             }
-            var lost = 0.0, larger = 0.0, smaller = 0.0
-            for (photo, cell) in zip(photos, cells) {
-                lost += exp(sharpness * (1 - LayoutPlan.keptFraction(photo, inCellOf: cell.width / cell.height) - lostMost))
-                larger += exp(sharpness * (log(cell.width * cell.height) - largest))
-                smaller += exp(sharpness * (smallest - log(cell.width * cell.height)))
+            guard 1 - lostMost > floor else { return -.infinity }
+            var lost = 0.0
+            for index in photos.indices { lost += exp(sharpness * (lostEach[index] - lostMost)) }
+            // At least 1 (the largest term's), so its logarithm takes away.
+            let kept = 1 - lostMost - log(lost) / sharpness
+            guard kept > floor else { return -.infinity }
+            var logArea = InlineArray<6, Double>(repeating: 0)
+            var (largest, smallest) = (-Double.infinity, Double.infinity)
+            for (index, cell) in cells.enumerated() {
+                logArea[index] = log(cell.width * cell.height)
+                (largest, smallest) = (max(largest, logArea[index]), min(smallest, logArea[index]))
+            }
+            var larger = 0.0, smaller = 0.0
+            for index in cells.indices {
+                larger += exp(sharpness * (logArea[index] - largest))
+                smaller += exp(sharpness * (smallest - logArea[index]))
             }
             let excess = largest - smallest + (log(larger) + log(smaller)) / sharpness - log(Self.searchedRatio)
             // A soft max(0, excess): excess + log(1 + e^(-s excess)) / s, written to stay finite either side.
             let penalty = max(0, excess) + log(1 + exp(-sharpness * abs(excess))) / sharpness
-            return 1 - lostMost - log(lost) / sharpness - 20 * penalty
+            return kept - 20 * penalty
         }
 
         /// The parameters at which the least-kept photo keeps most with the
@@ -287,26 +410,33 @@ enum SlicingLayout {
                     for (a, b) in [(1.0, 1.0), (1, -1), (-1, 1), (-1, -1)] { moves.append((first, second, a, b)) }
                 }
             }
-            var point = start
+            var point = start, pointExponentials = start.map { exp($0) }
             for (sharpness, firstStep, lastStep) in [(100.0, 0.5, 0.01), (1000, 0.05, 0.003), (nil, 0.01, 0.001)]
                     as [(Double?, Double, Double)] {
-                func value(_ parameters: [Double]) -> Double {
-                    guard layOut(parameters, pixels: false, boxes: &boxes, cells: &cells) else { return -.infinity }
-                    return score(cells, sharpness: sharpness)
+                func value(_ exponentials: [Double], above floor: Double = -.infinity) -> Double {
+                    guard layOut(exponentials: exponentials, pixels: false, boxes: &boxes, cells: &cells) else {
+                        return -.infinity
+                    }
+                    return score(cells, sharpness: sharpness, above: floor)
                 }
-                var (current, step, next, firstMove) = (value(point), firstStep, point, 0)
+                var (current, step, firstMove) = (value(pointExponentials), firstStep, 0)
+                var (next, nextExponentials) = (point, pointExponentials)
                 while step >= lastStep {
                     var moved = false
                     for offset in moves.indices {
                         let index = (firstMove + offset) % moves.count, move = moves[index]
                         next[move.first] = point[move.first] + move.a * step
                         next[move.second] += move.b * step
-                        let nextValue = value(next)
+                        nextExponentials[move.first] = exp(next[move.first])
+                        if move.second != move.first { nextExponentials[move.second] = exp(next[move.second]) }
+                        let nextValue = value(nextExponentials, above: current + 1e-12)
                         if nextValue > current + 1e-12 {
-                            (point, current, moved, firstMove) = (next, nextValue, true, index)
+                            (point, pointExponentials, current, moved, firstMove) = (next, nextExponentials, nextValue, true, index)
                             break
                         }
                         (next[move.first], next[move.second]) = (point[move.first], point[move.second])
+                        (nextExponentials[move.first], nextExponentials[move.second]) =
+                            (pointExponentials[move.first], pointExponentials[move.second])
                     }
                     if !moved { step /= 2 }
                 }
@@ -363,8 +493,26 @@ enum SlicingLayout {
         private var childTrees: [Int] = []
         private var memo: [Int: Range<Int>] = [:]
 
+        /// How many trees a set of k photos has with its root's direction
+        /// given (Schröder's fourth problem, OEIS A000311), to make room for
+        /// every set's trees at once: growing the flat arrays as they were
+        /// filled (copies, and fresh pages each time) was half of a
+        /// profile's samples for six photos whose splits need no search.
+        static let treesOfSetsOf = [0, 1, 1, 4, 26, 236, 2752]
+
         init(aspects: [Double]) {
             self.aspects = aspects
+            let count = aspects.count
+            guard count < Self.treesOfSetsOf.count else { return }
+            // Each subset of k photos: its trees either way (a photo alone, one).
+            var (all, subsets) = (0, 1)
+            for k in 1..<(count + 1) {
+                subsets = subsets * (count - k + 1) / k
+                all += subsets * (k == 1 ? 1 : 2 * Self.treesOfSetsOf[k])
+            }
+            trees.reserveCapacity(all)
+            // A tree has two or three children (six photos: 2.3 on average).
+            childTrees.reserveCapacity(3 * all)
         }
 
         func tree(_ index: Int) -> Tree { trees[index] }
