@@ -24,7 +24,8 @@ import Testing
 
     func suggest(_ arguments: String...) throws -> Run {
         // Titles in a known locale's medium date format.
-        try cli.bash("XDG_CACHE_HOME=\(shellQuoted(cache.path)) LANG=en_US.UTF-8 LC_ALL=en_US.UTF-8 exec \"$COLLAGE\" suggest "
+        // (Through env: bash itself would warn where the locale is not installed.)
+        try cli.bash("XDG_CACHE_HOME=\(shellQuoted(cache.path)) exec env LC_ALL=en_US.UTF-8 \"$COLLAGE\" suggest "
                      + arguments.map(shellQuoted).joined(separator: " "))
     }
 
@@ -51,8 +52,8 @@ import Testing
         // Paths are absolute, one a line.
         #expect(run.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix(photos.path + "/") })
         // The skipped files, in one line.
-        #expect(run.stderr == "collage: warning: skipped 1 not a photo, 1 unreadable (\(photos.path)/broken.jpg: the file is cut short (no end-of-image marker))\n"
-                || run.stderr.hasPrefix("collage: warning: skipped 1 not a photo, 1 unreadable ("), "\(run)")
+        #expect(run.stderr.hasPrefix("collage: warning: skipped 1 not a photo, 1 unreadable (\(photos.path)/broken.jpg: ")
+                && run.stderr.filter { $0 == "\n" }.count == 1, "\(run)")
     }
 
     @Test func countTwoAndFour() throws {

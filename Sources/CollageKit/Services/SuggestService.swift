@@ -79,8 +79,8 @@ public final class SuggestService: @unchecked Sendable {
         self.threads = max(1, threads)
     }
 
-    /// The files under `paths`: a file as it is, a folder's files, and with
-    /// `recursive` its folders' too (each real folder once: a symbolic link
+    /// The files under `paths`: a file as it is, a folder's files (not
+    /// hidden ones), and with `recursive` its folders' too (each real folder once: a symbolic link
     /// back up the tree is not a loop). A path that is neither is a failure;
     /// a folder inside that cannot be listed is reported, not fatal.
     public func files(under paths: [Photo], recursive: Bool) throws -> (files: [Photo], unlisted: [String]) {
@@ -104,8 +104,10 @@ public final class SuggestService: @unchecked Sendable {
                 unlisted.append("\(error)")
                 return
             }
-            files += listing.files.sorted { naturalOrder($0.path, $1.path) }
-            if recursive { for sub in listing.folders { try walk(sub.file, top: false) } }
+            // Hidden files and folders are left out, as the photos screen
+            // leaves them out until asked.
+            files += listing.files.filter { !$0.fileName.hasPrefix(".") }.sorted { naturalOrder($0.path, $1.path) }
+            if recursive { for sub in listing.folders where !sub.isHidden { try walk(sub.file, top: false) } }
         }
         for path in paths {
             var info = stat()
