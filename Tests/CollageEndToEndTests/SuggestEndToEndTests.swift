@@ -145,7 +145,11 @@ import Testing
         #expect(third.succeeded)
         #expect(third.stderr.contains("collage: warning: \(file.path) was damaged: measuring again"), "\(third)")
         #expect(third.stdout == first.stdout)
-        #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) is [String: Any])
+        // Rewritten whole: its checksum's line, then JSON.
+        let written = try Data(contentsOf: file)
+        let newline = try #require(written.firstIndex(of: UInt8(ascii: "\n")))
+        #expect(newline == 16)
+        #expect(try JSONSerialization.jsonObject(with: written[(newline + 1)...]) is [String: Any])
     }
 
     @Test func recursiveLooksInFoldersInside() throws {

@@ -211,7 +211,7 @@ final class MeasuresCacheTests: XCTestCase {
     func testADamagedCacheIsRebuiltNotTrusted() throws {
         let file = folder.appendingPathComponent("measures.json")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for damage in ["{\"version\":1,\"photos\":{\"/a.jpg\":{\"stamp\":", "not json", "{\"version\":99,\"photos\":{}}",
+        for damage in ["0000000000000000\n{\"version\":1,\"photos\":{}}", "{\"version\":1,\"photos\":{\"/a.jpg\":{\"stamp\":", "not json", "{\"version\":99,\"photos\":{}}",
                        "{\"version\":1,\"photos\":{\"/a.jpg\":{\"stamp\":{\"size\":1,\"modified\":0},\"measures\":{\"hash\":\"zz\"}}}}"] {
             try Data(damage.utf8).write(to: file)
             var cache = MeasuresCache(file: file)
@@ -221,6 +221,46 @@ final class MeasuresCacheTests: XCTestCase {
             try cache.save()
             XCTAssertFalse(MeasuresCache(file: file).wasDamaged)
             XCTAssertEqual(MeasuresCache(file: file).count, 1)
+        }
+    }
+
+    /// The cache reader fuzzed: a valid cache cut, with bytes changed,
+    /// inserted or dropped at random (seeded), never crashes and is either
+    /// read as it is or rebuilt, never half-trusted.
+    func testRandomDamageIsReadOrRebuiltNeverTrustedWrong() throws {
+        let file = folder.appendingPathComponent("measures.json")
+        var cache = MeasuresCache(file: file)
+        for i in 0..<8 {
+            cache.store(shot("p\(i).jpg", time: Double(i), hash: scene(i), faces: i % 2).measures,
+                        of: Photo(path: "/photos/p\(i).jpg"), stamp: FileStamp(size: Int64(i), modified: Double(i)))
+        }
+        try cache.save()
+        let valid = try Array(Data(contentsOf: file))
+        var seed: UInt64 = 33
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(max(1, bound)))
+        }
+        for _ in 0..<2000 {
+            var bytes = valid
+            for _ in 0...next(4) {
+                switch next(4) {
+                case 0: bytes[next(bytes.count)] = UInt8(next(256))
+                case 1: bytes.insert(UInt8(next(256)), at: next(bytes.count))
+                case 2: if bytes.count > 1 { bytes.remove(at: next(bytes.count)) }
+                default: bytes = Array(bytes.prefix(next(bytes.count)))
+                }
+                if bytes.isEmpty { bytes = [0x7B] }
+            }
+            try Data(bytes).write(to: file)
+            let read = MeasuresCache(file: file)
+            // Read whole, as written, or not at all.
+            if bytes == valid {
+                XCTAssertEqual(read.count, 8)
+            } else {
+                XCTAssertTrue(read.wasDamaged)
+                XCTAssertEqual(read.count, 0)
+            }
         }
     }
 

@@ -24,9 +24,9 @@ public struct FileStamp: Codable, Equatable, Sendable {
 /// The measures of photos already looked at, by path, size and
 /// modification time, in `$XDG_CACHE_HOME/collage/measures.json`
 /// (`~/.cache/collage/` without it): a second `collage suggest` over the
-/// same folder decodes nothing. Written whole and atomically (`AtomicFile`);
-/// a file that does not parse as this version's is not trusted, only
-/// rebuilt. Not thread-safe: one per run, read before and written after the
+/// same folder decodes nothing. Written whole and atomically (`AtomicFile`),
+/// its checksum first; a file whose checksum fails or that does not parse
+/// as this version's is not trusted, only rebuilt. Not thread-safe: one per run, read before and written after the
 /// measuring.
 public struct MeasuresCache: Sendable {
     public let file: URL
@@ -63,7 +63,8 @@ public struct MeasuresCache: Sendable {
     public init(file: URL = MeasuresCache.defaultFile()) {
         self.file = file
         guard let data = FileManager.default.contents(atPath: file.path) else { return }
-        guard let contents = try? JSONDecoder().decode(Contents.self, from: data), contents.version == Self.version else {
+        guard let json = Self.checked(Array(data)),
+              let contents = try? JSONDecoder().decode(Contents.self, from: Data(json)), contents.version == Self.version else {
             wasDamaged = true
             changed = true
             return
@@ -97,7 +98,26 @@ public struct MeasuresCache: Sendable {
     public func save() throws {
         guard changed else { return }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let data = try JSONEncoder().encode(Contents(version: Self.version, photos: entries))
-        try AtomicFile.write(Array(data), to: file.path, overwrite: true, mode: AtomicFile.privateFileMode)
+        let json = Array(try JSONEncoder().encode(Contents(version: Self.version, photos: entries)))
+        try AtomicFile.write(Array(Self.checksum(json).utf8) + [UInt8(ascii: "\n")] + json, to: file.path,
+                             overwrite: true, mode: AtomicFile.privateFileMode)
+    }
+
+    /// The file is its checksum's line, then the JSON: a byte changed
+    /// anywhere (a disk's error, a hand's edit) that still parses would
+    /// otherwise be trusted as a measure.
+    static func checked(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let json = bytes[(newline + 1)...]
+        guard String(decoding: bytes[..<newline], as: UTF8.self) == checksum(json) else { return nil }
+        return json
+    }
+
+    /// FNV-1a, 64 bits, as 16 hex digits.
+    static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
