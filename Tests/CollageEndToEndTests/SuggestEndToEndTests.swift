@@ -165,6 +165,30 @@ import Testing
         #expect(names(deep).count == 4)
     }
 
+    @Test func photosWithoutADateOrFromTheFutureAndAFolderWithNoneWork() throws {
+        let mixed = cli.workingDirectory.appendingPathComponent("Mixed")
+        try FileManager.default.createDirectory(at: mixed, withIntermediateDirectories: true)
+        // Undated (the samples carry no EXIF date): their files' times.
+        for name in ["coffee-cup.jpg", "chelsea-the-cat.jpg", "cameraman-grayscale.jpg"] {
+            try FileManager.default.copyItem(atPath: sample(name), toPath: mixed.appendingPathComponent(name).path)
+        }
+        // Dated in 2099.
+        let engine = ImageEngine()
+        var future = try engine.picture(of: Photo(path: sample("astronaut-eileen-collins.jpg")), fitting: 320, height: 240)
+        future.dateTaken = "2099:01:01 12:00:00"
+        try Data(try engine.encode(future, as: .standard, quality: 90)).write(to: mixed.appendingPathComponent("future.jpg"))
+        try FileManager.default.createDirectory(at: mixed.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        let run = try suggest("Mixed", "--json", "--count", "4")
+        #expect(run.succeeded, "\(run)")
+        let entries = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["photos"] as? [[String: Any]])
+        #expect(entries.count == 4)
+        #expect(entries.filter { $0["taken_from"] as? String == "file" }.count == 3)
+        #expect((entries.last?["path"] as? String)?.hasSuffix("/future.jpg") == true, "the latest is last")
+        #expect(entries.filter { $0["chosen"] as? Bool == true }.count == 4)
+        let empty = try suggest("Mixed/empty")
+        #expect(empty.isOneLineRefusal(naming: "fewer than two photos worth showing"), "\(empty)")
+    }
+
     @Test func badArgumentsAreOneLineRefusals() throws {
         #expect(try suggest("Nowhere").isOneLineRefusal(naming: "Nowhere"))
         let count = try suggest("Trip", "--count", "3")

@@ -27,7 +27,8 @@ struct Suggest: ParsableCommand {
     @Argument(help: ArgumentHelp("Photos, or folders of photos.", valueName: "path"), completion: .file())
     var paths: [String]
 
-    @Option(help: ArgumentHelp("How many photos to choose: 2, 4 or 6.", valueName: "n"))
+    @Option(help: ArgumentHelp("How many photos to choose: 2, 4 or 6.", valueName: "n"),
+            completion: .list(SuggestionChoice.counts.map(String.init)))
     var count: Int = SuggestionChoice.defaultCount
 
     @Option(help: ArgumentHelp("The canvas the photos are for, whose shape they should fit.", valueName: "WxH"))
