@@ -576,6 +576,13 @@ static ci_status find_faces(const ci_image *frame, int orientation, int axis, do
     return status;
 }
 
+ci_status ci_find_faces(const ci_image *frame, int orientation, ci_box *faces, int *count, const char *name,
+                        ci_error *err) {
+    // Axis 0: looked for everywhere, frontal faces only (the fall-backs
+    // are for faces a crop could cut).
+    return find_faces(frame, orientation, 0, 1, faces, count, name, err);
+}
+
 // The attention crop: an interest map of the reduced photo (edges of the
 // luminance, saturated colour, skin tones, as libvips' attention crop
 // weighs them), and the window position along the free axis that holds the

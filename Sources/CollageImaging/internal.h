@@ -153,6 +153,12 @@ const ci_focus *ci_placement_without_pixels(const ci_draw_request *request, uint
 ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas, ci_rect cell,
                         const ci_draw_request *request, const char *name, ci_error *err);
 
+// The smart crop's frontal faces anywhere in the frame (stored orientation
+// `orientation`), as boxes of the upright photo: for `collage suggest`,
+// which asks whether a photo shows people, not where a crop goes.
+ci_status ci_find_faces(const ci_image *frame, int orientation, ci_box *faces, int *count, const char *name,
+                        ci_error *err);
+
 // "Pango 1.50.12, Cairo 1.16.0": the text libraries as loaded (text.c).
 void ci_text_library(char *out, size_t size);
 

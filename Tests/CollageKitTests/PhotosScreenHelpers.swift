@@ -11,10 +11,10 @@ import OpenCombine
 
 /// A photos screen whose background scan is finished before it returns.
 func makePhotosScreen(_ browser: FakeBrowser, at directory: String, collage: CollageViewModel,
-                      previews: PreviewProviding? = nil) -> (PhotosViewModel, DispatchQueue) {
+                      previews: PreviewProviding? = nil, suggester: PhotoSuggesting? = nil) -> (PhotosViewModel, DispatchQueue) {
     let scan = DispatchQueue(label: "test.scan")
     let screen = PhotosViewModel(directory: Photo(path: directory), collageState: collage.state, collageEvents: collage.events,
-                                 browser: browser, previews: previews, resources: collage.resources,
+                                 browser: browser, previews: previews, suggester: suggester, resources: collage.resources,
                                  deliver: immediately, scanQueue: scan)
     collage.bind(picks: screen.selectedPhotos)
     scan.sync {}

@@ -42,6 +42,18 @@ public enum EXIFBlock {
         return Array("Exif".utf8) + [0, 0] + tiff
     }
 
+    /// A camera's thumbnail (the JPEG `thumbnail`) in IFD1, as
+    /// JPEGInterchangeFormat and its length, after an IFD0 with no entries.
+    public static func thumbnail(_ thumbnail: [UInt8]) -> [UInt8] {
+        let ifd1Offset = UInt32(8 + 2 + 4)
+        let dataOffset = ifd1Offset + 2 + 2 * 12 + 4
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8)
+        tiff += le16(0) + le32(ifd1Offset)
+        tiff += le16(2) + entry(0x0201, 4, 1, le32(dataOffset)) + entry(0x0202, 4, 1, le32(UInt32(thumbnail.count))) + le32(0)
+        tiff += thumbnail
+        return Array("Exif".utf8) + [0, 0] + tiff
+    }
+
     /// `jpeg` with `app1` as its first segment after SOI.
     public static func inserted(_ app1: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
         let length = app1.count + 2

@@ -94,5 +94,9 @@ fi
 # --- the picker: key to frame in a folder of 10,000 photos (issue 11) --------
 /usr/bin/python3 scripts/bench/keys.py "$collage" "$work/w6/photo-1.jpg" "$work" | tee -a "$work/results.md"
 
+# --- collage suggest over 1,000 camera JPEGs against vipsthumbnail (issue 33) -
+# SUGGEST_BENCH_N photos (1000); a smaller N for a quick run.
+/usr/bin/python3 scripts/bench/suggest_bench.py "$collage" "$work" | tee -a "$work/results.md"
+
 # --- issue 23's goals, as this run measured them: the results' last table ----
 { echo; cat "$work/goals-23.md"; } | tee -a "$work/results.md"

@@ -437,6 +437,35 @@ typedef struct {
 // Writes the page as a PDF into a new buffer (free it with ci_buffer_free).
 ci_status ci_pdf_write(const ci_pdf_page *page, uint8_t **out, size_t *out_size, ci_error *err);
 
+// --- Measures for `collage suggest` (issue #33; measure.c) ---
+
+typedef struct {
+    ci_limits limits;
+    int use_thumbnail;      // nonzero: measure the camera's EXIF thumbnail where the file has a usable one
+} ci_measure_options;
+
+typedef struct {
+    ci_photo_info info;     // the probe's: format, sizes, orientation, date taken
+    uint64_t hash;          // DCT hash of the upright picture (near-duplicates differ in few bits)
+    double sharpness;       // variance of the Laplacian of the grey picture (compare within one scene)
+    double dark_share;      // share of pixels in clipped shadows (grey <= 10)
+    double bright_share;    // share of pixels in clipped highlights (grey >= 245)
+    double mean_level;      // mean grey level, 0-1
+    int from_thumbnail;     // nonzero: measured on the EXIF thumbnail, else on the smallest decode
+    uint32_t measured_width, measured_height; // the grey picture measured (at most 160 on its long side)
+} ci_measures;
+
+// Measures the photo at `path` from its cheapest picture: the EXIF
+// thumbnail when asked for and usable (of the photo's shape), else a
+// shrink-on-load decode to about 160 pixels. Never decodes a JPEG at
+// full size.
+ci_status ci_measure_photo(const char *path, const ci_measure_options *options, ci_measures *out, ci_error *err);
+
+// The faces the smart crop's search finds anywhere in the photo (frontal,
+// at its search size); dearer than ci_measure_photo (a decode to a
+// 480-pixel short side and the search).
+ci_status ci_count_faces(const char *path, const ci_limits *limits, int *faces, ci_error *err);
+
 #ifdef __cplusplus
 }
 #endif

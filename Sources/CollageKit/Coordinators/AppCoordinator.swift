@@ -39,6 +39,7 @@ public final class AppCoordinator {
     /// on `scanQueue` (tests pass their own queues and wait on them).
     public init(collage: CollageViewModel, browser: DirectoryBrowsing = FileSystemBrowser(),
                 previews: PreviewProviding? = nil,
+                suggester: PhotoSuggesting? = nil,
                 startDirectory: String = FileManager.default.currentDirectoryPath,
                 renderOptions: CollageRenderOptions = .defaults,
                 deliver: @escaping Deliver = deliverOnMain,
@@ -46,7 +47,7 @@ public final class AppCoordinator {
         self.collage = collage
         makePhotosScreen = { directory in
             PhotosViewModel(directory: directory, collageState: collage.state, collageEvents: collage.events,
-                            browser: browser, previews: previews, resources: collage.resources,
+                            browser: browser, previews: previews, suggester: suggester, resources: collage.resources,
                             deliver: deliver, scanQueue: scanQueue)
         }
         photosDirectory = Photo(path: startDirectory)

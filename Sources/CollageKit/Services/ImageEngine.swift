@@ -804,3 +804,31 @@ private struct FailureList: Sendable {
 
     var first: ImageEngineError? { errors.current.compactMap { $0 }.first }
 }
+
+// MARK: - Measures for `collage suggest` (issue #33)
+
+extension ImageEngine: PhotoMeasuring {
+    /// `ci_measure_photo`: the EXIF thumbnail where usable, else the
+    /// smallest decode. `fileTime` (seconds since 1970) dates a photo whose
+    /// file says nothing.
+    public func measure(_ photo: Photo, fileTime: Double) throws -> PhotoMeasures {
+        var options = ci_measure_options()
+        options.limits.max_pixels = maxDecodedPixels
+        options.use_thumbnail = 1
+        var measures = ci_measures()
+        try call(photo) { ci_measure_photo($0, &options, &measures, &$1) }
+        return PhotoMeasures(width: Int(measures.info.display_width), height: Int(measures.info.display_height),
+                             taken: PhotoTime(exif: PhotoInfo.text(of: measures.info.date_taken), fileTime: fileTime),
+                             hash: measures.hash, sharpness: measures.sharpness, darkShare: measures.dark_share,
+                             brightShare: measures.bright_share, meanLevel: measures.mean_level,
+                             fromThumbnail: measures.from_thumbnail != 0)
+    }
+
+    /// `ci_count_faces`: the smart crop's search over the whole photo.
+    public func countFaces(_ photo: Photo) throws -> Int {
+        var limits = ci_limits(max_pixels: maxDecodedPixels)
+        var faces: Int32 = 0
+        try call(photo) { ci_count_faces($0, &limits, &faces, &$1) }
+        return Int(faces)
+    }
+}

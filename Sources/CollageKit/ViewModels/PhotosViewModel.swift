@@ -42,6 +42,9 @@ public struct PhotosScreenState: Equatable, Sendable {
     public var isScanning = false
     public var message: String?
     public var preview: PreviewState = .none
+    /// The photos `S` suggested (`collage suggest` on this folder), marked
+    /// until the next key: Enter adds them, any other key leaves them.
+    public var suggested: [Photo] = []
 
     public var highlightedEntry: DirectoryEntry? { highlighted.map { entries[$0] } }
 }
@@ -55,6 +58,7 @@ public struct PhotosScreenState: Equatable, Sendable {
 public final class PhotosViewModel {
     private let browser: DirectoryBrowsing
     private let previews: PreviewProviding?
+    private let suggester: PhotoSuggesting?
     private let deliver: Deliver
     private let scanQueue: DispatchQueue
     private let picks = PassthroughSubject<[Photo], Never>()
@@ -85,11 +89,13 @@ public final class PhotosViewModel {
                 collageEvents: AnyPublisher<CollageEvent, Never>,
                 browser: DirectoryBrowsing = FileSystemBrowser(),
                 previews: PreviewProviding? = nil,
+                suggester: PhotoSuggesting? = nil,
                 resources: ResourceCounter = ResourceCounter(),
                 deliver: @escaping Deliver = deliverOnMain,
                 scanQueue: DispatchQueue = DispatchQueue(label: "collage.photos.scan", qos: .userInitiated)) {
         self.browser = browser
         self.previews = previews
+        self.suggester = suggester
         self.deliver = deliver
         self.scanQueue = scanQueue
         folder = directory
@@ -125,6 +131,14 @@ public final class PhotosViewModel {
         guard !isClosed else { return }
         // A message stays until the next key: this one.
         if currentState.message != nil { update { $0.message = nil } }
+        // Suggestions are marked until this key: Enter adds them, as one
+        // pick (the collage's rules decide); any other key only unmarks.
+        let suggested = currentState.suggested
+        if !suggested.isEmpty {
+            update { $0.suggested = [] }
+            if key == .enter { picks.send(suggested) }
+            return
+        }
         if currentState.filter != nil {
             handleWhileFiltering(key)
         } else {
@@ -160,6 +174,7 @@ public final class PhotosViewModel {
             update { $0.showHidden.toggle() }
             refresh()
         case .character("q"), .escape: close()
+        case .character("S"): suggestHere()
         default: navigate(key)
         }
     }
@@ -233,6 +248,29 @@ public final class PhotosViewModel {
             return
         }
         picks.send([entry.file])
+    }
+
+    /// `S`: the best photos of the folder shown, chosen off the interface
+    /// thread (measured through the cache), then marked.
+    private func suggestHere() {
+        guard let suggester else { return }
+        update { $0.message = "Choosing the best photos of this folder…" }
+        let generation = scanGeneration, folder = self.folder, deliver = self.deliver
+        scanQueue.async { [weak self] in
+            let result = Result { try suggester.suggest(in: folder) }
+            deliver {
+                guard let self, !self.isClosed, self.scanGeneration == generation else { return }
+                switch result {
+                case let .success(photos):
+                    self.update {
+                        $0.suggested = photos
+                        $0.message = "Suggested \(photos.count) photos (★): Enter adds them, any other key leaves them"
+                    }
+                case let .failure(error):
+                    self.update { $0.message = "\(error)" }
+                }
+            }
+        }
     }
 
     private func openParent() {

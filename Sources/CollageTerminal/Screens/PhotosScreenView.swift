@@ -29,7 +29,8 @@ public enum PhotosScreenView {
             // Photos already in the collage are marked, with how many times
             // when more than once.
             let times = isFolder ? 0 : state.inCollage[entry.file] ?? 0
-            let mark = times == 0 ? "" : times == 1 ? "  ✓" : "  ✓\(times)"
+            let inCollage = times == 0 ? "" : times == 1 ? "  ✓" : "  ✓\(times)"
+            let mark = inCollage + (state.suggested.contains(entry.file) ? "  ★" : "")
             // A file collage does not read: dimmed, with why after its name.
             let unread = entry.kind == .unreadable
             let label = isFolder ? entry.name + "/" : unread ? entry.name + "  (" + (entry.reason ?? "not read") + ")" : entry.name
@@ -59,7 +60,7 @@ public enum PhotosScreenView {
             }
         } else {
             screen.putMessage(state.message, layout: layout)
-            screen.put("↑↓ move   Enter add/open   ← back   / filter   . hidden   q done",
+            screen.put("↑↓ move   Enter add/open   ← back   / filter   . hidden   S suggest   q done",
                        column: 1, row: layout.keysRow, style: Palette.dim, maxWidth: columns - 2)
         }
         return screen

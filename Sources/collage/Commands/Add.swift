@@ -29,18 +29,25 @@ struct Add: ParsableCommand {
     }
 
     func run() throws {
-        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels.pixels)
+        // By their exact bytes: a file name need not be UTF-8.
+        try Self.add(RawArguments.bytes(of: files).map { Photo(resolvingFileSystemPath: $0) },
+                     maxDecodedPixels: limits.maxPixels.pixels)
+    }
+
+    /// Adds `photos` as one pick (all or nothing, under the collage's rules)
+    /// and prints what became of it: `add`'s, and `suggest --add`'s.
+    static func add(_ photos: [Photo], maxDecodedPixels: UInt64) throws {
+        let viewModel = try makeCollageViewModel(maxDecodedPixels: maxDecodedPixels)
         let source = CommandLinePhotoSource()
         var outcome: CollageEvent?
         let listening = viewModel.events.sink { outcome = $0 }
         viewModel.bind(picks: source.selectedPhotos)
-        // By their exact bytes: a file name need not be UTF-8.
-        source.pick(RawArguments.bytes(of: files).map { Photo(resolvingFileSystemPath: $0) })
+        source.pick(photos)
         source.close()
         listening.cancel()
         guard let outcome else { return }
         if case .added = outcome {
-            print("Added \(files.count == 1 ? "1 photo" : "\(files.count) photos"): \(viewModel.currentState.title) in the collage")
+            print("Added \(photos.count == 1 ? "1 photo" : "\(photos.count) photos"): \(viewModel.currentState.title) in the collage")
         } else {
             try report(outcome)
         }

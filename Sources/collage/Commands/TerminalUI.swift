@@ -17,6 +17,7 @@ func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, options: 
                                         noColor: noColor, terminal: terminal.size)
     // Not to stderr: a line there would be written over the full-screen picture.
     let coordinator = AppCoordinator(collage: try makeCollageViewModel(notice: { _ in }), previews: PreviewService(renderer: renderer),
+                                     suggester: SuggestService(measurer: ImageEngine(), cache: MeasuresCache()),
                                      renderOptions: options)
     coordinator.startLiveUpdates()
     var writer = ANSIScreenWriter(noColor: noColor)

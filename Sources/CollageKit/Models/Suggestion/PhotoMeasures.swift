@@ -1,0 +1,155 @@
+import Foundation
+
+/// What `collage suggest` knows of one photo (issue #33): its measures from
+/// the engine's cheapest picture of it (`ci_measure_photo`), when it was
+/// taken, and, once looked for, its faces. Cached (`MeasuresCache`), so
+/// every field is plain data.
+public struct PhotoMeasures: Codable, Equatable, Sendable {
+    /// The upright photo's size.
+    public var width: Int
+    public var height: Int
+    public var taken: PhotoTime
+    /// The DCT hash: near-duplicates differ in few of its 64 bits.
+    public var hash: UInt64
+    /// The variance of the Laplacian of the grey picture measured: only
+    /// comparable between shots of one scene (its scale is the scene's).
+    public var sharpness: Double
+    /// Shares of the picture in clipped shadows and highlights, and its mean
+    /// grey level (0-1).
+    public var darkShare: Double
+    public var brightShare: Double
+    public var meanLevel: Double
+    /// Measured on the camera's EXIF thumbnail (else on the smallest decode).
+    public var fromThumbnail: Bool
+    /// The smart crop's faces; nil until they were looked for (only photos
+    /// still in the running are).
+    public var faces: Int?
+
+    public init(width: Int, height: Int, taken: PhotoTime, hash: UInt64, sharpness: Double, darkShare: Double = 0,
+                brightShare: Double = 0, meanLevel: Double = 0.5, fromThumbnail: Bool = false, faces: Int? = nil) {
+        self.width = width
+        self.height = height
+        self.taken = taken
+        self.hash = hash
+        self.sharpness = sharpness
+        self.darkShare = darkShare
+        self.brightShare = brightShare
+        self.meanLevel = meanLevel
+        self.fromThumbnail = fromThumbnail
+        self.faces = faces
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case width, height, taken, hash, sharpness, darkShare, brightShare, meanLevel, fromThumbnail, faces
+    }
+
+    /// The hash as 16 hex digits: a JSON number is a double, which would
+    /// round a 64-bit hash.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        width = try c.decode(Int.self, forKey: .width)
+        height = try c.decode(Int.self, forKey: .height)
+        taken = try c.decode(PhotoTime.self, forKey: .taken)
+        guard let hash = UInt64(try c.decode(String.self, forKey: .hash), radix: 16) else {
+            throw DecodingError.dataCorruptedError(forKey: .hash, in: c, debugDescription: "not a hex hash")
+        }
+        self.hash = hash
+        sharpness = try c.decode(Double.self, forKey: .sharpness)
+        darkShare = try c.decode(Double.self, forKey: .darkShare)
+        brightShare = try c.decode(Double.self, forKey: .brightShare)
+        meanLevel = try c.decode(Double.self, forKey: .meanLevel)
+        fromThumbnail = try c.decode(Bool.self, forKey: .fromThumbnail)
+        faces = try c.decodeIfPresent(Int.self, forKey: .faces)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(taken, forKey: .taken)
+        try c.encode(String(hash, radix: 16), forKey: .hash)
+        try c.encode(sharpness, forKey: .sharpness)
+        try c.encode(darkShare, forKey: .darkShare)
+        try c.encode(brightShare, forKey: .brightShare)
+        try c.encode(meanLevel, forKey: .meanLevel)
+        try c.encode(fromThumbnail, forKey: .fromThumbnail)
+        try c.encodeIfPresent(faces, forKey: .faces)
+    }
+
+    /// Clipped shadows and highlights together.
+    public var clippedShare: Double { darkShare + brightShare }
+}
+
+/// When a photo was taken: the camera's EXIF DateTimeOriginal, with its
+/// OffsetTimeOriginal where it says one (else read in this machine's time
+/// zone), or the file's modification time.
+public struct PhotoTime: Codable, Equatable, Sendable {
+    /// Seconds since 1970 UTC: the order photos were taken in, and the gaps
+    /// between them.
+    public var instant: Double
+    /// The wall clock where it was taken, as seconds since 1970 read as UTC:
+    /// the day a title names (a photo taken at 23:30 in Tokyo is of that
+    /// day, wherever it is looked at).
+    public var wallClock: Double
+    /// From the camera (EXIF), not the file's time.
+    public var fromCamera: Bool
+
+    public init(instant: Double, wallClock: Double, fromCamera: Bool) {
+        self.instant = instant
+        self.wallClock = wallClock
+        self.fromCamera = fromCamera
+    }
+
+    /// The engine's date ("2026:07:04 18:30:00", "+02:00" after it when the
+    /// photo says its zone), else the file's time.
+    public init(exif: String?, fileTime: Double, zone: TimeZone = .current) {
+        if let exif, let parsed = Self.parse(exif, zone: zone) {
+            self = parsed
+        } else {
+            self.init(instant: fileTime, wallClock: fileTime + Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: fileTime))),
+                      fromCamera: false)
+        }
+    }
+
+    private static func parse(_ text: String, zone: TimeZone) -> PhotoTime? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 19 else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? { Int(String(decoding: bytes[from..<(from + count)], as: UTF8.self)) }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+              let minute = number(14, 2), let second = number(17, 2) else { return nil }
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        guard let wall = utc.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute,
+                                                       second: second)) else { return nil }
+        let wallClock = wall.timeIntervalSince1970
+        var offset: Int
+        if bytes.count >= 25, let hours = number(20, 2), let minutes = number(23, 2),
+           bytes[19] == UInt8(ascii: "+") || bytes[19] == UInt8(ascii: "-") {
+            offset = (hours * 60 + minutes) * 60 * (bytes[19] == UInt8(ascii: "-") ? -1 : 1)
+        } else {
+            // Wall clock in this zone: its offset at about that time.
+            offset = zone.secondsFromGMT(for: wall)
+            offset = zone.secondsFromGMT(for: wall.addingTimeInterval(-Double(offset)))
+        }
+        return PhotoTime(instant: wallClock - Double(offset), wallClock: wallClock, fromCamera: true)
+    }
+
+    /// ISO 8601 with the offset it was taken at ("2026-07-04T18:30:00+02:00").
+    public var iso8601: String {
+        let offset = Int((wallClock - instant).rounded())
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(secondsFromGMT: offset) ?? TimeZone(identifier: "UTC")!
+        return formatter.string(from: Date(timeIntervalSince1970: instant))
+    }
+}
+
+/// A photo and its measures.
+public struct MeasuredPhoto: Equatable, Sendable {
+    public let photo: Photo
+    public var measures: PhotoMeasures
+
+    public init(photo: Photo, measures: PhotoMeasures) {
+        self.photo = photo
+        self.measures = measures
+    }
+}

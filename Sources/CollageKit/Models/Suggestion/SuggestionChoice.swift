@@ -1,0 +1,186 @@
+import Foundation
+
+/// What the choice made of one photo: its group and event, its score, and
+/// whether it was chosen or why not.
+public struct PhotoVerdict: Equatable, Sendable {
+    public let group: Int
+    public let event: Int
+    /// How good a pick it is among the best of each scene (higher is
+    /// better); nil for a photo that is not the best of its scene.
+    public var score: Double?
+    public var chosen: Bool
+    /// One line for a person; nil when chosen.
+    public var whyNot: String?
+}
+
+/// The choice of `collage suggest` (issue #33), as rules on measures alone
+/// (no file, no pixel), in the order they apply:
+///
+/// 1. of each scene (`DuplicateGroups`), only its best shot: the sharpest
+///    unless it is badly exposed and another is not (sharpness is compared
+///    only within the scene, where it tells blur from detail);
+/// 2. a best shot is worth showing unless it is nearly all clipped black or
+///    white, or has no detail at all;
+/// 3. each is scored: exposure (how little is clipped), people (faces,
+///    where they were looked for), and how much of it a cell of the
+///    canvas's shape keeps;
+/// 4. `count` of them (or fewer, still even, when fewer are worth showing)
+///    are chosen greedily, each the best score plus its distance in time
+///    from those chosen already, so the choice spreads over the photos'
+///    time rather than six shots of one minute.
+public struct SuggestionChoice: Sendable {
+    /// The counts a collage of suggestions can have.
+    public static let counts = [2, 4, 6]
+    public static let defaultCount = 6
+
+    public var count: Int
+    /// The canvas's width / height (`--size`).
+    public var canvasShape: Double
+
+    public init(count: Int = SuggestionChoice.defaultCount, canvasShape: Double = 1920.0 / 1080.0) {
+        self.count = count
+        self.canvasShape = canvasShape
+    }
+
+    /// Badly exposed: this much clipped, or a mean this far to either end.
+    static let badClipping = 0.3
+    static let darkMean = 0.15, brightMean = 0.9
+    /// Not worth showing at all.
+    static let uselessClipping = 0.9
+    static let leastDetail = 1.0
+    /// A shot this much less sharp than its scene's sharpest is blurred.
+    static let blurredRatio = 0.6
+    static let faceBonus = 0.5
+    static let fitWeight = 0.2
+    static let spreadWeight = 1.0
+
+    public static func isBadlyExposed(_ m: PhotoMeasures) -> Bool {
+        m.clippedShare > badClipping || m.meanLevel < darkMean || m.meanLevel > brightMean
+    }
+
+    /// Why a scene's best shot is not worth showing, nil when it is.
+    public static func uselessness(_ m: PhotoMeasures) -> String? {
+        if m.clippedShare > uselessClipping { return "nearly all clipped black or white" }
+        if m.sharpness < leastDetail { return "no detail (a blank or flat picture)" }
+        return nil
+    }
+
+    /// The photos' groups and events and each scene's best shot: every
+    /// verdict but the choice. `photos` in the order taken.
+    public func judge(_ photos: [MeasuredPhoto]) -> [PhotoVerdict] {
+        let groups = DuplicateGroups.groups(of: photos.map(\.measures.hash))
+        let events = PhotoEvents.events(of: photos.map(\.measures.taken.instant))
+        var verdicts = photos.indices.map { PhotoVerdict(group: groups[$0], event: events[$0], score: nil, chosen: false, whyNot: nil) }
+        for members in Dictionary(grouping: photos.indices, by: { groups[$0] }).values {
+            let best = members.max { a, b in Self.betterShot(photos[b].measures, than: photos[a].measures) }!
+            let sharpest = members.map { photos[$0].measures.sharpness }.max()!
+            for i in members where i != best {
+                let m = photos[i].measures
+                let name = photos[best].photo.fileName
+                // Exposure first: a dark copy has little contrast, so its
+                // detail measures low too.
+                if Self.isBadlyExposed(m) && !Self.isBadlyExposed(photos[best].measures) {
+                    verdicts[i].whyNot = "badly exposed: \(name) of the same scene is better exposed"
+                } else if m.sharpness < Self.blurredRatio * sharpest {
+                    verdicts[i].whyNot = "blurred: \(name) of the same scene is sharper"
+                } else {
+                    verdicts[i].whyNot = "near-duplicate of \(name), a better shot of the same scene"
+                }
+            }
+            if let useless = Self.uselessness(photos[best].measures) {
+                verdicts[best].whyNot = "not worth showing: \(useless)"
+            } else {
+                verdicts[best].score = score(photos[best].measures)
+            }
+        }
+        return verdicts
+    }
+
+    /// Of one scene: well exposed first, then sharper (then the first taken).
+    static func betterShot(_ a: PhotoMeasures, than b: PhotoMeasures) -> Bool {
+        let (badA, badB) = (isBadlyExposed(a), isBadlyExposed(b))
+        if badA != badB { return !badA }
+        if a.sharpness != b.sharpness { return a.sharpness > b.sharpness }
+        return a.taken.instant < b.taken.instant
+    }
+
+    /// A scene's best shot's score: exposure, people, fit.
+    public func score(_ m: PhotoMeasures) -> Double {
+        let exposure = 1 - min(1, m.clippedShare * 2) - (Self.isBadlyExposed(m) ? 0.5 : 0)
+        let people = (m.faces ?? 0) > 0 ? Self.faceBonus : 0
+        return exposure + people + Self.fitWeight * kept(m)
+    }
+
+    /// The share of the photo a cell of the canvas's shape keeps when it
+    /// covers it.
+    func kept(_ m: PhotoMeasures) -> Double {
+        guard m.width > 0, m.height > 0, canvasShape > 0 else { return 0 }
+        let shape = Double(m.width) / Double(m.height)
+        return min(shape / canvasShape, canvasShape / shape)
+    }
+
+    /// How many to choose of `available` worth showing: `count`, or the
+    /// largest even number there are (0 when fewer than two).
+    public func chosenCount(available: Int) -> Int {
+        min(count, available - available % 2)
+    }
+
+    /// The scored photos still in the running for faces (the dear measure):
+    /// the best of each of `4 x count` stretches of time, so a choice spread
+    /// over the time has people to choose from everywhere. Indices into
+    /// `verdicts`, among `among` (all when nil).
+    public func running(_ verdicts: [PhotoVerdict], among: [Int]? = nil) -> [Int] {
+        let scored = (among ?? Array(verdicts.indices)).filter { verdicts[$0].score != nil }
+        let stretches = max(1, 4 * count)
+        guard scored.count > stretches else { return scored }
+        return (0..<stretches).compactMap { k in
+            let part = scored[(k * scored.count / stretches)..<((k + 1) * scored.count / stretches)]
+            return part.max { verdicts[$0].score! < verdicts[$1].score! }
+        }
+    }
+
+    /// Once the running photos' faces are known (in `photos`): scores them
+    /// again, sets aside the rest of `among` and chooses among the running.
+    /// Returns the chosen indices in the order taken.
+    @discardableResult
+    public func settle(_ verdicts: inout [PhotoVerdict], photos: [MeasuredPhoto], running: [Int],
+                       among: [Int]? = nil) -> [Int] {
+        for i in (among ?? Array(verdicts.indices)) where verdicts[i].score != nil && !running.contains(i) {
+            verdicts[i].whyNot = "not chosen: a better photo was taken near it"
+        }
+        for i in running { verdicts[i].score = score(photos[i].measures) }
+        return choose(&verdicts, among: running)
+    }
+
+    /// Chooses among the scored photos at `among` (indices into `verdicts`,
+    /// in the order taken; all when nil), marking them chosen and giving the
+    /// others their reason. Returns the chosen indices in the order taken.
+    @discardableResult
+    public func choose(_ verdicts: inout [PhotoVerdict], among: [Int]? = nil) -> [Int] {
+        let scored = (among ?? Array(verdicts.indices)).filter { verdicts[$0].score != nil }
+        let wanted = chosenCount(available: scored.count)
+        var chosen: [Int] = []   // positions in `scored`
+        while chosen.count < wanted {
+            var best: (position: Int, value: Double)?
+            for position in scored.indices where !chosen.contains(position) {
+                let spread = chosen.isEmpty || scored.count < 2 ? 0
+                    : Double(chosen.map { abs($0 - position) }.min()!) / Double(scored.count - 1)
+                let value = verdicts[scored[position]].score! + Self.spreadWeight * spread
+                if best == nil || value > best!.value { best = (position, value) }
+            }
+            chosen.append(best!.position)
+        }
+        let picked = chosen.map { scored[$0] }.sorted()
+        for i in scored {
+            if picked.contains(i) {
+                verdicts[i].chosen = true
+                verdicts[i].whyNot = nil
+            } else if wanted == 0 {
+                verdicts[i].whyNot = "too few photos worth showing for a collage"
+            } else {
+                verdicts[i].whyNot = "not chosen: better photos, or photos of other times, were"
+            }
+        }
+        return picked
+    }
+}

@@ -1,0 +1,246 @@
+import Dispatch
+import Foundation
+
+/// What `collage suggest` found: every photo considered in the order taken,
+/// its measures and verdict, and the choice: one when not by events, else
+/// one per event that has enough photos worth showing.
+public struct SuggestionReport: Sendable {
+    public let photos: [MeasuredPhoto]
+    public let verdicts: [PhotoVerdict]
+    /// Per collage, the chosen photos' indices in the order taken.
+    public let choices: [[Int]]
+    /// By events: those skipped for having fewer than two photos worth
+    /// showing (event numbers, as in the verdicts).
+    public let skippedEvents: [Int]
+    /// Files that were no photo (content in no format the engine reads) and
+    /// those that could not be read (unreadable, cut short, broken), with
+    /// each one's reason.
+    public let notPhotos: Int
+    public let unreadable: [String]
+    /// Folders that could not be listed, with the reason.
+    public let unlistedFolders: [String]
+
+    /// The event's photos in the order taken: indices.
+    public func photos(ofEvent event: Int) -> [Int] { verdicts.indices.filter { verdicts[$0].event == event } }
+
+    /// An event's title (`--events`' #title): its date in the locale's
+    /// medium format, or the range of dates when it spans days, on the
+    /// photos' own wall clocks (a day in Tokyo is that day wherever it is
+    /// looked at).
+    public func title(ofEvent event: Int, locale: Locale = CaptionSource.environmentLocale()) -> String {
+        let clocks = photos(ofEvent: event).map { photos[$0].measures.taken.wallClock }
+        return Self.dateTitle(from: clocks.min() ?? 0, to: clocks.max() ?? 0, locale: locale)
+    }
+
+    /// Wall-clock seconds (since 1970, read as UTC) as a medium date or range.
+    public static func dateTitle(from first: Double, to last: Double, locale: Locale) -> String {
+        let utc = TimeZone(identifier: "UTC")!
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utc
+        let (start, end) = (Date(timeIntervalSince1970: first), Date(timeIntervalSince1970: last))
+        if calendar.isDate(start, inSameDayAs: end) {
+            let formatter = DateFormatter()
+            formatter.locale = locale
+            formatter.timeZone = utc
+            formatter.dateStyle = .medium
+            formatter.timeStyle = .none
+            return formatter.string(from: start)
+        }
+        let formatter = DateIntervalFormatter()
+        formatter.locale = locale
+        formatter.timeZone = utc
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .none
+        return formatter.string(from: start, to: end)
+    }
+}
+
+/// Suggests photos of one folder: the photos screen's `S`.
+public protocol PhotoSuggesting: Sendable {
+    /// The best of the folder's photos (`SuggestionChoice`'s default
+    /// count), in the order taken.
+    func suggest(in folder: Photo) throws -> [Photo]
+}
+
+/// Finds the photos under some paths, measures them (in parallel over the
+/// cores, through the cache), and chooses (`SuggestionChoice`).
+public final class SuggestService: @unchecked Sendable {
+    private let measurer: PhotoMeasuring
+    private let browser: DirectoryBrowsing
+    private let threads: Int
+    private var cache: MeasuresCache?
+
+    /// `cache` nil: measure everything afresh and keep nothing.
+    public init(measurer: PhotoMeasuring, browser: DirectoryBrowsing = FileSystemBrowser(), cache: MeasuresCache?,
+                threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.measurer = measurer
+        self.browser = browser
+        self.cache = cache
+        self.threads = max(1, threads)
+    }
+
+    /// The files under `paths`: a file as it is, a folder's files (not
+    /// hidden ones), and with `recursive` its folders' too (each real folder once: a symbolic link
+    /// back up the tree is not a loop). A path that is neither is a failure;
+    /// a folder inside that cannot be listed is reported, not fatal.
+    public func files(under paths: [Photo], recursive: Bool) throws -> (files: [Photo], unlisted: [String]) {
+        var files: [Photo] = []
+        var unlisted: [String] = []
+        var seen = Set<[UInt64]>()
+        func identity(_ folder: Photo) -> [UInt64]? {
+            var info = stat()
+            guard folder.withFileSystemPath({ stat($0, &info) }) == 0 else { return nil }
+            return [UInt64(info.st_dev), UInt64(info.st_ino)]
+        }
+        func walk(_ folder: Photo, top: Bool) throws {
+            if let id = identity(folder) {
+                guard seen.insert(id).inserted else { return }
+            }
+            let listing: DirectoryListing
+            do {
+                listing = try browser.list(folder)
+            } catch {
+                if top { throw error }
+                unlisted.append("\(error)")
+                return
+            }
+            // Hidden files and folders are left out, as the photos screen
+            // leaves them out until asked.
+            files += listing.files.filter { !$0.fileName.hasPrefix(".") }.sorted { naturalOrder($0.path, $1.path) }
+            if recursive { for sub in listing.folders where !sub.isHidden { try walk(sub.file, top: false) } }
+        }
+        for path in paths {
+            var info = stat()
+            guard path.withFileSystemPath({ stat($0, &info) }) == 0 else {
+                throw CollageFailure(.folder, path: path.path,
+                                     message: "cannot read \(path.path): \(String(cString: strerror(errno)))")
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                try walk(path, top: true)
+            } else {
+                files.append(path)
+            }
+        }
+        return (files, unlisted)
+    }
+
+    /// Measures, groups and chooses. `progress` is told (done, total) as
+    /// photos are measured, from any thread.
+    public func suggest(_ paths: [Photo], recursive: Bool, choice: SuggestionChoice, byEvents: Bool,
+                        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> SuggestionReport {
+        let (files, unlisted) = try self.files(under: paths, recursive: recursive)
+        let measured = measureAll(files, progress: progress)
+        var photos: [MeasuredPhoto] = []
+        var notPhotos = 0
+        var unreadable: [String] = []
+        for outcome in measured {
+            switch outcome {
+            case let .success(photo): photos.append(photo)
+            case let .failure(error) where error.kind == .notImage: notPhotos += 1
+            case let .failure(error): unreadable.append(error.message)
+            }
+        }
+        photos.sort { ($0.measures.taken.instant, $0.photo.path) < ($1.measures.taken.instant, $1.photo.path) }
+
+        var verdicts = choice.judge(photos)
+        let scopes: [[Int]] = byEvents
+            ? Dictionary(grouping: verdicts.indices, by: { verdicts[$0].event }).sorted { $0.key < $1.key }.map(\.value)
+            : [Array(verdicts.indices)]
+        let running = scopes.map { choice.running(verdicts, among: $0) }
+        lookForFaces(running.flatMap { $0 }, in: &photos)
+        var choices: [[Int]] = []
+        var skipped: [Int] = []
+        for (scope, runningHere) in zip(scopes, running) {
+            let chosen = choice.settle(&verdicts, photos: photos, running: runningHere, among: scope)
+            if chosen.isEmpty && byEvents { skipped.append(verdicts[scope[0]].event) } else { choices.append(chosen) }
+        }
+        try cache?.save()
+        return SuggestionReport(photos: photos, verdicts: verdicts, choices: choices, skippedEvents: skipped,
+                                notPhotos: notPhotos, unreadable: unreadable, unlistedFolders: unlisted)
+    }
+
+    /// Each file's measures, from the cache when it knows the file as it is
+    /// now, else from the measurer, on `threads` workers. Results in the
+    /// files' order; only one small value per photo is kept.
+    private func measureAll(_ files: [Photo],
+                            progress: @escaping @Sendable (Int, Int) -> Void) -> [Result<MeasuredPhoto, ImageEngineError>] {
+        let known = cache
+        let results = Locked([Result<MeasuredPhoto, ImageEngineError>?](repeating: nil, count: files.count))
+        let fresh = Locked([(Int, FileStamp)]())
+        let next = Locked(0), finished = Locked(0)
+        let measurer = self.measurer
+        DispatchQueue.concurrentPerform(iterations: min(threads, max(1, files.count))) { _ in
+            while true {
+                let index: Int = next.withLock { value in
+                    value += 1
+                    return value - 1
+                }
+                guard index < files.count else { return }
+                let photo = files[index]
+                let outcome: Result<MeasuredPhoto, ImageEngineError>
+                if let stamp = FileStamp.of(photo) {
+                    if let measures = known?.measures(of: photo, stamp: stamp) {
+                        outcome = .success(MeasuredPhoto(photo: photo, measures: measures))
+                    } else {
+                        do {
+                            outcome = .success(MeasuredPhoto(photo: photo, measures: try measurer.measure(photo, fileTime: stamp.modified)))
+                            fresh.withLock { $0.append((index, stamp)) }
+                        } catch let error as ImageEngineError {
+                            outcome = .failure(error)
+                        } catch {
+                            outcome = .failure(ImageEngineError(kind: .open, message: "\(photo.path): \(error)"))
+                        }
+                    }
+                } else {
+                    outcome = .failure(ImageEngineError(kind: .open, message: "\(photo.path): not a regular file that can be read"))
+                }
+                results.withLock { $0[index] = outcome }
+                progress(finished.withLock { count in
+                    count += 1
+                    return count
+                }, files.count)
+            }
+        }
+        let all = results.current.map { $0! }
+        for (index, stamp) in fresh.current {
+            if case let .success(photo) = all[index] { cache?.store(photo.measures, of: photo.photo, stamp: stamp) }
+        }
+        return all
+    }
+
+    /// Faces for the photos at `indices` that have none yet, in parallel;
+    /// a photo the search fails on counts as without faces.
+    private func lookForFaces(_ indices: [Int], in photos: inout [MeasuredPhoto]) {
+        let wanted = indices.filter { photos[$0].measures.faces == nil }
+        guard !wanted.isEmpty else { return }
+        let found = Locked([Int](repeating: 0, count: wanted.count))
+        let next = Locked(0)
+        let snapshot = photos
+        let measurer = self.measurer
+        DispatchQueue.concurrentPerform(iterations: min(threads, wanted.count)) { _ in
+            while true {
+                let k: Int = next.withLock { value in
+                    value += 1
+                    return value - 1
+                }
+                guard k < wanted.count else { return }
+                let faces = (try? measurer.countFaces(snapshot[wanted[k]].photo)) ?? 0
+                found.withLock { $0[k] = faces }
+            }
+        }
+        for (k, i) in wanted.enumerated() {
+            photos[i].measures.faces = found.current[k]
+            if let stamp = FileStamp.of(photos[i].photo) { cache?.store(photos[i].measures, of: photos[i].photo, stamp: stamp) }
+        }
+    }
+}
+
+extension SuggestService: PhotoSuggesting {
+    public func suggest(in folder: Photo) throws -> [Photo] {
+        let report = try suggest([folder], recursive: false, choice: SuggestionChoice(), byEvents: false)
+        guard let chosen = report.choices.first, !chosen.isEmpty else {
+            throw CollageFailure(.folder, path: folder.path, message: "fewer than two photos worth showing here")
+        }
+        return chosen.map { report.photos[$0].photo }
+    }
+}

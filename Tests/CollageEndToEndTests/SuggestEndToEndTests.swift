@@ -1,0 +1,199 @@
+import CollageKit
+import CollageTestSupport
+import Foundation
+import Testing
+
+/// `collage suggest` (issue #33) run as a person runs it, over the photos
+/// `SuggestPhotos` makes, in a temporary XDG_STATE_HOME and XDG_CACHE_HOME.
+@Suite(.serialized) struct SuggestEndToEndTests {
+    let cli: CLI
+    let photos: URL
+    let cache: URL
+
+    init() throws {
+        cli = try CLI()
+        photos = cli.workingDirectory.appendingPathComponent("Trip")
+        cache = try temporaryDirectory()
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        try SuggestPhotos.make(in: photos, samples: CLI.samples)
+        // A file that is no photo, and a JPEG cut short.
+        try Data("notes\n".utf8).write(to: photos.appendingPathComponent("notes.txt"))
+        let whole = try Data(contentsOf: photos.appendingPathComponent("coffee.jpg"))
+        try whole.prefix(200).write(to: photos.appendingPathComponent("broken.jpg"))
+    }
+
+    func suggest(_ arguments: String...) throws -> Run {
+        // Titles in a known locale's medium date format.
+        // (Through env: bash itself would warn where the locale is not installed.)
+        try cli.bash("XDG_CACHE_HOME=\(shellQuoted(cache.path)) exec env LC_ALL=en_US.UTF-8 \"$COLLAGE\" suggest "
+                     + arguments.map(shellQuoted).joined(separator: " "))
+    }
+
+    func names(_ run: Run) -> [String] {
+        run.stdout.split(separator: "\n").map { URL(fileURLWithPath: String($0)).lastPathComponent }
+    }
+
+    func takenOrder(_ names: [String]) -> [String] {
+        let order = SuggestPhotos.shots.map(\.name)
+        return names.sorted { order.firstIndex(of: $0)! < order.firstIndex(of: $1)! }
+    }
+
+    @Test func sixOfTheBestInTheOrderTakenNeverABlurredOrDarkCopyNorTwoOfABurst() throws {
+        let run = try suggest("Trip")
+        #expect(run.succeeded, "\(run)")
+        let chosen = names(run)
+        #expect(chosen.count == 6, "\(run)")
+        #expect(chosen == takenOrder(chosen))
+        #expect(Set(chosen).isDisjoint(with: SuggestPhotos.neverChosen), "\(chosen)")
+        #expect(!(chosen.contains("cat.jpg") && chosen.contains("cat-again.jpg")), "\(chosen)")
+        // The spread: each of the three days.
+        #expect(chosen.contains { $0.hasPrefix("astronaut.") || $0.hasPrefix("cat.") || $0.hasPrefix("cat-again") || $0.hasPrefix("coffee.") })
+        #expect(chosen.contains { $0.hasSuffix("-mirrored.jpg") && !$0.hasPrefix("astronaut") })
+        // Paths are absolute, one a line.
+        #expect(run.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix(photos.path + "/") })
+        // The skipped files, in one line.
+        #expect(run.stderr.hasPrefix("collage: warning: skipped 1 not a photo, 1 unreadable (\(photos.path)/broken.jpg: ")
+                && run.stderr.filter { $0 == "\n" }.count == 1, "\(run)")
+    }
+
+    @Test func countTwoAndFour() throws {
+        for count in [2, 4] {
+            let run = try suggest("Trip", "--count", "\(count)")
+            #expect(run.succeeded, "\(run)")
+            #expect(names(run).count == count)
+            #expect(Set(names(run)).isDisjoint(with: SuggestPhotos.neverChosen))
+        }
+    }
+
+    @Test func jsonExplainsEveryPhoto() throws {
+        let run = try suggest("Trip", "--json")
+        #expect(run.succeeded, "\(run)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as! [String: Any]
+        let entries = object["photos"] as! [[String: Any]]
+        #expect(entries.count == SuggestPhotos.shots.count)
+        #expect(object["not_photos"] as? Int == 1)
+        #expect((object["unreadable"] as? [String])?.count == 1)
+        let chosen = entries.filter { $0["chosen"] as? Bool == true }
+        #expect(chosen.count == 6)
+        for entry in entries {
+            for key in ["path", "taken", "sharpness", "exposure", "duplicate_group", "event", "chosen"] {
+                #expect(entry[key] != nil, "\(key) of \(entry)")
+            }
+            #expect((entry["chosen"] as? Bool == true) == (entry["why_not"] == nil || entry["why_not"] is NSNull), "\(entry)")
+            #expect(entry["taken_from"] as? String == "exif")
+        }
+        func entry(_ name: String) -> [String: Any] { entries.first { ($0["path"] as! String).hasSuffix("/" + name) }! }
+        #expect(entry("astronaut.jpg")["duplicate_group"] as? Int == entry("astronaut-blurred.jpg")["duplicate_group"] as? Int)
+        #expect(entry("astronaut.jpg")["duplicate_group"] as? Int == entry("astronaut-dark.jpg")["duplicate_group"] as? Int)
+        #expect((entry("astronaut-blurred.jpg")["why_not"] as? String)?.hasPrefix("blurred: astronaut.jpg") == true)
+        #expect((entry("astronaut-dark.jpg")["why_not"] as? String)?.hasPrefix("badly exposed: astronaut.jpg") == true)
+        #expect(entry("astronaut.jpg")["taken"] as? String == "2026-07-04T10:00:00+02:00")
+        // Three events, on three days.
+        #expect(Set(entries.map { $0["event"] as! Int }) == [0, 1, 2])
+        #expect(entry("coffee.jpg")["event"] as? Int == 0 && entry("rocket.jpg")["event"] as? Int == 1
+                && entry("cat-mirrored.jpg")["event"] as? Int == 2)
+    }
+
+    @Test func eventsMakeABatchListWithATitleEach() throws {
+        let run = try suggest("Trip", "--events", "--count", "2")
+        #expect(run.succeeded, "\(run)")
+        let blocks = run.stdout.components(separatedBy: "\n\n")
+        #expect(blocks.count == 3, "\(run)")
+        for block in blocks {
+            let lines = block.split(separator: "\n")
+            #expect(lines.first?.hasPrefix("#title ") == true)
+            #expect(lines.count == 3, "\(block)")
+        }
+        #expect(blocks[0].hasPrefix("#title Jul 4, 2026"), "\(run)")
+        // The list makes collages as it is.
+        let list = cli.workingDirectory.appendingPathComponent("trip.txt")
+        try Data(run.stdout.utf8).write(to: list)
+        let batch = try cli.collage("batch", list.path, "-o", "collages", "--size", "400x300")
+        #expect(batch.succeeded, "\(batch)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.appendingPathComponent("collages").path).count == 3)
+    }
+
+    @Test func anEventWithTooFewPhotosIsSkippedAndSaid() throws {
+        for name in ["cat-mirrored.jpg", "coffee-mirrored.jpg"] {
+            try FileManager.default.removeItem(at: photos.appendingPathComponent(name))
+        }
+        let run = try suggest("Trip", "--events", "--count", "2")
+        #expect(run.succeeded, "\(run)")
+        #expect(run.stdout.components(separatedBy: "\n\n").count == 2)
+        #expect(run.stderr.contains("collage: warning: skipped the event of Jul 7, 2026: fewer than two photos worth showing"), "\(run)")
+    }
+
+    @Test func addAddsTheChoiceWhole() throws {
+        let run = try suggest("Trip", "--add")
+        #expect(run.succeeded, "\(run)")
+        #expect(run.stdout.hasPrefix("Added 6 photos"), "\(run)")
+        #expect(try cli.storedPhotos().count == 6)
+        // All or nothing: a collage that is full takes none of another six.
+        let again = try suggest("Trip", "--add")
+        #expect(again.status == 1, "\(again)")
+        #expect(try cli.storedPhotos().count == 6)
+    }
+
+    @Test func theCacheMakesTheSecondRunTheSameAndADamagedOneIsRebuilt() throws {
+        let first = try suggest("Trip", "--json")
+        let file = cache.appendingPathComponent("collage/measures.json")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        let second = try suggest("Trip", "--json")
+        #expect(second.stdout == first.stdout)
+        try Data("{\"version\":1,\"photos\":{\"/x\":".utf8).write(to: file)
+        let third = try suggest("Trip", "--json")
+        #expect(third.succeeded)
+        #expect(third.stderr.contains("collage: warning: \(file.path) was damaged: measuring again"), "\(third)")
+        #expect(third.stdout == first.stdout)
+        // Rewritten whole: its checksum's line, then JSON.
+        let written = try Data(contentsOf: file)
+        let newline = try #require(written.firstIndex(of: UInt8(ascii: "\n")))
+        #expect(newline == 16)
+        #expect(try JSONSerialization.jsonObject(with: written[(newline + 1)...]) is [String: Any])
+    }
+
+    @Test func recursiveLooksInFoldersInside() throws {
+        let top = cli.workingDirectory.appendingPathComponent("Pictures")
+        try FileManager.default.createDirectory(at: top, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: photos, to: top.appendingPathComponent("Trip"))
+        // A link back up the tree is no loop.
+        try FileManager.default.createSymbolicLink(atPath: top.appendingPathComponent("Trip/up").path, withDestinationPath: "..")
+        let flat = try suggest("Pictures")
+        #expect(flat.isOneLineRefusal(naming: "fewer than two photos worth showing"), "\(flat)")
+        let deep = try suggest("Pictures", "--recursive", "--count", "4")
+        #expect(deep.succeeded, "\(deep)")
+        #expect(names(deep).count == 4)
+    }
+
+    @Test func photosWithoutADateOrFromTheFutureAndAFolderWithNoneWork() throws {
+        let mixed = cli.workingDirectory.appendingPathComponent("Mixed")
+        try FileManager.default.createDirectory(at: mixed, withIntermediateDirectories: true)
+        // Undated (the samples carry no EXIF date): their files' times.
+        for name in ["coffee-cup.jpg", "chelsea-the-cat.jpg", "cameraman-grayscale.jpg"] {
+            try FileManager.default.copyItem(atPath: sample(name), toPath: mixed.appendingPathComponent(name).path)
+        }
+        // Dated in 2099.
+        let engine = ImageEngine()
+        var future = try engine.picture(of: Photo(path: sample("astronaut-eileen-collins.jpg")), fitting: 320, height: 240)
+        future.dateTaken = "2099:01:01 12:00:00"
+        try Data(try engine.encode(future, as: .standard, quality: 90)).write(to: mixed.appendingPathComponent("future.jpg"))
+        try FileManager.default.createDirectory(at: mixed.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        let run = try suggest("Mixed", "--json", "--count", "4")
+        #expect(run.succeeded, "\(run)")
+        let entries = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["photos"] as? [[String: Any]])
+        #expect(entries.count == 4)
+        #expect(entries.filter { $0["taken_from"] as? String == "file" }.count == 3)
+        #expect((entries.last?["path"] as? String)?.hasSuffix("/future.jpg") == true, "the latest is last")
+        #expect(entries.filter { $0["chosen"] as? Bool == true }.count == 4)
+        let empty = try suggest("Mixed/empty")
+        #expect(empty.isOneLineRefusal(naming: "fewer than two photos worth showing"), "\(empty)")
+    }
+
+    @Test func badArgumentsAreOneLineRefusals() throws {
+        #expect(try suggest("Nowhere").isOneLineRefusal(naming: "Nowhere"))
+        let count = try suggest("Trip", "--count", "3")
+        #expect(count.status != 0 && count.stderr.contains("--count 3 is not one of 2, 4 or 6"), "\(count)")
+        let both = try suggest("Trip", "--add", "--events")
+        #expect(both.status != 0 && both.stderr.contains("--add and --events do not go together"), "\(both)")
+    }
+}

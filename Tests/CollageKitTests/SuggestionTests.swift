@@ -1,0 +1,285 @@
+import CollageKit
+import Foundation
+import XCTest
+
+/// A photo of a scene (`hash`) at `time` seconds, with its sharpness and
+/// exposure.
+private func shot(_ name: String, time: Double, hash: UInt64, sharpness: Double = 100, mean: Double = 0.5,
+                  dark: Double = 0, faces: Int? = nil, width: Int = 1600, height: Int = 1200) -> MeasuredPhoto {
+    MeasuredPhoto(photo: Photo(path: "/photos/\(name)"),
+                  measures: PhotoMeasures(width: width, height: height,
+                                          taken: PhotoTime(instant: time, wallClock: time, fromCamera: true),
+                                          hash: hash, sharpness: sharpness, darkShare: dark, meanLevel: mean, faces: faces))
+}
+
+/// Hashes far apart from each other (about 32 bits each way).
+private func scene(_ n: Int) -> UInt64 {
+    var state = UInt64(n) &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678
+    state ^= state >> 31
+    state = state &* 0xBF58_476D_1CE4_E5B9
+    return state ^ (state >> 29)
+}
+
+final class DuplicateGroupsTests: XCTestCase {
+    func testHammingDistanceCountsDifferingBits() {
+        XCTAssertEqual(DuplicateGroups.distance(0, 0), 0)
+        XCTAssertEqual(DuplicateGroups.distance(0b1011, 0), 3)
+        XCTAssertEqual(DuplicateGroups.distance(.max, 0), 64)
+    }
+
+    func testNearHashesShareAGroupAndFarOnesDoNot() {
+        let a = scene(1), b = scene(2)
+        let hashes = [a, a ^ 0b111, b, b ^ (1 << 40), a ^ 0xFFF]   // 3, 1 and 12 bits: near; a and b: far
+        XCTAssertGreaterThan(DuplicateGroups.distance(a, b), 20)
+        XCTAssertEqual(DuplicateGroups.groups(of: hashes), [0, 0, 1, 1, 0])
+        // 13 bits is another scene.
+        XCTAssertEqual(DuplicateGroups.groups(of: [a, a ^ 0x1FFF]), [0, 1])
+    }
+
+    func testABurstDriftingSlowlyStaysOneGroup() {
+        let a = scene(3)
+        let drifting = (0..<5).map { a ^ ((UInt64(1) << UInt64(10 * $0)) - 1) }  // each 10 bits from the last
+        XCTAssertEqual(Set(DuplicateGroups.groups(of: drifting)), [0])
+    }
+
+    func testOnlyTheWindowBeforeIsCompared() {
+        let a = scene(4)
+        let hashes = [a] + (5..<10).map(scene) + [a]
+        XCTAssertEqual(DuplicateGroups.groups(of: hashes, window: 3).last, 6)
+        XCTAssertEqual(DuplicateGroups.groups(of: hashes, window: 6).last, 0)
+    }
+}
+
+final class PhotoEventsTests: XCTestCase {
+    func testLongGapsAgainstTheUsualPaceStartEvents() {
+        let day = 86_400.0
+        // A morning (a minute apart), a burst the next day, an evening two days on.
+        let times = [0, 60, 120, 180, day, day + 1, day + 2, day + 40, 3 * day, 3 * day + 300]
+        XCTAssertEqual(PhotoEvents.events(of: times), [0, 0, 0, 0, 1, 1, 1, 1, 2, 2])
+    }
+
+    func testAnEvenPaceIsOneEvent() {
+        XCTAssertEqual(Set(PhotoEvents.events(of: (0..<30).map { Double($0) * 3600 })), [0])
+    }
+
+    func testAShortBreakNeverSplits() {
+        // Bursts a second apart, then 20 minutes: far above the pace, but short.
+        let times = (0..<10).map(Double.init) + (0..<10).map { 1200 + Double($0) }
+        XCTAssertEqual(Set(PhotoEvents.events(of: times)), [0])
+    }
+
+    func testNoPhotoAndOne() {
+        XCTAssertEqual(PhotoEvents.events(of: []), [])
+        XCTAssertEqual(PhotoEvents.events(of: [5]), [0])
+    }
+}
+
+final class SuggestionChoiceTests: XCTestCase {
+    func testTheSharpestOfABurstIsItsBestAndTheBlurredOneIsSaidSo() {
+        let a = scene(1)
+        let photos = [shot("a1.jpg", time: 0, hash: a, sharpness: 90), shot("a2.jpg", time: 1, hash: a ^ 1, sharpness: 120),
+                      shot("a3.jpg", time: 2, hash: a ^ 2, sharpness: 30)]
+        let verdicts = SuggestionChoice().judge(photos)
+        XCTAssertEqual(verdicts.map(\.group), [0, 0, 0])
+        XCTAssertNil(verdicts[0].score)
+        XCTAssertNotNil(verdicts[1].score)
+        XCTAssertEqual(verdicts[0].whyNot, "near-duplicate of a2.jpg, a better shot of the same scene")
+        XCTAssertEqual(verdicts[2].whyNot, "blurred: a2.jpg of the same scene is sharper")
+    }
+
+    func testAWellExposedShotBeatsASharperDarkOne() {
+        let a = scene(2)
+        let photos = [shot("dark.jpg", time: 0, hash: a, sharpness: 200, mean: 0.08, dark: 0.5),
+                      shot("fine.jpg", time: 1, hash: a, sharpness: 150)]
+        let verdicts = SuggestionChoice().judge(photos)
+        XCTAssertNotNil(verdicts[1].score)
+        XCTAssertEqual(verdicts[0].whyNot, "badly exposed: fine.jpg of the same scene is better exposed")
+    }
+
+    func testABlankPictureIsNotWorthShowing() {
+        let verdicts = SuggestionChoice().judge([shot("blank.jpg", time: 0, hash: scene(3), sharpness: 0.2)])
+        XCTAssertNil(verdicts[0].score)
+        XCTAssertEqual(verdicts[0].whyNot, "not worth showing: no detail (a blank or flat picture)")
+    }
+
+    func testTheCountIsKeptOrEvenAndFewer() {
+        let choice = SuggestionChoice(count: 6)
+        XCTAssertEqual([0, 1, 2, 3, 5, 6, 7, 40].map { choice.chosenCount(available: $0) }, [0, 0, 2, 2, 4, 6, 6, 6])
+        XCTAssertEqual(SuggestionChoice(count: 2).chosenCount(available: 9), 2)
+    }
+
+    func testTheChoiceSpreadsOverTheTime() {
+        // Twelve scenes of equal worth: the six chosen are not six neighbours.
+        let photos = (0..<12).map { shot("p\($0).jpg", time: Double($0) * 600, hash: scene($0 + 10)) }
+        let choice = SuggestionChoice(count: 6)
+        var verdicts = choice.judge(photos)
+        let chosen = choice.choose(&verdicts)
+        XCTAssertEqual(chosen.count, 6)
+        XCTAssertEqual(chosen, chosen.sorted())
+        XCTAssertTrue(chosen.contains { $0 < 3 } && chosen.contains { $0 > 8 }, "\(chosen)")
+        let gaps = zip(chosen.dropFirst(), chosen).map { $0 - $1 }
+        XCTAssertLessThanOrEqual(gaps.max()!, 3, "\(chosen)")
+        XCTAssertEqual(verdicts.filter(\.chosen).count, 6)
+        XCTAssertTrue(verdicts.filter { !$0.chosen }.allSatisfy { $0.whyNot != nil })
+    }
+
+    func testFacesArePreferredBetweenOtherwiseEqualPhotos() {
+        let photos = (0..<4).map { shot("p\($0).jpg", time: Double($0), hash: scene($0 + 30), faces: $0 == 2 ? 1 : 0) }
+        let choice = SuggestionChoice(count: 2)
+        var verdicts = choice.judge(photos)
+        XCTAssertTrue(choice.choose(&verdicts).contains(2))
+    }
+
+    func testShapesThatFitTheCanvasArePreferred() {
+        let choice = SuggestionChoice(count: 2, canvasShape: 16.0 / 9)
+        let wide = choice.score(shot("w.jpg", time: 0, hash: 0, width: 1920, height: 1080).measures)
+        let tall = choice.score(shot("t.jpg", time: 0, hash: 0, width: 1080, height: 1920).measures)
+        XCTAssertGreaterThan(wide, tall)
+    }
+
+    func testTooFewWorthShowingChoosesNoneAndSaysWhy() {
+        let choice = SuggestionChoice(count: 6)
+        var verdicts = choice.judge([shot("only.jpg", time: 0, hash: scene(40))])
+        XCTAssertEqual(choice.choose(&verdicts), [])
+        XCTAssertEqual(verdicts[0].whyNot, "too few photos worth showing for a collage")
+    }
+
+    func testOnlyTheRunningAreChosenAndTheRestSaySo() {
+        let photos = (0..<60).map { shot("p\($0).jpg", time: Double($0) * 60, hash: scene($0 + 100)) }
+        let choice = SuggestionChoice(count: 2)
+        var verdicts = choice.judge(photos)
+        let running = choice.running(verdicts)
+        XCTAssertEqual(running.count, 8)
+        let chosen = choice.settle(&verdicts, photos: photos, running: running)
+        XCTAssertEqual(chosen.count, 2)
+        XCTAssertTrue(chosen.allSatisfy(running.contains))
+        XCTAssertEqual(verdicts.filter { $0.whyNot == "not chosen: a better photo was taken near it" }.count, 52)
+    }
+}
+
+final class PhotoTimeTests: XCTestCase {
+    func testTheCameraDateWithItsOffset() {
+        let time = PhotoTime(exif: "2026:07:04 18:30:00+02:00", fileTime: 0)
+        XCTAssertTrue(time.fromCamera)
+        XCTAssertEqual(time.instant, 1_783_182_600)   // 16:30 UTC
+        XCTAssertEqual(time.wallClock - time.instant, 7200)
+        XCTAssertEqual(time.iso8601, "2026-07-04T18:30:00+02:00")
+    }
+
+    func testWithoutAnOffsetTheDateIsThisZonesAndWithoutADateTheFilesTime() {
+        let zone = TimeZone(secondsFromGMT: -3600)!
+        XCTAssertEqual(PhotoTime(exif: "2026:07:04 18:30:00", fileTime: 0, zone: zone).instant, 1_783_182_600 + 3 * 3600)
+        let fromFile = PhotoTime(exif: nil, fileTime: 1000, zone: zone)
+        XCTAssertFalse(fromFile.fromCamera)
+        XCTAssertEqual(fromFile.instant, 1000)
+        XCTAssertEqual(fromFile.wallClock, 1000 - 3600)
+    }
+}
+
+final class MeasuresCacheTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("measures-cache-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func testARoundTripKeepsEveryMeasureExactly() throws {
+        let file = folder.appendingPathComponent("collage/measures.json")
+        var cache = MeasuresCache(file: file)
+        let photo = Photo(path: "/photos/a.jpg"), odd = Photo(fileSystemPath: Array("/photos/caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        let stamp = FileStamp(size: 1234, modified: 1_783_182_600.123456789)
+        var measures = shot("a.jpg", time: 5, hash: .max - 7, sharpness: 123.456, mean: 0.25, dark: 0.125, faces: 2).measures
+        measures.fromThumbnail = true
+        cache.store(measures, of: photo, stamp: stamp)
+        cache.store(measures, of: odd, stamp: stamp)
+        try cache.save()
+        let again = MeasuresCache(file: file)
+        XCTAssertFalse(again.wasDamaged)
+        XCTAssertEqual(again.measures(of: photo, stamp: stamp), measures)
+        XCTAssertEqual(again.measures(of: odd, stamp: stamp), measures)
+        // The file changed: its size or its time.
+        XCTAssertNil(again.measures(of: photo, stamp: FileStamp(size: 1235, modified: stamp.modified)))
+        XCTAssertNil(again.measures(of: photo, stamp: FileStamp(size: 1234, modified: stamp.modified + 1)))
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+    }
+
+    func testADamagedCacheIsRebuiltNotTrusted() throws {
+        let file = folder.appendingPathComponent("measures.json")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for damage in ["0000000000000000\n{\"version\":1,\"photos\":{}}", "{\"version\":1,\"photos\":{\"/a.jpg\":{\"stamp\":", "not json", "{\"version\":99,\"photos\":{}}",
+                       "{\"version\":1,\"photos\":{\"/a.jpg\":{\"stamp\":{\"size\":1,\"modified\":0},\"measures\":{\"hash\":\"zz\"}}}}"] {
+            try Data(damage.utf8).write(to: file)
+            var cache = MeasuresCache(file: file)
+            XCTAssertTrue(cache.wasDamaged, damage)
+            XCTAssertEqual(cache.count, 0)
+            cache.store(shot("a.jpg", time: 0, hash: 1).measures, of: Photo(path: "/a.jpg"), stamp: FileStamp(size: 1, modified: 0))
+            try cache.save()
+            XCTAssertFalse(MeasuresCache(file: file).wasDamaged)
+            XCTAssertEqual(MeasuresCache(file: file).count, 1)
+        }
+    }
+
+    /// The cache reader fuzzed: a valid cache cut, with bytes changed,
+    /// inserted or dropped at random (seeded), never crashes and is either
+    /// read as it is or rebuilt, never half-trusted.
+    func testRandomDamageIsReadOrRebuiltNeverTrustedWrong() throws {
+        let file = folder.appendingPathComponent("measures.json")
+        var cache = MeasuresCache(file: file)
+        for i in 0..<8 {
+            cache.store(shot("p\(i).jpg", time: Double(i), hash: scene(i), faces: i % 2).measures,
+                        of: Photo(path: "/photos/p\(i).jpg"), stamp: FileStamp(size: Int64(i), modified: Double(i)))
+        }
+        try cache.save()
+        let valid = try Array(Data(contentsOf: file))
+        var seed: UInt64 = 33
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(max(1, bound)))
+        }
+        for _ in 0..<2000 {
+            var bytes = valid
+            for _ in 0...next(4) {
+                switch next(4) {
+                case 0: bytes[next(bytes.count)] = UInt8(next(256))
+                case 1: bytes.insert(UInt8(next(256)), at: next(bytes.count))
+                case 2: if bytes.count > 1 { bytes.remove(at: next(bytes.count)) }
+                default: bytes = Array(bytes.prefix(next(bytes.count)))
+                }
+                if bytes.isEmpty { bytes = [0x7B] }
+            }
+            try Data(bytes).write(to: file)
+            let read = MeasuresCache(file: file)
+            // Read whole, as written, or not at all.
+            if bytes == valid {
+                XCTAssertEqual(read.count, 8)
+            } else {
+                XCTAssertTrue(read.wasDamaged)
+                XCTAssertEqual(read.count, 0)
+            }
+        }
+    }
+
+    func testTheFolderFollowsXDGCacheHome() {
+        XCTAssertEqual(MeasuresCache.defaultFile(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/a"]).path,
+                       "/x/cache/collage/measures.json")
+        XCTAssertEqual(MeasuresCache.defaultFile(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/a"]).path,
+                       "/home/a/.cache/collage/measures.json")
+    }
+}
+
+final class EventTitleTests: XCTestCase {
+    func testADayOrARangeInTheLocalesMediumFormat() {
+        let day = 1_783_182_600.0   // 2026-07-04 16:30 (wall clock)
+        let us = Locale(identifier: "en_US")
+        XCTAssertEqual(SuggestionReport.dateTitle(from: day, to: day + 3600, locale: us), "Jul 4, 2026")
+        // ICU puts thin spaces around the dash.
+        XCTAssertEqual(SuggestionReport.dateTitle(from: day, to: day + 2 * 86_400, locale: us)
+                           .replacingOccurrences(of: "\u{2009}", with: " "), "Jul 4 – 6, 2026")
+        XCTAssertEqual(SuggestionReport.dateTitle(from: day, to: day, locale: Locale(identifier: "de_DE")), "04.07.2026")
+    }
+}
