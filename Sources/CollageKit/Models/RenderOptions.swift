@@ -321,7 +321,8 @@ public struct CollageRenderOptions: Equatable, Sendable {
     public var gap: Int
     /// Background-coloured space around the edge of the canvas.
     public var margin: Int
-    public var quality: Int
+    /// How the collage is written, whatever its format.
+    public var save: SaveOptions
     public var crop: CropMode
     public var fit: FitMode
     /// A title across the top of the canvas (`--title`), or none.
@@ -334,8 +335,6 @@ public struct CollageRenderOptions: Equatable, Sendable {
     /// or white for contrast (the title), white on a dark band (captions).
     public var textColour: RGBColor?
 
-    public static let defaultQuality = 90
-
     /// 1920x1080, the `auto` layout, white, no gap or margin, quality 90, smart
     /// crops that cover their cells. (The defaults pass every check, so this
     /// cannot fail.)
@@ -343,12 +342,9 @@ public struct CollageRenderOptions: Equatable, Sendable {
 
     public init(size: RequestedSize = .default, layout: LayoutMode = .default, background: RGBColor = .white,
                 gap: Int = 0, margin: Int = 0,
-                quality: Int = CollageRenderOptions.defaultQuality, crop: CropMode = .smart,
+                save: SaveOptions = .defaults, crop: CropMode = .smart,
                 fit: FitMode = .cover, title: CollageTitle? = nil, caption: CaptionSource = .none,
                 font: CollageFont? = nil, textColour: RGBColor? = nil) throws {
-        guard (1...100).contains(quality) else {
-            throw OptionError("--quality \(quality) is out of range: use 1 to 100")
-        }
         guard gap >= 0 else { throw OptionError("--gap \(gap) is negative: use 0 or more pixels") }
         guard margin >= 0 else { throw OptionError("--margin \(margin) is negative: use 0 or more pixels") }
         self.size = size
@@ -356,7 +352,7 @@ public struct CollageRenderOptions: Equatable, Sendable {
         self.background = background
         self.gap = gap
         self.margin = margin
-        self.quality = quality
+        self.save = save
         self.crop = crop
         self.fit = fit
         self.title = title

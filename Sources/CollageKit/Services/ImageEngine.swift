@@ -331,7 +331,7 @@ extension PhotoShape {
 
 /// Turns an image into file bytes.
 public protocol ImageEncoding: Sendable {
-    func encode(_ image: RGBImage, as format: ImageFormat, quality: Int) throws -> [UInt8]
+    func encode(_ image: RGBImage, as format: ImageFormat, options: SaveOptions) throws -> [UInt8]
 }
 
 /// The C engine (`CollageImaging`) behind Swift protocols.
@@ -757,7 +757,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         return String(cString: text)
     }
 
-    public func encode(_ image: RGBImage, as format: ImageFormat, quality: Int) throws -> [UInt8] {
+    public func encode(_ image: RGBImage, as format: ImageFormat, options: SaveOptions) throws -> [UInt8] {
         // The encoders only read the pixels, so borrow them: a mutable buffer
         // of a shared array would be a copy (6 MB for 1920x1080).
         return try image.pixels.withUnsafeBufferPointer { buffer in
@@ -767,8 +767,13 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             var output: UnsafeMutablePointer<UInt8>?
             var size = 0
             var error = ci_error()
-            let status = ci_encode(format.format, &source, Int32(quality), Int32(decodeThreads), image.dateTaken,
-                                   &output, &size, &error)
+            var engineOptions = options.engineOptions
+            engineOptions.threads = Int32(decodeThreads)
+            func encode(dated date: UnsafePointer<CChar>?) -> ci_status {
+                engineOptions.date_taken = date
+                return ci_encode(format.format, &source, &engineOptions, &output, &size, &error)
+            }
+            let status = image.dateTaken.map { $0.withCString(encode(dated:)) } ?? encode(dated: nil)
             guard status == CI_OK, let output else { throw ImageEngineError(error) }
             defer { ci_buffer_free(output) }
             return Array(UnsafeBufferPointer(start: output, count: size))

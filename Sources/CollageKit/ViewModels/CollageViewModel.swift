@@ -278,9 +278,9 @@ public final class CollageViewModel {
             .flatMap { image -> Completable in
                 switch target {
                 case let .file(destination):
-                    writer.save(image, to: destination, format: format, quality: options.quality, overwrite: overwrite)
+                    writer.save(image, to: destination, format: format, options: options.save, overwrite: overwrite)
                 case .standardOutput:
-                    writer.send(image, format: format, quality: options.quality)
+                    writer.send(image, format: format, options: options.save)
                 }
             }
             .catch { [weak self] error -> Completable in
