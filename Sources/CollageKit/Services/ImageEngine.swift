@@ -66,17 +66,30 @@ extension EngineFormat {
     public var fileExtension: String { saveExtensions[0] }
 
     /// The format written for a file extension (any of a format's, any case).
-    public init(extension ext: String) throws(OptionError) {
-        guard !ext.isEmpty else { throw OptionError("the output file needs an extension: \(Self.savedExtensions)") }
-        guard let format = Self.saving(extension: ext) else {
-            throw OptionError("cannot save as '.\(ext)': use \(Self.savedExtensions)")
-        }
+    public init(extension ext: String) throws(SaveFormatError) {
+        guard !ext.isEmpty else { throw .noExtension }
+        guard let format = Self.saving(extension: ext) else { throw .unknownExtension(ext) }
         self = format
     }
 
     /// The format written for a file's name, by its extension.
-    public init(path: String) throws(OptionError) {
+    public init(path: String) throws(SaveFormatError) {
         try self.init(extension: URL(fileURLWithPath: path).pathExtension)
+    }
+}
+
+/// Why a collage cannot be saved under a name, whose extension chooses the format.
+public enum SaveFormatError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The name has none.
+    case noExtension
+    /// No format the engine writes goes by it.
+    case unknownExtension(String)
+
+    public var description: String {
+        switch self {
+        case .noExtension: "the output file needs an extension: \(EngineFormat.savedExtensions)"
+        case let .unknownExtension(ext): "cannot save as '.\(ext)': use \(EngineFormat.savedExtensions)"
+        }
     }
 }
 
@@ -150,6 +163,9 @@ public struct ImageEngineError: Error, Equatable, CustomStringConvertible {
 
     public let kind: Kind
     public let message: String
+    /// For a photo refused for its size (`tooLarge`, where the probe tells):
+    /// the fewest pixels it decodes to, which a limit must allow to admit it.
+    public let pixelsNeeded: UInt64?
     public var description: String { message }
 
     init(_ error: ci_error) {
@@ -166,11 +182,13 @@ public struct ImageEngineError: Error, Equatable, CustomStringConvertible {
         message = withUnsafeBytes(of: error.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
+        pixelsNeeded = nil
     }
 
-    public init(kind: Kind, message: String) {
+    public init(kind: Kind, message: String, pixelsNeeded: UInt64? = nil) {
         self.kind = kind
         self.message = message
+        self.pixelsNeeded = pixelsNeeded
     }
 
     /// A path with a NUL byte (possible in a batch list) names no file; as a
@@ -400,12 +418,13 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         let smallest = scale < 8 ? " (\(describe(width * height).pixels) at \(scale)/8 scale)" : ""
         throw ImageEngineError(
             kind: .tooLarge,
-            message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit) (--max-pixels \(PixelLimit.admitting(width * height)) lets it through)")
+            message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit)",
+            pixelsNeeded: width * height)
     }
 
     /// A photo over the limit, refused as it was drawn (the grid reads no
-    /// header first), in `checkLimit`'s words, which say the --max-pixels
-    /// that lets it through; any other error as it is. Only on failure.
+    /// header first), as `checkLimit` refuses it, with the pixels a limit
+    /// must allow; any other error as it is. Only on failure.
     private func explained(_ error: ImageEngineError, _ photo: Photo) -> ImageEngineError {
         guard error.kind == .tooLarge else { return error }
         do {

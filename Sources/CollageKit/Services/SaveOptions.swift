@@ -15,9 +15,7 @@ public struct SaveOptions: Equatable, Sendable {
     public static let defaults: SaveOptions = try! SaveOptions()
 
     public init(quality: Int = SaveOptions.defaultQuality) throws {
-        guard (1...100).contains(quality) else {
-            throw OptionError("--quality \(quality) is out of range: use 1 to 100")
-        }
+        guard (1...100).contains(quality) else { throw RenderValueError.qualityOutOfRange(quality) }
         self.quality = quality
     }
 

@@ -53,19 +53,19 @@ struct LayoutOptionGroup: ParsableArguments {
             }
         }
         if let title {
-            do { _ = try CollageTitle(title) } catch { throw ValidationError("--title: \(error)") }
+            do { _ = try CollageTitle(title, withoutIt: "leave out --title") } catch { throw ValidationError("--title: \(error)") }
         }
         if let font {
             do { _ = try ImageEngine.font(parsing: font) } catch { throw ValidationError("--font '\(font)': \(error)") }
         }
         // Gap and margin: `CollageRenderOptions.init` is their one validator.
-        do { _ = try options() } catch { throw ValidationError("\(error)") }
+        do { _ = try options() } catch { throw ValidationError(commandLineMessage(error)) }
         // A side left to the photos: the layout model says which layouts work one out.
-        if let refusal = CollageRules.layoutRefusal(layout, size: size) { throw ValidationError(refusal.message) }
+        if let refusal = CollageRules.layoutRefusal(layout, size: size) { throw ValidationError(commandLineMessage(refusal)) }
     }
 
     func renderOptions(save: SaveOptions = .defaults) throws -> CollageRenderOptions {
-        let title = try title.map { try CollageTitle($0) }
+        let title = try title.map { try CollageTitle($0, withoutIt: "leave out --title") }
         let font = try font.map { try ImageEngine.font(parsing: $0) }
         if title != nil || caption != .none {
             if !ImageEngine.fontsAvailable {
@@ -99,7 +99,7 @@ struct RenderOptionGroup: ParsableArguments {
     var quality: Int?
 
     func validate() throws {
-        do { _ = try saveOptions() } catch { throw ValidationError("\(error)") }
+        do { _ = try saveOptions() } catch { throw ValidationError(commandLineMessage(error)) }
     }
 
     func renderOptions() throws -> CollageRenderOptions {
