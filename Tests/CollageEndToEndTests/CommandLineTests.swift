@@ -134,7 +134,7 @@ import Testing
         let cli = try CLI()
         let root = try cli.run("--help").stdout
         #expect(root.contains("(default: \(CropMode.smart.rawValue))") && !root.contains("cropped centred"))
-        let quality = EngineFormat.writable.filter(\.hasQuality).map(\.saveTitle)
+        let quality = ImageFormat.writable.filter(\.hasQuality).map(\.saveTitle)
         for command in ["save", "batch"] {
             let line = try cli.run(command, "--help").stdout.split(separator: "\n").first { $0.contains("--quality <1-100>") } ?? ""
             #expect(quality.count > 1 && quality.allSatisfy(line.contains), "\(command): \(line)")

@@ -2,8 +2,10 @@ import CollageImaging
 import Dispatch
 import Foundation
 
-/// A format the engine reads (and maybe writes), as its table describes it.
-public struct EngineFormat: Equatable, Sendable {
+/// A format the engine reads (and maybe writes), as its table describes it:
+/// what a photo is, judged by its bytes, and what a collage is saved in,
+/// chosen by the file's extension (`writable`).
+public struct ImageFormat: Equatable, Sendable {
     let format: ci_format
     /// As messages name it: "JPEG", "HEIF".
     public let name: String
@@ -20,10 +22,10 @@ public struct EngineFormat: Equatable, Sendable {
     public let smallestScale: Int
 
     /// Every format, in the engine's order.
-    public static let all: [EngineFormat] = (0..<ci_formats(0, nil)).map { index in
+    public static let all: [ImageFormat] = (0..<ci_formats(0, nil)).map { index in
         var info = ci_format_info()
         _ = ci_formats(index, &info)
-        return EngineFormat(
+        return ImageFormat(
             format: info.format, name: String(cString: info.name), title: String(cString: info.title),
             extensions: String(cString: info.extensions).split(separator: " ").map(String.init),
             saveExtensions: String(cString: info.save_extensions).split(separator: " ").map(String.init),
@@ -31,11 +33,11 @@ public struct EngineFormat: Equatable, Sendable {
     }
 
     /// The format of an engine's code, nil for one it does not know.
-    static func of(_ format: ci_format) -> EngineFormat? { all.first { $0.format == format } }
+    static func of(_ format: ci_format) -> ImageFormat? { all.first { $0.format == format } }
 
     /// The format a file's first bytes (up to `sniffedBytes` of them) say it
     /// is, as the engine judges photos; nil for anything else.
-    static func of(firstBytes bytes: [UInt8]) -> EngineFormat? {
+    static func of(firstBytes bytes: [UInt8]) -> ImageFormat? {
         of(bytes.withUnsafeBufferPointer { ci_sniff_format($0.baseAddress, $0.count) })
     }
 
@@ -43,24 +45,17 @@ public struct EngineFormat: Equatable, Sendable {
     static let sniffedBytes = Int(CI_SNIFF_BYTES)
 
     /// The format written for a file extension, nil when none is.
-    static func saving(extension ext: String) -> EngineFormat? {
+    static func saving(extension ext: String) -> ImageFormat? {
         all.first { $0.canSave && $0.saveExtensions.contains(ext.lowercased()) }
     }
 }
 
-/// The formats photos are read in, judged by their bytes.
-public typealias PhotoFormat = EngineFormat
-
-/// The formats a collage is saved in, chosen by the file's extension: those
-/// of the engine's table that it can write.
-public typealias ImageFormat = EngineFormat
-
-extension EngineFormat {
+extension ImageFormat {
     /// The formats a collage can be saved in, in the table's order.
-    public static let writable: [EngineFormat] = all.filter(\.canSave)
+    public static let writable: [ImageFormat] = all.filter(\.canSave)
 
     /// The table's first writable format (JPEG): what a batch writes unless told.
-    public static var standard: EngineFormat { writable[0] }
+    public static var standard: ImageFormat { writable[0] }
 
     /// The extension a collage saved in this format is given: its usual one.
     public var fileExtension: String { saveExtensions[0] }
@@ -87,14 +82,14 @@ public enum SaveFormatError: Error, Equatable, Sendable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .noExtension: "the output file needs an extension: \(EngineFormat.savedExtensions)"
-        case let .unknownExtension(ext): "cannot save as '.\(ext)': use \(EngineFormat.savedExtensions)"
+        case .noExtension: "the output file needs an extension: \(ImageFormat.savedExtensions)"
+        case let .unknownExtension(ext): "cannot save as '.\(ext)': use \(ImageFormat.savedExtensions)"
         }
     }
 }
 
 /// The formats as help texts list them, from the engine's table.
-extension EngineFormat {
+extension ImageFormat {
     /// Every format read, by title: "A, B or C".
     public static var readTitles: String { listed(all.map(\.title), "or") }
     /// Every format written, by title.
@@ -120,7 +115,7 @@ extension EngineFormat {
 
 /// What a photo file is, read from its header.
 public struct PhotoInfo: Equatable, Sendable {
-    public let format: PhotoFormat
+    public let format: ImageFormat
     public let width: Int
     public let height: Int
     public let orientation: Int
@@ -134,7 +129,7 @@ public struct PhotoInfo: Equatable, Sendable {
     /// What the engine's probe found; refused when the format is none the
     /// engine lists (never taken for a JPEG).
     public init(_ info: ci_photo_info) throws {
-        guard let known = EngineFormat.of(info.format) else {
+        guard let known = ImageFormat.of(info.format) else {
             throw ImageEngineError(kind: .notImage, message: "format \(info.format.rawValue) is none the engine reads")
         }
         format = known
@@ -404,7 +399,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// others). A header claiming 100000 x 100000 pixels is thus refused at
     /// once, by name.
     private func checkLimit(_ info: ci_photo_info, _ photo: Photo) throws {
-        let scale = EngineFormat.of(info.format)?.smallestScale ?? 8
+        let scale = ImageFormat.of(info.format)?.smallestScale ?? 8
         let width = UInt64(ci_scaled_size(info.width, UInt32(scale)))
         let height = UInt64(ci_scaled_size(info.height, UInt32(scale)))
         guard width * height > maxDecodedPixels else { return }

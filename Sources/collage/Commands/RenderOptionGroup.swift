@@ -95,7 +95,7 @@ struct RenderOptionGroup: ParsableArguments {
     @OptionGroup var layout: LayoutOptionGroup
 
     // Optional, so that a quality given for a PNG can be pointed out.
-    @Option(help: ArgumentHelp("\(EngineFormat.qualityTitles) quality, 1-100 (default: \(SaveOptions.defaultQuality)).", valueName: "1-100"))
+    @Option(help: ArgumentHelp("\(ImageFormat.qualityTitles) quality, 1-100 (default: \(SaveOptions.defaultQuality)).", valueName: "1-100"))
     var quality: Int?
 
     func validate() throws {
@@ -114,7 +114,7 @@ struct RenderOptionGroup: ParsableArguments {
     /// Says so when --quality was given for a format it does not apply to.
     func warnIfQualityIsIgnored(for format: ImageFormat) {
         if quality != nil && !format.hasQuality {
-            Console.warning("--quality applies to \(EngineFormat.qualityTitles) only: \(EngineFormat.losslessTitles) is lossless, so it is ignored")
+            Console.warning("--quality applies to \(ImageFormat.qualityTitles) only: \(ImageFormat.losslessTitles) is lossless, so it is ignored")
         }
     }
 }

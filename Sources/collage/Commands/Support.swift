@@ -42,7 +42,7 @@ enum Console {
 
 /// What shells complete photo names with: every extension of every format
 /// the engine reads, in lower and upper case.
-let photoExtensions = completedExtensions(EngineFormat.all.flatMap(\.extensions))
+let photoExtensions = completedExtensions(ImageFormat.all.flatMap(\.extensions))
 
 /// What shells complete `save -o` with: the extensions the engine writes
 /// (a name it reads but cannot write, .heic, would be refused).
