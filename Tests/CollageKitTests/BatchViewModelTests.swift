@@ -25,9 +25,9 @@ import CollageTestSupport
         #expect(writer.saved.map(\.lastPathComponent) == ["collage-001.jpg", "collage-005.jpg"])
         #expect(results.values.map(\.outcome) == [
             .saved,
-            .skipped(.rule("cannot save 3 photos: a collage needs an even number of photos")),
-            .skipped(.photo(CollageFailure(.photo(.notImage), message: "/photos/bad.jpg: not a JPEG, PNG, HEIF or WebP file"))),
-            .skipped(.rule("8 photos are too many: a collage holds at most 6")),
+            .skipped(.refused(.oddCount(3))),
+            .skipped(.refused(.unreadablePhoto(path: "/photos/bad.jpg", reason: "/photos/bad.jpg: not a JPEG, PNG, HEIF or WebP file"))),
+            .skipped(.refused(.full(count: 0, adding: 8))),
             .saved,
         ])
         #expect(results.values[1].message()
@@ -127,7 +127,7 @@ import CollageTestSupport
                              problem: "line 2: this collage already has a #layout line (line 1)")
         let results = Recorder(batch.results)
         #expect(batch.run([bad]) == BatchSummary(saved: 0, skipped: 1))
-        #expect(results.values.map(\.outcome) == [.skipped(.rule("line 2: this collage already has a #layout line (line 1)"))])
+        #expect(results.values.map(\.outcome) == [.skipped(.problem("line 2: this collage already has a #layout line (line 1)"))])
         #expect(renderer.renderCalls.isEmpty)
     }
 

@@ -60,6 +60,9 @@ import CollageTestSupport
         let refusal = #expect(throws: ImageEngineError.self) { try engine.admit(Photo(path: "\(samples)/chelsea-the-cat.jpg")) }
         let failure = CollageFailure(try #require(refusal))
         #expect(failure.kind == .photo(.tooLarge) && failure.message == message)
+        // `add` (the screen's, the command's) refuses it with those values.
+        let cat = Photo(path: "\(samples)/chelsea-the-cat.jpg")
+        #expect(collage.add([cat]) == .refused(.unreadablePhoto(path: cat.path, reason: message, pixelsNeeded: 57 * 38)))
         // The cat is 451 x 300: 1/8 scale is 57 x 38 pixels.
         #expect(failure.pixelsNeeded == 57 * 38)
     }

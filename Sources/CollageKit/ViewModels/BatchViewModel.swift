@@ -66,10 +66,11 @@ public struct BatchOptions: Sendable {
 
 /// Why a collage of the list was not attempted.
 public enum BatchSkip: Equatable, Sendable, CustomStringConvertible {
-    /// Its lines break a collage rule (in the rule's words).
-    case rule(String)
-    /// A photo of it could not be added (unreadable, over the pixel limit).
-    case photo(CollageFailure)
+    /// Its lines say something the list's format does not allow.
+    case problem(String)
+    /// A collage rule refuses it (an unreadable photo, one over the pixel
+    /// limit, too many photos, an odd count).
+    case refused(CollageRefusal)
     /// Its layout cannot work out the side the size leaves to the photos;
     /// `listed`: the layout is its own `#layout` line's, not the run's.
     case openSide(OpenSide, listed: Bool)
@@ -92,8 +93,8 @@ public struct BatchWording: Sendable {
     /// The kit's own lines, naming no option.
     public static let plain = BatchWording(failure: { $0.message }, skip: { skip in
         switch skip {
-        case let .rule(reason): reason
-        case let .photo(failure): failure.message
+        case let .problem(reason): reason
+        case let .refused(refusal): refusal.description
         case let .openSide(open, listed): listed ? open.refusal(naming: "#layout \(open.layout)") : "\(open)"
         }
     })
@@ -302,7 +303,7 @@ public final class BatchViewModel {
             BatchResult(group: group, output: output, layout: render.layout, title: render.title, outcome: outcome,
                         notices: notices.current)
         }
-        if let problem = group.problem { return result(.skipped(.rule(problem))) }
+        if let problem = group.problem { return result(.skipped(.problem(problem))) }
         // Before any file is read, and in a dry run too: `--size 1920x` is
         // valid with `--layout rows`, but not for a collage whose #layout is grid.
         if let open = render.size.openSide(for: render.layout) {
@@ -318,9 +319,12 @@ public final class BatchViewModel {
             return result(.failed(CollageFailure(error)))
         }
         let added = collage.add(group.photos)
-        if case let .failed(failure) = added { return result(.skipped(.photo(failure))) }
-        guard added.isSuccess else { return result(.skipped(.rule(added.message))) }
-        if let refusal = collage.saveRefusal { return result(.skipped(.rule(refusal.description))) }
+        switch added {
+        case let .refused(refusal): return result(.skipped(.refused(refusal)))
+        case let .failed(failure): return result(.failed(failure))
+        default: break
+        }
+        if let refusal = collage.saveRefusal { return result(.skipped(.refused(refusal))) }
         if options.skipExisting && !options.overwrite && FileManager.default.fileExists(atPath: output) {
             return result(.kept)
         }

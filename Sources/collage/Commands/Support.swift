@@ -80,16 +80,35 @@ extension CollageFailure {
     /// --force; they and `add` have --max-pixels).
     var commandLineMessage: String {
         if kind == .outputExists { return "\(message) (use --force to replace it)" }
-        if let pixelsNeeded { return "\(message) (--max-pixels \(PixelLimit.admitting(pixelsNeeded)) lets it through)" }
-        return message
+        return message + maxPixelsAdvice(pixelsNeeded)
     }
+}
+
+extension CollageRefusal {
+    /// How the command line words a refusal: a photo over the limit with
+    /// the --max-pixels that lets it through (`add`, `save` and `batch` have it).
+    var commandLineMessage: String {
+        switch self {
+        case let .unreadablePhoto(_, reason, pixelsNeeded): reason + maxPixelsAdvice(pixelsNeeded)
+        case let .unreadablePhotos(refusals): refusals.map(\.commandLineMessage).joined(separator: "; ")
+        default: description
+        }
+    }
+}
+
+/// " (--max-pixels 64M lets it through)" for a photo that needs that many pixels.
+private func maxPixelsAdvice(_ pixelsNeeded: UInt64?) -> String {
+    pixelsNeeded.map { " (--max-pixels \(PixelLimit.admitting($0)) lets it through)" } ?? ""
 }
 
 extension CollageEvent {
     /// An outcome as the command line words it.
     var commandLineMessage: String {
-        if case let .failed(failure) = self { return failure.commandLineMessage }
-        return message
+        switch self {
+        case let .failed(failure): failure.commandLineMessage
+        case let .refused(refusal): refusal.commandLineMessage
+        default: message
+        }
     }
 }
 
@@ -106,9 +125,9 @@ extension BatchWording {
     /// The command line's wording of a batch's failures and skips.
     static let commandLine = BatchWording(failure: { $0.commandLineMessage }, skip: { skip in
         switch skip {
-        case let .photo(failure): failure.commandLineMessage
+        case let .refused(refusal): refusal.commandLineMessage
         case let .openSide(open, listed): open.commandLineMessage(layoutWord: listed ? "#layout \(open.layout)" : nil)
-        case .rule: BatchWording.plain.skip(skip)
+        case .problem: BatchWording.plain.skip(skip)
         }
     })
 }
