@@ -15,15 +15,16 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
-        // System libraries from Debian (libjpeg-dev, libpng-dev, libexif-dev), found by pkg-config.
+        // System libraries from Debian (libjpeg-dev, libpng-dev, libexif-dev), found by pkg-config;
+        // their shims (a module map and a header each) are in Sources/SystemLibraries.
         .systemLibrary(
-            name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+            name: "CJPEG", path: "Sources/SystemLibraries/CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(
-            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            name: "CPNG", path: "Sources/SystemLibraries/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
-            name: "CEXIF", path: "Sources/CEXIF", pkgConfig: "libexif",
+            name: "CEXIF", path: "Sources/SystemLibraries/CEXIF", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
         // HEIC, HEIF and AVIF: libheif (with libde265 and dav1d/aom) and
         // libde265 itself are not linked but loaded on the first HEIF
@@ -32,51 +33,51 @@ let package = Package(
         // checked by scripts/install-deps.sh with pkg-config).
         // Colour management: embedded profiles and nclx to sRGB (liblcms2-dev).
         .systemLibrary(
-            name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2",
+            name: "CLCMS2", path: "Sources/SystemLibraries/CLCMS2", pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]),
         // WebP in and out (libwebp-dev: libwebp, libwebpdemux).
         .systemLibrary(
-            name: "CWEBP", path: "Sources/CWEBP", pkgConfig: "libwebpdemux",
+            name: "CWEBP", path: "Sources/SystemLibraries/CWEBP", pkgConfig: "libwebpdemux",
             providers: [.apt(["libwebp-dev"])]),
         // GIF in (libgif-dev) and JPEG XL in (libjxl-dev; its decoder only,
         // one thread a photo: the engine already draws photos in parallel).
         .systemLibrary(
-            name: "CGIF", path: "Sources/CGIF", pkgConfig: "libgif",
+            name: "CGIF", path: "Sources/SystemLibraries/CGIF", pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"])]),
         // No pkgConfig for libjxl: its .pc file's -DHWY_SHARED_DEFINE and
         // -pthread are flags SwiftPM prohibits (a warning on every build);
         // its header and library are on the default paths, and
         // CollageImaging links it by name.
         .systemLibrary(
-            name: "CJXL", path: "Sources/CJXL",
+            name: "CJXL", path: "Sources/SystemLibraries/CJXL",
             providers: [.apt(["libjxl-dev"])]),
         // WebP's container chunks (the colour profile and date a saved collage carries).
         .systemLibrary(
-            name: "CWEBPMux", path: "Sources/CWEBPMux", pkgConfig: "libwebpmux",
+            name: "CWEBPMux", path: "Sources/SystemLibraries/CWEBPMux", pkgConfig: "libwebpmux",
             providers: [.apt(["libwebp-dev"])]),
         // TIFF in (libtiff-dev: libtiff 4.5, for its per-handle error handlers).
         .systemLibrary(
-            name: "CTIFF", path: "Sources/CTIFF", pkgConfig: "libtiff-4",
+            name: "CTIFF", path: "Sources/SystemLibraries/CTIFF", pkgConfig: "libtiff-4",
             providers: [.apt(["libtiff-dev"])]),
         // Camera RAW in (libraw-dev): libraw_r, the thread-safe build, C++
         // underneath (its module map links libstdc++ and OpenMP's runtime).
         .systemLibrary(
-            name: "CRaw", path: "Sources/CRaw", pkgConfig: "libraw_r",
+            name: "CRaw", path: "Sources/SystemLibraries/CRaw", pkgConfig: "libraw_r",
             providers: [.apt(["libraw-dev"])]),
         // Text (titles): Pango over Cairo, with HarfBuzz shaping and
         // fontconfig's font fallback (libpango1.0-dev, libcairo2-dev). Not
         // linked into collage: text_api.c loads them on the first text. The
         // tests use the headers to check text_api.h's declarations.
         .systemLibrary(
-            name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
+            name: "CPangoCairo", path: "Sources/SystemLibraries/CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         // fontconfig itself, asked whether any font is installed at all.
         .systemLibrary(
-            name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
+            name: "CFontconfig", path: "Sources/SystemLibraries/CFontconfig", pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev"])]),
         // libchafa draws pictures in terminals (its .pc file needs libglib2.0-dev).
         .systemLibrary(
-            name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa",
+            name: "CChafa", path: "Sources/SystemLibraries/CChafa", pkgConfig: "chafa",
             providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
 
         // Faces, for placing crops: dlib's HOG face detector behind a C

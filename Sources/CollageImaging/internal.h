@@ -210,6 +210,12 @@ void ci_colour_rows_close(ci_row_converter *converter);  // NULL is fine
 // What a saved collage says of itself (metadata.h).
 typedef struct ci_output_tags ci_output_tags;
 
+// A format's saver: ci_encode's contract, with `options` whole (quality
+// already clamped to 1-100) and `tags` (metadata.h: the sRGB profile, the
+// date taken) to embed. Each reads the options it uses.
+typedef ci_status ci_saver(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
+                           uint8_t **out, size_t *out_size, ci_error *err);
+
 // The scales a loader decodes at, for shrink-on-load.
 typedef enum {
     CI_SCALES_FULL = 0,     // full size only
@@ -323,12 +329,10 @@ typedef struct ci_loader {
     // Frees what the state holds, whatever happened (also after a failed open).
     void (*close)(void *state);
 
-    // The saver (NULL: the format is only read): ci_encode's contract,
-    // embedding `tags` (metadata.h: the sRGB profile, the date taken);
-    // `quality` means something to it (a lossy encoder).
+    // The saver (NULL: the format is only read); the options' quality
+    // means something to it (a lossy encoder).
     int has_quality;
-    ci_status (*save)(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
-                      size_t *out_size, ci_error *err);
+    ci_saver *save;
 } ci_loader;
 
 // The loader of a format, or NULL for CI_FORMAT_UNKNOWN.

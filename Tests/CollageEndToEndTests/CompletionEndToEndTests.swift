@@ -17,7 +17,7 @@ import Testing
             try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
         }
         // A file of each extension read and written (photo-heic.heic, photo-avif.avif...).
-        for ext in Set(EngineFormat.all.flatMap { [$0.extensions[0], $0.saveExtensions[0]] }) {
+        for ext in Set(ImageFormat.all.flatMap { [$0.extensions[0], $0.saveExtensions[0]] }) {
             try Data().write(to: folder.appendingPathComponent("photo-\(ext)").appendingPathExtension(ext))
         }
         try Data().write(to: folder.appendingPathComponent("notes.txt"))
@@ -84,7 +84,7 @@ import Testing
     @Test func saveOffersOnlyTheFormatsItWrites() throws {
         let (session, _) = try shell()
         let screen = try complete(session, "collage save -o photo-")
-        for format in EngineFormat.all {
+        for format in ImageFormat.all {
             // Offered by the extensions it is written as (.avif), not those only read (.heic).
             let read = "photo-\(format.extensions[0]).\(format.extensions[0])"
             #expect(screen.contains(read) == (format.canSave && format.saveExtensions.contains(format.extensions[0])), "\(read): \(screen)")
@@ -94,7 +94,7 @@ import Testing
             }
         }
         let add = try complete(session, "collage add photo-")
-        for format in EngineFormat.all { #expect(add.contains("photo-\(format.extensions[0])."), "add offers every format read") }
+        for format in ImageFormat.all { #expect(add.contains("photo-\(format.extensions[0])."), "add offers every format read") }
         #expect(!add.contains("notes.txt"))
     }
 }

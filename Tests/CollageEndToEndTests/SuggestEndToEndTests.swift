@@ -176,7 +176,7 @@ import Testing
         let engine = ImageEngine()
         var future = try engine.picture(of: Photo(path: sample("astronaut-eileen-collins.jpg")), fitting: 320, height: 240)
         future.dateTaken = "2099:01:01 12:00:00"
-        try Data(try engine.encode(future, as: .standard, quality: 90)).write(to: mixed.appendingPathComponent("future.jpg"))
+        try Data(try engine.encode(future, as: .standard, options: .defaults)).write(to: mixed.appendingPathComponent("future.jpg"))
         try FileManager.default.createDirectory(at: mixed.appendingPathComponent("empty"), withIntermediateDirectories: true)
         let run = try suggest("Mixed", "--json", "--count", "4")
         #expect(run.succeeded, "\(run)")

@@ -250,7 +250,7 @@ enum HostileFiles {
             var output: UnsafeMutablePointer<UInt8>?
             var size = 0
             var error = ci_error()
-            precondition(ci_encode(CI_FORMAT_PNG, &image, 90, 1, nil, &output, &size, &error) == CI_OK)
+            precondition(ci_encode(CI_FORMAT_PNG, &image, nil, &output, &size, &error) == CI_OK)
             defer { ci_buffer_free(output) }
             return Array(UnsafeBufferPointer(start: output, count: size))
         }

@@ -85,7 +85,7 @@ import Testing
         let browser = FileSystemBrowser()
         #expect(browser.isPhoto(Photo(path: folder.appendingPathComponent("a.tif").path)))
         #expect(browser.isPhoto(Photo(path: folder.appendingPathComponent("b.dng").path)))
-        #expect(PhotoFormat.all.contains { $0.name == "TIFF" && $0.extensions == ["tif", "tiff"] })
-        #expect(PhotoFormat.all.contains { $0.name == "camera RAW" && $0.extensions.contains("cr3") })
+        #expect(ImageFormat.all.contains { $0.name == "TIFF" && $0.extensions == ["tif", "tiff"] })
+        #expect(ImageFormat.all.contains { $0.name == "camera RAW" && $0.extensions.contains("cr3") })
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A format plugs in at one place (issue #21): counted for WebP, the files
-/// of Sources/ outside the system-library shims (Sources/C*) that name it are
+/// of Sources/ outside the system-library shims (Sources/SystemLibraries) that name it are
 /// its loader, its saver, the table and the format enum, and no more.
 @Suite struct FormatPlacesTests {
     @Test func webPIsNamedInFourFilesOfSources() throws {
@@ -10,15 +10,20 @@ import Testing
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }
             .filter { ["swift", "c", "h", "cpp"].contains($0.pathExtension) }
-            .filter { !isShim(String($0.path.dropFirst(sources.path.count + 1).prefix { $0 != "/" })) } ?? []
+            .filter { !$0.path.hasPrefix(sources.appendingPathComponent("SystemLibraries").path + "/") } ?? []
         let naming = try files.filter { try String(contentsOf: $0, encoding: .utf8).lowercased().contains("webp") }
             .map { $0.lastPathComponent }.sorted()
         #expect(naming == ["collage_imaging.h", "table.c", "webp_load.c", "webp_save.c"])
     }
 
-    /// A system-library target: C and a capital (CWEBP, CJPEG), not Collage*.
-    func isShim(_ target: String) -> Bool {
-        let letters = Array(target)
-        return letters.count > 1 && letters[0] == "C" && letters[1].isUppercase
+    /// The top of Sources/ is the layers and one folder of system-library
+    /// shims, which holds only those.
+    @Test func theShimsHaveAFolderOfTheirOwn() throws {
+        let sources = TestData.packageRoot.appendingPathComponent("Sources")
+        let top = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
+        #expect(top == ["CollageFaces", "CollageImaging", "CollageKit", "CollageSystem", "CollageTerminal",
+                        "SystemLibraries", "collage"])
+        let shims = try FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent("SystemLibraries").path)
+        #expect(shims.count == 13 && shims.allSatisfy { $0.hasPrefix("C") }, "\(shims)")
     }
 }

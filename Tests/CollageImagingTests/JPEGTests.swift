@@ -255,7 +255,7 @@ import Testing
         var out: UnsafeMutablePointer<UInt8>? = nil
         var size = 0
         var error = ci_error()
-        #expect(ci_encode(CI_FORMAT_JPEG, &image, 90, 1, nil, &out, &size, &error) == CI_ERR_INVALID_ARGUMENT)
+        #expect(ci_encode(CI_FORMAT_JPEG, &image, nil, &out, &size, &error) == CI_ERR_INVALID_ARGUMENT)
         #expect(out == nil)
     }
 
@@ -447,7 +447,9 @@ private enum JPEGTestSupport {
             var out: UnsafeMutablePointer<UInt8>? = nil
             var size = 0
             var error = ci_error()
-            let status = ci_encode(CI_FORMAT_JPEG, &image, quality, 1, nil, &out, &size, &error)
+            var options = ci_save_options_default()
+            options.quality = quality
+            let status = ci_encode(CI_FORMAT_JPEG, &image, &options, &out, &size, &error)
             guard status == CI_OK, let out else {
                 Issue.record("encoding failed: \(message(error))")
                 return nil

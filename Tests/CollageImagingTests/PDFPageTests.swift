@@ -22,7 +22,9 @@ import Testing
             let status = source.withUnsafeMutableBufferPointer { buffer in
                 var image = ci_image(pixels: buffer.baseAddress, width: UInt32(Self.width), height: UInt32(Self.height),
                                      stride: Self.width * 3, channels: 3)
-                return ci_encode(CI_FORMAT_JPEG, &image, 92, 1, nil, &out, &size, &error)
+                var options = ci_save_options_default()
+                options.quality = 92
+                return ci_encode(CI_FORMAT_JPEG, &image, &options, &out, &size, &error)
             }
             try #require(status == CI_OK, "\(TextTests.message(error))")
             jpeg = Array(UnsafeBufferPointer(start: out, count: size))

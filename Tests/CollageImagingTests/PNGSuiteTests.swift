@@ -30,7 +30,7 @@ enum PNGTestSupport {
     /// tag a file themselves must not find beside their own.
     static func encodePNG(_ pixels: [UInt8], width: Int, height: Int, channels: Int) throws -> Data {
         let png = try encode(pixels, width: width, height: height, channels: channels) { image, out, size, error in
-            ci_encode(CI_FORMAT_PNG, image, 90, 1, nil, out, size, error)
+            ci_encode(CI_FORMAT_PNG, image, nil, out, size, error)
         }
         // Chunks after the signature: length, type, data, CRC.
         var bytes = [UInt8](png), at = 8
@@ -47,7 +47,9 @@ enum PNGTestSupport {
     /// encodePNG: the saver's sRGB APP2 profile taken out).
     static func encodeJPEG(_ pixels: [UInt8], width: Int, height: Int, quality: Int) throws -> Data {
         let jpeg = try encode(pixels, width: width, height: height, channels: 3) { image, out, size, error in
-            ci_encode(CI_FORMAT_JPEG, image, Int32(quality), 1, nil, out, size, error)
+            var options = ci_save_options_default()
+            options.quality = Int32(quality)
+            return ci_encode(CI_FORMAT_JPEG, image, &options, out, size, error)
         }
         // Segments after SOI up to the first scan: FF, marker, 16-bit length.
         var bytes = [UInt8](jpeg), at = 2
@@ -383,7 +385,7 @@ extension PNGSuiteTests {
             let status = padded.withUnsafeMutableBufferPointer { buffer -> ci_status in
                 var image = ci_image(pixels: buffer.baseAddress, width: UInt32(width), height: UInt32(height),
                                      stride: stride, channels: 3)
-                return ci_encode(CI_FORMAT_PNG, &image, 90, 1, nil, &out, &size, &error)
+                return ci_encode(CI_FORMAT_PNG, &image, nil, &out, &size, &error)
             }
             try #require(status == CI_OK, "\(PNGTestSupport.message(error))")
             defer { ci_buffer_free(out) }
@@ -401,12 +403,12 @@ extension PNGSuiteTests {
             var size = 0
             var error = ci_error()
             var image = ci_image(pixels: nil, width: 4, height: 4, stride: 12, channels: 3)
-            #expect(ci_encode(CI_FORMAT_PNG, &image, 90, 1, nil, &out, &size, &error) == CI_ERR_INVALID_ARGUMENT)
+            #expect(ci_encode(CI_FORMAT_PNG, &image, nil, &out, &size, &error) == CI_ERR_INVALID_ARGUMENT)
             #expect(out == nil)
             var two: [UInt8] = [1, 2, 3, 4]
             let status = two.withUnsafeMutableBufferPointer { buffer -> ci_status in
                 var image = ci_image(pixels: buffer.baseAddress, width: 2, height: 1, stride: 4, channels: 2)
-                return ci_encode(CI_FORMAT_PNG, &image, 90, 1, nil, &out, &size, &error)
+                return ci_encode(CI_FORMAT_PNG, &image, nil, &out, &size, &error)
             }
             #expect(status == CI_ERR_INVALID_ARGUMENT)
         }

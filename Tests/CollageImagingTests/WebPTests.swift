@@ -221,7 +221,9 @@ struct WebPTests {
             var error = ci_error()
             let status = copy.withUnsafeMutableBufferPointer { buffer -> ci_status in
                 var image = ci_image(pixels: buffer.baseAddress, width: 120, height: 80, stride: 360, channels: 3)
-                return ci_encode(CI_FORMAT_WEBP, &image, quality, 1, nil, &out, &size, &error)
+                var options = ci_save_options_default()
+                options.quality = quality
+                return ci_encode(CI_FORMAT_WEBP, &image, &options, &out, &size, &error)
             }
             try #require(status == CI_OK, "\(PNGTestSupport.message(error))")
             defer { ci_buffer_free(out) }

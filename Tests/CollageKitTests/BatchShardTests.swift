@@ -12,17 +12,17 @@ import CollageTestSupport
 
     @Test func refusesWhatIsNoShardSayingWhatToWrite() {
         for text in ["", "2", "2/", "/3", "a/3", "2/3/4", "2:3", "1.5/3"] {
-            #expect(throws: OptionError("'\(text)' is not a shard: write K/N, e.g. 2/3 for the second of three")) {
+            #expect(throws: ValueError("'\(text)' is not a shard: write K/N, e.g. 2/3 for the second of three")) {
                 try BatchShard(parsing: text)
             }
         }
-        #expect(throws: OptionError("a shard is K/N with K from 1 to N: 0/3 has no shard 0 (e.g. 1/3 to 3/3)")) {
+        #expect(throws: ValueError("a shard is K/N with K from 1 to N: 0/3 has no shard 0 (e.g. 1/3 to 3/3)")) {
             try BatchShard(parsing: "0/3")
         }
-        #expect(throws: OptionError("a shard is K/N with K from 1 to N: 4/3 has no shard 4 (e.g. 1/3 to 3/3)")) {
+        #expect(throws: ValueError("a shard is K/N with K from 1 to N: 4/3 has no shard 4 (e.g. 1/3 to 3/3)")) {
             try BatchShard(parsing: "4/3")
         }
-        #expect(throws: OptionError("a shard is K/N with N at least 1, not 1/0")) { try BatchShard(parsing: "1/0") }
+        #expect(throws: ValueError("a shard is K/N with N at least 1, not 1/0")) { try BatchShard(parsing: "1/0") }
     }
 
     /// Every collage is in exactly one shard, round robin from collage 1.

@@ -25,9 +25,9 @@ import CollageTestSupport
         #expect(writer.saved.map(\.lastPathComponent) == ["collage-001.jpg", "collage-005.jpg"])
         #expect(results.values.map(\.outcome) == [
             .saved,
-            .skipped("cannot save 3 photos: a collage needs an even number of photos"),
-            .skipped("/photos/bad.jpg: not a JPEG, PNG, HEIF or WebP file"),
-            .skipped("8 photos are too many: a collage holds at most 6"),
+            .skipped(.refused(.oddCount(3))),
+            .skipped(.refused(.unreadablePhoto(path: "/photos/bad.jpg", reason: "/photos/bad.jpg: not a JPEG, PNG, HEIF or WebP file"))),
+            .skipped(.refused(.full(count: 0, adding: 8))),
             .saved,
         ])
         #expect(results.values[1].message()
@@ -107,10 +107,13 @@ import CollageTestSupport
             let results = Recorder(batch.results)
             #expect(batch.run([grid, columns, group(3, ["e.jpg", "f.jpg"])]) == BatchSummary(saved: 1, skipped: 2))
             #expect(results.values.map(\.outcome) == [
-                .skipped("#layout grid cannot be drawn: --size 600x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT"),
-                .skipped("#layout columns cannot be drawn: --size 600x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT"),
+                .skipped(.openSide(OpenSide(size: render.size, layout: .grid, side: .height), listed: true)),
+                .skipped(.openSide(OpenSide(size: render.size, layout: .columns, side: .height), listed: true)),
                 dryRun ? .planned : .saved,
             ])
+            // In the kit's words, naming no option (the command line names them).
+            #expect(results.values[0].message()
+                == "collage 1 (lines 10-11): skipped: #layout grid cannot draw the size 600x: it leaves the height to the photos, which only rows does")
             #expect(renderer.renderCalls.map(\.options.layout) == (dryRun ? [] : [.rows]))
             #expect(writer.saved.map(\.lastPathComponent) == (dryRun ? [] : ["collage-003.jpg"]))
         }
@@ -124,7 +127,7 @@ import CollageTestSupport
                              problem: "line 2: this collage already has a #layout line (line 1)")
         let results = Recorder(batch.results)
         #expect(batch.run([bad]) == BatchSummary(saved: 0, skipped: 1))
-        #expect(results.values.map(\.outcome) == [.skipped("line 2: this collage already has a #layout line (line 1)")])
+        #expect(results.values.map(\.outcome) == [.skipped(.problem("line 2: this collage already has a #layout line (line 1)"))])
         #expect(renderer.renderCalls.isEmpty)
     }
 
@@ -238,7 +241,7 @@ import CollageTestSupport
 
     @Test func forceAndSkipExistingAreRefusedTogether() {
         #expect(BatchOptions.refusal(overwrite: true, skipExisting: true)
-            == OptionError("--skip-existing leaves existing collages alone and --force replaces them: give one or the other"))
+            == ValueError("existing collages cannot be both left alone and replaced: ask for one or the other"))
         #expect(BatchOptions.refusal(overwrite: true, skipExisting: false) == nil)
         #expect(BatchOptions.refusal(overwrite: false, skipExisting: true) == nil)
     }

@@ -58,12 +58,12 @@ import Testing
 
     @Test func theOptionsWordsParseInAnyCase() throws {
         #expect(try CaptionSource(parsing: "DATE") == .date)
-        #expect(throws: OptionError("caption 'title' is not none, name or date")) { try CaptionSource(parsing: "title") }
-        #expect(throws: OptionError("layout 'grids' is not auto, grid, rows or columns: did you mean grid?")) { try LayoutMode(parsing: "grids") }
-        #expect(throws: OptionError("fit 'contian' is not cover or contain: did you mean contain?")) { try FitMode(parsing: "contian") }
+        #expect(throws: ValueError("caption 'title' is not none, name or date")) { try CaptionSource(parsing: "title") }
+        #expect(throws: ValueError("layout 'grids' is not auto, grid, rows or columns: did you mean grid?")) { try LayoutMode(parsing: "grids") }
+        #expect(throws: ValueError("fit 'contian' is not cover or contain: did you mean contain?")) { try FitMode(parsing: "contian") }
         // --crop is a choice of words like the others, with one other spelling, never listed.
         #expect(try CropMode(parsing: "Center") == .centre && CropMode(parsing: "ATTENTION") == .attention)
-        #expect(throws: OptionError("crop 'middle' is not smart, centre or attention")) { try CropMode(parsing: "middle") }
+        #expect(throws: ValueError("crop 'middle' is not smart, centre or attention")) { try CropMode(parsing: "middle") }
         #expect(CropMode.allCases.map(\.rawValue) == ["smart", "centre", "attention"])
     }
 

@@ -24,8 +24,8 @@ import Testing
     @Test func aCaptionIsTrimmedNonEmptyAndBounded() throws {
         #expect(try Photo.caption(parsing: "  Grandma, 1962 \n") == "Grandma, 1962")
         #expect(try Photo.caption(parsing: "日本語のキャプション 🎉") == "日本語のキャプション 🎉")
-        #expect(throws: OptionError.self) { try Photo.caption(parsing: "   ") }
-        #expect(throws: OptionError.self) { try Photo.caption(parsing: String(repeating: "a", count: Photo.maximumCaptionLength + 1)) }
+        #expect(throws: ValueError.self) { try Photo.caption(parsing: "   ") }
+        #expect(throws: ValueError.self) { try Photo.caption(parsing: String(repeating: "a", count: Photo.maximumCaptionLength + 1)) }
         #expect(try Photo.caption(parsing: String(repeating: "é", count: Photo.maximumCaptionLength)).count == 200)
     }
 

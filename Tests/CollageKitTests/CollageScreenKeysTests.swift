@@ -68,7 +68,7 @@ import CollageTestSupport
         t.screen.handle(.character("l"))
         #expect(t.screen.currentState.layout == .rows)
         #expect(t.screen.currentState.message
-            == "Only the rows layout can draw --size 1920x: give WIDTHxHEIGHT for the others")
+            == "Only the rows layout can draw the size 1920x: the others need both sides")
         #expect(t.previews.collageOptions.map(\.layout) == [.rows], "no picture asked for a layout that cannot be drawn")
         // And the same turned.
         let turned = try makeScreen(["a.jpg"], options: CollageRenderOptions(size: RequestedSize(parsing: "x1080"),
@@ -84,7 +84,7 @@ import CollageTestSupport
         #expect(LayoutMode.allCases.filter { CollageRules.layoutRefusal($0, size: wide) == nil } == [.rows])
         #expect(LayoutMode.allCases.filter { CollageRules.layoutRefusal($0, size: high) == nil } == [.columns])
         #expect(CollageRules.layoutRefusal(.columns, size: wide)?.description
-            == "--layout columns cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT")
+            == "the columns layout cannot draw the size 1920x: it leaves the height to the photos, which only rows does")
     }
 
     // MARK: c: asked first

@@ -44,13 +44,13 @@ import Testing
     }
 
     @Test func aFocusIsTwoFractionsFromZeroToOne() throws {
-        #expect(throws: OptionError.self) { try PhotoFocus(x: 1.01, y: 0.5) }
-        #expect(throws: OptionError.self) { try PhotoFocus(x: 0.5, y: -0.1) }
-        #expect(throws: OptionError.self) { try PhotoFocus(x: .nan, y: 0.5) }
+        #expect(throws: ValueError.self) { try PhotoFocus(x: 1.01, y: 0.5) }
+        #expect(throws: ValueError.self) { try PhotoFocus(x: 0.5, y: -0.1) }
+        #expect(throws: ValueError.self) { try PhotoFocus(x: .nan, y: 0.5) }
         #expect(try PhotoFocus.fraction(parsing: "25%") == 0.25)
         #expect(try PhotoFocus.fraction(parsing: " 0.7 ") == 0.7)
-        #expect(throws: OptionError.self) { try PhotoFocus.fraction(parsing: "top") }
-        #expect(throws: OptionError.self) { try PhotoFocus.fraction(parsing: "inf") }
+        #expect(throws: ValueError.self) { try PhotoFocus.fraction(parsing: "top") }
+        #expect(throws: ValueError.self) { try PhotoFocus.fraction(parsing: "inf") }
         #expect(focus(1, 0).moved(dx: 0.05, dy: -0.05) == focus(1, 0))
         #expect(focus(0.5, 0.5).moved(dx: -0.05, dy: 0.05).description == "0.45,0.55")
     }

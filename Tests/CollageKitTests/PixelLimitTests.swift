@@ -11,9 +11,9 @@ import Testing
         #expect(try PixelLimit(parsing: "1.5G").pixels == 1_500_000_000)
         #expect(try PixelLimit(parsing: "2k").pixels == 2_000)
         for bad in ["0", "0.4", "-5", "lots", "1.5X", "M", "1e9", ""] {
-            #expect(throws: OptionError("'\(bad)' is not a pixel count such as 100000000 or 100M"), "\(bad)") { try PixelLimit(parsing: bad) }
+            #expect(throws: ValueError("'\(bad)' is not a pixel count such as 100000000 or 100M"), "\(bad)") { try PixelLimit(parsing: bad) }
         }
-        #expect(throws: OptionError("'300000G' is out of range: 1 to 281474976710656 pixels")) { try PixelLimit(parsing: "300000G") }
+        #expect(throws: ValueError("'300000G' is out of range: 1 to 281474976710656 pixels")) { try PixelLimit(parsing: "300000G") }
     }
 
     /// What a refusal offers: the least round limit that lets the photo through.

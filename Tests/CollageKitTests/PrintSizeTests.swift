@@ -39,14 +39,14 @@ import Testing
 
     @Test func badPhysicalSizesAreRefusedWithAnExample() {
         for bad in ["0x4in", "x4in", "-1x4in", "1e3x2in", "6x4xin"] {
-            #expect(throws: OptionError.self, "\(bad)") { try PrintSize(parsing: bad) }
+            #expect(throws: ValueError.self, "\(bad)") { try PrintSize(parsing: bad) }
         }
-        #expect(throws: OptionError("size 'ax4cm' is not WIDTHxHEIGHTcm, e.g. 6x4in, 15x10cm or 210x297mm")) { try PrintSize(parsing: "ax4cm") }
+        #expect(throws: ValueError("size 'ax4cm' is not WIDTHxHEIGHTcm, e.g. 6x4in, 15x10cm or 210x297mm")) { try PrintSize(parsing: "ax4cm") }
     }
 
     @Test func aCanvasTooLargeAtTheResolutionIsRefused() throws {
         let a3 = try #require(try PrintSize(parsing: "A3"))
-        #expect(throws: OptionError("size A3 at 1200 dpi is 14031x19843 pixels: each side must be 1 to 16384 pixels")) {
+        #expect(throws: ValueError("size A3 at 1200 dpi is 14031x19843 pixels: each side must be 1 to 16384 pixels")) {
             try a3.canvas(at: PrintResolution(parsing: "1200"))
         }
     }
@@ -56,7 +56,7 @@ import Testing
         #expect(try PrintResolution(parsing: "72").dotsPerInch == 72)
         #expect(try PrintResolution(parsing: "1200").dotsPerInch == 1200)
         for bad in ["71", "1201", "300.5", "dpi", ""] {
-            #expect(throws: OptionError("resolution '\(bad)' is not a whole number of dpi from 72 to 1200"), "\(bad)") { try PrintResolution(parsing: bad) }
+            #expect(throws: ValueError("resolution '\(bad)' is not a whole number of dpi from 72 to 1200"), "\(bad)") { try PrintResolution(parsing: bad) }
         }
     }
 }

@@ -102,12 +102,12 @@ import Testing
         #expect(try CollageTitle("  Tab\there\nnew line\u{1B}[31m bell\u{07} ").text == "Tab here new line[31m bell")
         #expect(try CollageTitle("Café 東京 مرحبا 👩‍👩‍👧").text == "Café 東京 مرحبا 👩‍👩‍👧")
         #expect(try CollageTitle(String(repeating: "é", count: CollageTitle.maximumCharacters)).text.count == 1000)
-        #expect(throws: OptionError("the title has 1001 characters, over the limit of 1000")) {
+        #expect(throws: ValueError("the title has 1001 characters, over the limit of 1000")) {
             try CollageTitle(String(repeating: "x", count: 1001))
         }
         // Combining marks count one by one.
-        #expect(throws: OptionError.self) { try CollageTitle("e" + String(repeating: "\u{301}", count: 1000)) }
-        #expect(throws: OptionError.self) { try CollageTitle(" \u{07}\n ") }
+        #expect(throws: ValueError.self) { try CollageTitle("e" + String(repeating: "\u{301}", count: 1000)) }
+        #expect(throws: ValueError.self) { try CollageTitle(" \u{07}\n ") }
     }
 
     @Test("the title's colour contrasts at least 4.5:1 with any background", arguments: [

@@ -39,6 +39,6 @@ import Testing
     @Test func parsingTheOption() throws {
         #expect(try GraphicsMode(parsing: "SIXEL") == .sixel)
         #expect(try GraphicsMode(parsing: "auto") == .auto)
-        #expect(throws: OptionError("graphics 'ascii' is not auto, symbols, sixel, kitty or iterm2")) { try GraphicsMode(parsing: "ascii") }
+        #expect(throws: ValueError("graphics 'ascii' is not auto, symbols, sixel, kitty or iterm2")) { try GraphicsMode(parsing: "ascii") }
     }
 }

@@ -62,7 +62,7 @@ import Testing
         case .jpeg:
             var image = RGBImage(width: width, height: height, filledWith: .white)
             image.pixels = samples
-            return try ImageEngine().encode(image, as: .jpeg, quality: 97)
+            return try ImageEngine().encode(image, as: .jpeg, options: SaveOptions(quality: 97))
         case .grey: return PNGFile.encode(width: width, height: height, colourType: 0, samples: samples)
         case .greyAlpha: return PNGFile.encode(width: width, height: height, colourType: 4, samples: samples)
         case .palette:

@@ -78,7 +78,7 @@ public final class FakeWriter: PhotoWriting, @unchecked Sendable {
 
     public init() {}
 
-    public func save(_ image: RGBImage, to destination: URL, format: ImageFormat, quality: Int, overwrite: Bool) -> Completable {
+    public func save(_ image: RGBImage, to destination: URL, format: ImageFormat, options: SaveOptions, overwrite: Bool) -> Completable {
         during?()
         if let failure { return Fail(error: failure).eraseToAnyPublisher() }
         saved.append(destination)
@@ -88,7 +88,7 @@ public final class FakeWriter: PhotoWriting, @unchecked Sendable {
     /// What was sent to standard output, by format.
     public private(set) var sent: [ImageFormat] = []
 
-    public func send(_ image: RGBImage, format: ImageFormat, quality: Int) -> Completable {
+    public func send(_ image: RGBImage, format: ImageFormat, options: SaveOptions) -> Completable {
         during?()
         if let failure { return Fail(error: failure).eraseToAnyPublisher() }
         sent.append(format)

@@ -55,7 +55,7 @@ public enum SuggestPhotos {
             }
             image.dateTaken = shot.date
             let bytes = try engine.encode(image, as: .standard,  // JPEG
-                                          quality: shot.change == .requantised ? 70 : 90)
+                                          options: SaveOptions(quality: shot.change == .requantised ? 70 : 90))
             try Data(bytes).write(to: folder.appendingPathComponent(shot.name))
         }
     }

@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
     uint8_t *jpeg;
     size_t size;
     ci_error err;
-    if (ci_encode(CI_FORMAT_JPEG, &canvas, 90, 1, NULL, &jpeg, &size, &err) != CI_OK) {
+    if (ci_encode(CI_FORMAT_JPEG, &canvas, NULL, &jpeg, &size, &err) != CI_OK) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }

@@ -1011,8 +1011,7 @@ static int heif_sniff(const uint8_t *data, size_t size) {
 }
 
 // The saver (heif_save.c): AVIF only.
-ci_status ci_heif_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
-                       size_t *out_size, ci_error *err);
+ci_saver ci_heif_save;
 
 // The libraries as loaded (they are loaded here for this only when no HEIF
 // has been read yet).

@@ -127,8 +127,8 @@ static ci_status encode_inner(avif_job *job, const ci_image *image, int quality,
     return error.code == heif_error_Ok ? CI_OK : encode_failure(error, err);
 }
 
-ci_status ci_heif_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
-                       size_t *out_size, ci_error *err) {
+ci_status ci_heif_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
+                       uint8_t **out, size_t *out_size, ci_error *err) {
     if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode: missing output");
     *out = NULL;
     *out_size = 0;
@@ -136,11 +136,9 @@ ci_status ci_heif_save(const ci_image *image, int quality, int threads, const ci
         image->width > INT_MAX / 3 || image->height > INT_MAX)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode: an RGB image is needed");
     if (tags && tags->exif_size > INT_MAX) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode: EXIF too large");
-    if (quality < 1) quality = 1;
-    if (quality > 100) quality = 100;
     avif_job job;
     memset(&job, 0, sizeof job);
-    ci_status status = encode_inner(&job, image, quality, threads, tags, err);
+    ci_status status = encode_inner(&job, image, options->quality, options->threads, tags, err);
     const ci_heif_api *api = &job.api;
     if (job.handle) api->heif_image_handle_release(job.handle);
     if (job.options) api->heif_encoding_options_free(job.options);

@@ -22,7 +22,6 @@ typedef struct {
 struct jpeg_error_mgr *ci_jpeg_failure_init(jpeg_failure *failure);
 
 // The saver's entry in the table (jpeg_save.c).
-ci_status ci_jpeg_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
-                       size_t *out_size, ci_error *err);
+ci_saver ci_jpeg_save;
 
 #endif

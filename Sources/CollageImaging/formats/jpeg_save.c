@@ -29,9 +29,11 @@ typedef struct {
 } encode_job;
 
 // Encodes rows [first, first + rows) of `image` as a JPEG of their own, with
-// the given restart interval (0: none); the top rows carry `tags` (NULL: none).
+// the given restart interval (0: none) and what `options` says; the top rows
+// carry `tags` (NULL: none).
 static ci_status encode_inner(encode_job *job, const ci_image *image, uint32_t first, uint32_t rows,
-                              int quality, unsigned restart_interval, const ci_output_tags *tags, ci_error *err) {
+                              const ci_save_options *options, unsigned restart_interval,
+                              const ci_output_tags *tags, ci_error *err) {
     j_compress_ptr cinfo = &job->cinfo;
     cinfo->err = ci_jpeg_failure_init(&job->failure);
     if (setjmp(job->failure.jump)) {
@@ -50,7 +52,7 @@ static ci_status encode_inner(encode_job *job, const ci_image *image, uint32_t f
     // RGBX: libjpeg-turbo skips the fourth byte, so RGBA images need no copy.
     cinfo->in_color_space = image->channels == 4 ? JCS_EXT_RGBX : JCS_EXT_RGB;
     jpeg_set_defaults(cinfo);  // YCbCr with 2x2 (4:2:0) chroma subsampling
-    jpeg_set_quality(cinfo, quality, TRUE);
+    jpeg_set_quality(cinfo, options->quality, TRUE);
     // The standard Huffman tables, in one pass. Image-specific tables
     // (optimize_coding) make a 1920x1080 collage about 1.5% smaller but take
     // a second pass that costs 40% of the encoding time, which is the part
@@ -77,15 +79,15 @@ static ci_status encode_inner(encode_job *job, const ci_image *image, uint32_t f
 }
 
 // encode_inner's owner: on success *out (free it) and *out_size.
-static ci_status encode_rows(const ci_image *image, uint32_t first, uint32_t rows, int quality,
-                             unsigned restart_interval, const ci_output_tags *tags, uint8_t **out,
+static ci_status encode_rows(const ci_image *image, uint32_t first, uint32_t rows,
+                             const ci_save_options *options, unsigned restart_interval, const ci_output_tags *tags, uint8_t **out,
                              size_t *out_size, ci_error *err) {
     encode_job job;
     memset(&job.cinfo, 0, sizeof job.cinfo);
     job.buffer = NULL;
     job.buffer_size = 0;
     job.dest_ready = 0;
-    ci_status status = encode_inner(&job, image, first, rows, quality, restart_interval, tags, err);
+    ci_status status = encode_inner(&job, image, first, rows, options, restart_interval, tags, err);
     if (status != CI_OK && job.dest_ready) {
         // jpeg_mem_dest grows its buffer by allocating a new one and freeing
         // the old, but publishes the current one to job.buffer only in
@@ -125,7 +127,7 @@ static ci_status encode_rows(const ci_image *image, uint32_t first, uint32_t row
 typedef struct {
     const ci_image *image;
     uint32_t first, rows;
-    int quality;
+    const ci_save_options *options;
     unsigned restart_interval;
     const ci_output_tags *tags;
     uint8_t *out;
@@ -136,7 +138,7 @@ typedef struct {
 
 static void *encode_half_run(void *argument) {
     encode_half *half = argument;
-    half->status = encode_rows(half->image, half->first, half->rows, half->quality,
+    half->status = encode_rows(half->image, half->first, half->rows, half->options,
                                half->restart_interval, half->tags, &half->out, &half->size, &half->err);
     return NULL;
 }
@@ -184,10 +186,10 @@ static ci_status join_halves(const encode_half *top, const encode_half *bottom, 
     return CI_OK;
 }
 
-// The JPEG at `quality` on up to `threads` threads (see below), with `tags`
-// in the file (NULL: none).
-static ci_status encode_tagged(const ci_image *image, int quality, int threads, const ci_output_tags *tags,
-                               uint8_t **out, size_t *out_size, ci_error *err) {
+// The JPEG as `options` says, on up to its `threads` (see below), with
+// `tags` in the file (NULL: none).
+ci_status ci_jpeg_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
+                       uint8_t **out, size_t *out_size, ci_error *err) {
     if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_jpeg: missing argument");
     *out = NULL;
     *out_size = 0;
@@ -195,8 +197,6 @@ static ci_status encode_tagged(const ci_image *image, int quality, int threads, 
         (image->channels != 3 && image->channels != 4) ||
         image->stride < (size_t)image->width * (size_t)image->channels)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_jpeg: invalid image");
-    if (quality < 1) quality = 1;
-    if (quality > 100) quality = 100;
 
     // Split on an MCU row, the top half taking the larger share, so that
     // the bottom half has at most one restart interval of MCUs; the interval
@@ -205,13 +205,13 @@ static ci_status encode_tagged(const ci_image *image, int quality, int threads, 
     uint64_t top_mcu_rows = (mcu_rows + 1) / 2;
     uint64_t interval = (((uint64_t)image->width + 15) / 16) * top_mcu_rows;
     if (image->height < SPLIT_MIN_HEIGHT || mcu_rows < 2 || interval > 65535)
-        return encode_rows(image, 0, image->height, quality, 0, tags, out, out_size, err);
+        return encode_rows(image, 0, image->height, options, 0, tags, out, out_size, err);
 
     uint32_t top_rows = (uint32_t)(top_mcu_rows * MCU_ROWS);
-    encode_half top = {image, 0, top_rows, quality, (unsigned)interval, tags, NULL, 0, CI_OK, {0}};
-    encode_half bottom = {image, top_rows, image->height - top_rows, quality, 0, NULL, NULL, 0, CI_OK, {0}};
+    encode_half top = {image, 0, top_rows, options, (unsigned)interval, tags, NULL, 0, CI_OK, {0}};
+    encode_half bottom = {image, top_rows, image->height - top_rows, options, 0, NULL, NULL, 0, CI_OK, {0}};
     pthread_t thread;
-    int threaded = threads >= 2 && pthread_create(&thread, NULL, encode_half_run, &bottom) == 0;
+    int threaded = options->threads >= 2 && pthread_create(&thread, NULL, encode_half_run, &bottom) == 0;
     encode_half_run(&top);
     if (threaded)
         pthread_join(thread, NULL);
@@ -231,9 +231,4 @@ static ci_status encode_tagged(const ci_image *image, int quality, int threads, 
     free(top.out);
     free(bottom.out);
     return status;
-}
-
-ci_status ci_jpeg_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
-                       size_t *out_size, ci_error *err) {
-    return encode_tagged(image, quality, threads, tags, out, out_size, err);
 }

@@ -19,7 +19,6 @@ void ci_png_on_error(png_structp png, png_const_charp message);
 void ci_png_on_warning(png_structp png, png_const_charp message);
 
 // The saver's entry in the table (png_save.c).
-ci_status ci_png_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
-                      size_t *out_size, ci_error *err);
+ci_saver ci_png_save;
 
 #endif

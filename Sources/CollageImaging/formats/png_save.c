@@ -73,9 +73,11 @@ static ci_status encode_body(png_writer *writer, const ci_image *image, const ci
     return CI_OK;
 }
 
-// The PNG, with `tags` in the file (NULL: none).
-static ci_status encode_tagged(const ci_image *image, const ci_output_tags *tags, uint8_t **out, size_t *out_size,
-                               ci_error *err) {
+// The PNG, with `tags` in the file (NULL: none). Lossless, on one thread:
+// none of the options applies.
+ci_status ci_png_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
+                      uint8_t **out, size_t *out_size, ci_error *err) {
+    (void)options;
     if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_png: missing output");
     *out = NULL;
     *out_size = 0;
@@ -112,12 +114,4 @@ static ci_status encode_tagged(const ci_image *image, const ci_output_tags *tags
     *out = fitted ? fitted : writer.sink.data;
     *out_size = writer.sink.size;
     return CI_OK;
-}
-
-// Lossless: no quality; one thread.
-ci_status ci_png_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
-                      size_t *out_size, ci_error *err) {
-    (void)quality;
-    (void)threads;
-    return encode_tagged(image, tags, out, out_size, err);
 }

@@ -57,14 +57,21 @@ size_t ci_formats(size_t index, ci_format_info *info) {
     return LOADER_COUNT;
 }
 
-ci_status ci_encode(ci_format format, const ci_image *image, int quality, int threads, const char *date_taken,
+ci_save_options ci_save_options_default(void) {
+    return (ci_save_options){.quality = 90, .threads = 1, .date_taken = NULL};
+}
+
+ci_status ci_encode(ci_format format, const ci_image *image, const ci_save_options *options,
                     uint8_t **out, size_t *out_size, ci_error *err) {
     const ci_loader *loader = ci_loader_for(format);
     if (!loader || !loader->save)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode: format %d cannot be saved", (int)format);
+    ci_save_options checked = options ? *options : ci_save_options_default();
+    if (checked.quality < 1) checked.quality = 1;
+    if (checked.quality > 100) checked.quality = 100;
     ci_output_tags tags;
-    ci_status status = ci_output_tags_make(date_taken, &tags, err);
-    if (status == CI_OK) status = loader->save(image, quality, threads, &tags, out, out_size, err);
+    ci_status status = ci_output_tags_make(checked.date_taken, &tags, err);
+    if (status == CI_OK) status = loader->save(image, &checked, &tags, out, out_size, err);
     ci_output_tags_free(&tags);
     return status;
 }

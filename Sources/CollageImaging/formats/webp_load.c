@@ -334,8 +334,7 @@ static ci_status webp_complete(int fd, const char *name, ci_error *err) {
 // The table's entry
 
 // The saver (webp_save.c).
-ci_status ci_webp_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out, size_t *out_size,
-                       ci_error *err);
+ci_saver ci_webp_save;
 
 static int webp_sniff(const uint8_t *data, size_t size) {
     return size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0;

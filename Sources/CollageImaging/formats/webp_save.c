@@ -22,8 +22,6 @@ static ci_status encode_plain(const ci_image *image, int quality, uint8_t **out,
         return ci_fail(err, CI_ERR_ENCODE, "WebP images are at most %dx%d pixels; this one is %ux%u",
                        WEBP_MAX_DIMENSION, WEBP_MAX_DIMENSION, image->width, image->height);
     if (image->stride > INT_MAX) return ci_fail(err, CI_ERR_ENCODE, "the image is too large for WebP");
-    if (quality < 1) quality = 1;
-    if (quality > 100) quality = 100;
     uint8_t *encoded = NULL;
     size_t size = WebPEncodeRGB(image->pixels, (int)image->width, (int)image->height, (int)image->stride,
                                 (float)quality, &encoded);
@@ -72,13 +70,12 @@ static ci_status add_tags(const uint8_t *encoded, size_t size, const ci_output_t
     return CI_OK;
 }
 
-// libwebp encodes on one thread: `threads` is not used.
-ci_status ci_webp_save(const ci_image *image, int quality, int threads, const ci_output_tags *tags, uint8_t **out,
-                       size_t *out_size, ci_error *err) {
-    (void)threads;
+// libwebp encodes on one thread: the options' `threads` is not used.
+ci_status ci_webp_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
+                       uint8_t **out, size_t *out_size, ci_error *err) {
     uint8_t *plain = NULL;
     size_t size = 0;
-    ci_status status = encode_plain(image, quality, &plain, &size, err);
+    ci_status status = encode_plain(image, options->quality, &plain, &size, err);
     if (status != CI_OK || !tags || (!tags->icc && !tags->exif)) {
         if (status == CI_OK) {
             *out = plain;

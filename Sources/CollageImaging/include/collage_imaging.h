@@ -310,13 +310,27 @@ typedef struct {
 // (in sniffing order). `info` may be NULL.
 size_t ci_formats(size_t index, ci_format_info *info);
 
+// How ci_encode writes a collage: one value for every saver, so an option
+// only one format uses is a field here and that format's saver (the others
+// never read it). Start from ci_save_options_default() and set what
+// differs; a field added later takes 0 to mean "as before", so a caller
+// that zeroes the rest keeps its files.
+typedef struct {
+    int quality;                // 1-100 (clamped) where the format has one (ci_format_info.has_quality)
+    int threads;                // at most this many threads where the saver can use them; < 2: one
+    const char *date_taken;     // NULL, or the earliest photo's "YYYY:MM:DD HH:MM:SS", written as
+                                // EXIF DateTimeOriginal
+} ci_save_options;
+
+// Quality 90, one thread, no date.
+ci_save_options ci_save_options_default(void);
+
 // Encodes the RGB `image` as `format` (see ci_format_info.can_save) into a
-// new buffer (free it with ci_buffer_free), at `quality` 1-100 where the
-// format has one, on up to `threads` threads where it can use them. The
-// file carries an sRGB ICC profile (what its pixels are) and, when
-// `date_taken` is a date ("YYYY:MM:DD HH:MM:SS", the earliest photo's), an
-// EXIF DateTimeOriginal; nothing else of the photos' metadata.
-ci_status ci_encode(ci_format format, const ci_image *image, int quality, int threads, const char *date_taken,
+// new buffer (free it with ci_buffer_free) as `options` says (NULL: the
+// defaults). The file carries an sRGB ICC profile (what its pixels are) and
+// the date taken where the options give one; nothing else of the photos'
+// metadata.
+ci_status ci_encode(ci_format format, const ci_image *image, const ci_save_options *options,
                     uint8_t **out, size_t *out_size, ci_error *err);
 
 // --- Text: titles, through Pango and Cairo (issue #20) ---

@@ -176,20 +176,20 @@ public struct BatchListParser {
     static func layout(_ mode: ArraySlice<UInt8>) throws -> LayoutMode {
         let modes = LayoutMode.allCases.map(\.rawValue)
         let example = "write '#layout MODE', MODE \(modes.dropLast().joined(separator: ", ")) or \(modes.last!), e.g. '#layout rows'"
-        if mode.isEmpty { throw OptionError("the layout is missing: \(example)") }
+        if mode.isEmpty { throw ValueError("the layout is missing: \(example)") }
         let text = String(decoding: mode, as: UTF8.self)
         do {
             return try LayoutMode(parsing: text)
         } catch {
-            throw OptionError("'\(text.shortened(to: 40))' is not a layout: \(example)")
+            throw ValueError("'\(text.shortened(to: 40))' is not a layout: \(example)")
         }
     }
 
     /// A `#title` line's TEXT, checked as `--title` is.
     static func title(_ text: ArraySlice<UInt8>) throws -> CollageTitle {
-        if text.isEmpty { throw OptionError("the title is missing: write '#title TEXT', e.g. '#title Summer 2026'") }
+        if text.isEmpty { throw ValueError("the title is missing: write '#title TEXT', e.g. '#title Summer 2026'") }
         guard let text = String(validating: text, as: UTF8.self) else {
-            throw OptionError("the title is not valid UTF-8: save the list as UTF-8")
+            throw ValueError("the title is not valid UTF-8: save the list as UTF-8")
         }
         return try CollageTitle(text, withoutIt: "leave out the #title line")
     }
@@ -227,7 +227,7 @@ public struct BatchListParser {
         let (caption, after) = try saying(form) { try quotedCaption(rest) }
         guard after.first == hash else { return (nil, caption, after) }
         guard let fields = argument(of: focusWord, in: after) else {
-            throw OptionError("\(form) (after the caption, only '#focus X Y PATH' starts with #: write a path that does as ./#name)")
+            throw ValueError("\(form) (after the caption, only '#focus X Y PATH' starts with #: write a path that does as ./#name)")
         }
         let (focus, path) = try focused(fields)
         return (focus, caption, path)
@@ -244,11 +244,11 @@ public struct BatchListParser {
             return word.isEmpty ? nil : String(decoding: word, as: UTF8.self)
         }
         return try saying("write '#focus X Y PATH', X and Y fractions from 0 to 1, e.g. '#focus 0.5 0.2 beach.jpg'") {
-            guard let x = word(), let y = word() else { throw OptionError("X and Y are missing") }
+            guard let x = word(), let y = word() else { throw ValueError("X and Y are missing") }
             let focus = try PhotoFocus(x: try PhotoFocus.fraction(parsing: x, exact: true),
                                        y: try PhotoFocus.fraction(parsing: y, exact: true))
             let path = rest.drop(while: isBlank)
-            guard !path.isEmpty else { throw OptionError("no photo after X and Y") }
+            guard !path.isEmpty else { throw ValueError("no photo after X and Y") }
             return (focus, path)
         }
     }
@@ -258,17 +258,17 @@ public struct BatchListParser {
     static func quotedCaption(_ rest: ArraySlice<UInt8>) throws -> (String, ArraySlice<UInt8>) {
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
         guard rest.first == quote else {
-            throw OptionError(rest.isEmpty ? "the caption and the photo are missing" : "the caption goes in double quotes")
+            throw ValueError(rest.isEmpty ? "the caption and the photo are missing" : "the caption goes in double quotes")
         }
         var text: [UInt8] = []
         var at = rest.startIndex + 1
         while true {
-            guard at < rest.endIndex else { throw OptionError("the caption's closing quote is missing") }
+            guard at < rest.endIndex else { throw ValueError("the caption's closing quote is missing") }
             if rest[at] == quote { break }
             if rest[at] == backslash {
                 at += 1
                 guard at < rest.endIndex, rest[at] == quote || rest[at] == backslash else {
-                    throw OptionError("a backslash in the caption is written \\\\")
+                    throw ValueError("a backslash in the caption is written \\\\")
                 }
             }
             text.append(rest[at])
@@ -276,20 +276,20 @@ public struct BatchListParser {
         }
         let after = rest[(at + 1)...]
         if let next = after.first, !isBlank(next) {
-            throw OptionError("leave a space between the caption's closing quote and the photo")
+            throw ValueError("leave a space between the caption's closing quote and the photo")
         }
         guard let caption = String(validating: text, as: UTF8.self) else {
-            throw OptionError("the caption is not valid UTF-8: save the list as UTF-8")
+            throw ValueError("the caption is not valid UTF-8: save the list as UTF-8")
         }
         let checked = try Photo.caption(parsing: caption, withoutIt: "leave out #caption")
         let path = after.drop(while: isBlank)
-        guard !path.isEmpty else { throw OptionError("no photo after the caption") }
+        guard !path.isEmpty else { throw ValueError("no photo after the caption") }
         return (checked, path)
     }
 
     /// `body`'s result; its error, if any, as "FORM (why)": what to write, then what was wrong.
     private static func saying<T>(_ form: String, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw OptionError("\(form) (\(error))") }
+        do { return try body() } catch { throw ValueError("\(form) (\(error))") }
     }
 
     private mutating func add(_ photo: Photo, lineNumber: Int) -> BatchGroup? {

@@ -23,9 +23,9 @@ public struct BatchShard: Equatable, Sendable, CustomStringConvertible {
     }
 
     public init(index: Int, count: Int) throws {
-        guard count >= 1 else { throw OptionError("a shard is K/N with N at least 1, not \(index)/\(count)") }
+        guard count >= 1 else { throw ValueError("a shard is K/N with N at least 1, not \(index)/\(count)") }
         guard (1...count).contains(index) else {
-            throw OptionError("a shard is K/N with K from 1 to N: \(index)/\(count) has no shard \(index) (e.g. 1/\(count) to \(count)/\(count))")
+            throw ValueError("a shard is K/N with K from 1 to N: \(index)/\(count) has no shard \(index) (e.g. 1/\(count) to \(count)/\(count))")
         }
         self.init(uncheckedIndex: index, count: count)
     }
@@ -35,7 +35,7 @@ public struct BatchShard: Equatable, Sendable, CustomStringConvertible {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
               parts.allSatisfy({ $0.allSatisfy(\.isASCII) }) else {
-            throw OptionError("'\(text)' is not a shard: write K/N, e.g. 2/3 for the second of three")
+            throw ValueError("'\(text)' is not a shard: write K/N, e.g. 2/3 for the second of three")
         }
         try self.init(index: index, count: count)
     }

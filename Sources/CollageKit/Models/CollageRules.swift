@@ -92,7 +92,9 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
     case nothingToClear
     case nothingToSave
     case oddCount(Int)
-    case unreadablePhoto(path: String, reason: String)
+    /// `pixelsNeeded`: a photo over the pixel limit, the fewest pixels it
+    /// decodes to (`ImageEngineError.pixelsNeeded`), for a view that can raise the limit.
+    case unreadablePhoto(path: String, reason: String, pixelsNeeded: UInt64? = nil)
     /// Several unreadable photos (each an `unreadablePhoto`).
     indirect case unreadablePhotos([CollageRefusal])
     case nothingToRemove
@@ -123,7 +125,7 @@ public enum CollageRefusal: Error, Equatable, Sendable, CustomStringConvertible 
             return "nothing to save: the collage is empty"
         case let .oddCount(count):
             return "cannot save \(CollageRules.title(count: count)): a collage needs an even number of photos"
-        case let .unreadablePhoto(_, reason):
+        case let .unreadablePhoto(_, reason, _):
             return reason
         case let .unreadablePhotos(refusals):
             return refusals.map(\.description).joined(separator: "; ")

@@ -11,14 +11,15 @@ public struct CollageTitle: Equatable, Sendable, CustomStringConvertible {
     public let text: String
 
     /// `withoutIt` is the advice for a title that is empty once trimmed: how
-    /// to have no title where this one was given (a batch list's is a line).
-    public init(_ raw: String, withoutIt: String = "leave out --title") throws {
+    /// to have no title where this one was given, in the words of the view
+    /// that read it (a batch list's is a line; nil: none to give).
+    public init(_ raw: String, withoutIt: String? = nil) throws {
         let count = raw.unicodeScalars.count
         guard count <= Self.maximumCharacters else {
-            throw OptionError("the title has \(count) characters, over the limit of \(Self.maximumCharacters)")
+            throw ValueError("the title has \(count) characters, over the limit of \(Self.maximumCharacters)")
         }
         text = TextLine.cleaned(raw)
-        guard !text.isEmpty else { throw OptionError("the title is empty: give some text, or \(withoutIt)") }
+        guard !text.isEmpty else { throw ValueError("the title is empty: give some text" + (withoutIt.map { ", or \($0)" } ?? "")) }
     }
 
     public var description: String { text }

@@ -191,7 +191,7 @@ public struct PhotoFocus: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public init(x: Double, y: Double) throws {
         guard (0...1).contains(x), (0...1).contains(y) else {
-            throw OptionError("\(Self.rule), not \(x) \(y)")
+            throw ValueError("\(Self.rule), not \(x) \(y)")
         }
         self.x = x
         self.y = y
@@ -203,7 +203,7 @@ public struct PhotoFocus: Hashable, Sendable, Codable, CustomStringConvertible {
         let trimmed = exact ? text : text.trimmingCharacters(in: .whitespaces)
         let isPercent = trimmed.hasSuffix("%")
         guard let value = Double(isPercent ? String(trimmed.dropLast()) : trimmed), value.isFinite else {
-            throw OptionError("'\(text)' is not a fraction from 0 to 1 (or a percentage)")
+            throw ValueError("'\(text)' is not a fraction from 0 to 1 (or a percentage)")
         }
         return isPercent ? value / 100 : value
     }
@@ -212,7 +212,7 @@ public struct PhotoFocus: Hashable, Sendable, Codable, CustomStringConvertible {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         do {
             try self.init(x: try container.decode(Double.self, forKey: .x), y: try container.decode(Double.self, forKey: .y))
-        } catch let error as OptionError {
+        } catch let error as ValueError {
             throw DecodingError.dataCorruptedError(forKey: .x, in: container, debugDescription: error.description)
         }
     }
@@ -293,13 +293,14 @@ extension Photo: Codable {
 
     /// A caption as a person typed it: surrounding white space trimmed;
     /// refused when empty or over the limit. `withoutIt` is the advice for
-    /// an empty one: how to have none where this one was given (`collage
-    /// caption` clears it; a batch list leaves out `#caption`).
-    public static func caption(parsing text: String, withoutIt: String = "--clear") throws -> String {
+    /// an empty one: how to have none where this one was given, in the
+    /// words of the view that read it (a batch list leaves out `#caption`;
+    /// nil: none to give).
+    public static func caption(parsing text: String, withoutIt: String? = nil) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw OptionError("the caption is empty: give some text, or \(withoutIt)") }
+        guard !trimmed.isEmpty else { throw ValueError("the caption is empty: give some text" + (withoutIt.map { ", or \($0)" } ?? "")) }
         guard trimmed.count <= maximumCaptionLength else {
-            throw OptionError("the caption has \(trimmed.count) characters: the limit is \(maximumCaptionLength)")
+            throw ValueError("the caption has \(trimmed.count) characters: the limit is \(maximumCaptionLength)")
         }
         return trimmed
     }

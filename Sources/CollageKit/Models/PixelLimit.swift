@@ -25,11 +25,11 @@ public struct PixelLimit: Equatable, Sendable, CustomStringConvertible {
         if multiplier != 1 { digits = digits.dropLast() }
         guard let value = Double(digits), value.isFinite, value >= 1,
               digits.allSatisfy({ $0.isNumber || $0 == "." }) else {
-            throw OptionError("'\(text)' is not a pixel count such as 100000000 or 100M")
+            throw ValueError("'\(text)' is not a pixel count such as 100000000 or 100M")
         }
         let pixels = (value * multiplier).rounded()
         guard pixels >= 1, pixels <= Double(Self.largest) else {
-            throw OptionError("'\(text)' is out of range: 1 to \(Self.largest) pixels")
+            throw ValueError("'\(text)' is out of range: 1 to \(Self.largest) pixels")
         }
         self.pixels = UInt64(pixels)
     }

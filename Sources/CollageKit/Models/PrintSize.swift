@@ -48,12 +48,12 @@ public struct PrintSize: Equatable, Sendable, CustomStringConvertible {
         guard let unit = Self.units.first(where: { lowered.hasSuffix($0.suffix) }) else { return nil }
         let sides = lowered.dropLast(unit.suffix.count).split(separator: "x", omittingEmptySubsequences: false)
         guard sides.count == 2, let width = Self.length(sides[0]), let height = Self.length(sides[1]) else {
-            throw OptionError("size '\(text)' is not WIDTHxHEIGHT\(unit.suffix), e.g. 6x4in, 15x10cm or 210x297mm")
+            throw ValueError("size '\(text)' is not WIDTHxHEIGHT\(unit.suffix), e.g. 6x4in, 15x10cm or 210x297mm")
         }
         widthMicrometres = Int((width * unit.micrometres).rounded())
         heightMicrometres = Int((height * unit.micrometres).rounded())
         guard widthMicrometres > 0, heightMicrometres > 0 else {
-            throw OptionError("size '\(text)' has a side of zero")
+            throw ValueError("size '\(text)' has a side of zero")
         }
         name = "\(Self.trimmed(width))x\(Self.trimmed(height))\(unit.suffix)"
     }
@@ -81,7 +81,7 @@ public struct PrintSize: Equatable, Sendable, CustomStringConvertible {
         let width = Int((Double(widthMicrometres) * Double(resolution.dotsPerInch) / 25_400).rounded())
         let height = Int((Double(heightMicrometres) * Double(resolution.dotsPerInch) / 25_400).rounded())
         guard (1...CanvasSize.maximumSide).contains(width), (1...CanvasSize.maximumSide).contains(height) else {
-            throw OptionError("size \(name) at \(resolution) is \(width)x\(height) pixels: each side must be 1 to \(CanvasSize.maximumSide) pixels")
+            throw ValueError("size \(name) at \(resolution) is \(width)x\(height) pixels: each side must be 1 to \(CanvasSize.maximumSide) pixels")
         }
         return try CanvasSize(width: width, height: height)
     }
@@ -100,7 +100,7 @@ public struct PrintResolution: Equatable, Sendable, CustomStringConvertible {
 
     public init(parsing text: String) throws {
         guard let value = Int(text), Self.allowed.contains(value) else {
-            throw OptionError("resolution '\(text)' is not a whole number of dpi from \(Self.allowed.lowerBound) to \(Self.allowed.upperBound)")
+            throw ValueError("resolution '\(text)' is not a whole number of dpi from \(Self.allowed.lowerBound) to \(Self.allowed.upperBound)")
         }
         dotsPerInch = value
     }

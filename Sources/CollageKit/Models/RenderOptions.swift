@@ -18,7 +18,7 @@ public struct CanvasSize: Equatable, Sendable, CustomStringConvertible {
 
     public init(width: Int, height: Int) throws {
         guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height) else {
-            throw OptionError("size \(width)x\(height) is out of range: each side must be 1 to \(Self.maximumSide) pixels")
+            throw ValueError("size \(width)x\(height) is out of range: each side must be 1 to \(Self.maximumSide) pixels")
         }
         self.width = width
         self.height = height
@@ -27,12 +27,38 @@ public struct CanvasSize: Equatable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
-            throw OptionError("size '\(text)' is not WIDTHxHEIGHT, e.g. 1920x1080")
+            throw ValueError("size '\(text)' is not WIDTHxHEIGHT, e.g. 1920x1080")
         }
         try self.init(width: width, height: height)
     }
 
     public var description: String { "\(width)x\(height)" }
+}
+
+/// A side of the canvas left to the photos that a layout cannot work out:
+/// the values of the refusal, which each view words with its own names for
+/// the size and the layout.
+public struct OpenSide: Equatable, Sendable, CustomStringConvertible {
+    public enum Side: String, Sendable {
+        case width, height
+    }
+
+    public let size: RequestedSize
+    public let layout: LayoutMode
+    public let side: Side
+
+    /// The one layout that works this side out.
+    public var capableLayout: LayoutMode { side == .height ? .rows : .columns }
+
+    /// "1920x leaves the height to the photos, which only rows does".
+    public var reason: String { "\(size) leaves the \(side.rawValue) to the photos, which only \(capableLayout) does" }
+
+    public var description: String { refusal(naming: "the \(layout) layout") }
+
+    /// The refusal, the layout called `layoutName` ("the grid layout", a batch list's "#layout grid").
+    public func refusal(naming layoutName: String) -> String {
+        "\(layoutName) cannot draw the size \(size): it leaves the \(side.rawValue) to the photos, which only \(capableLayout) does"
+    }
 }
 
 /// The canvas size a person asked for (`--size`): both sides, or one side
@@ -51,10 +77,10 @@ public struct RequestedSize: Equatable, Sendable, CustomStringConvertible {
 
     public init(width: Int?, height: Int?) throws {
         guard width != nil || height != nil else {
-            throw OptionError("size 'x' gives neither side: write WIDTHxHEIGHT, WIDTHx or xHEIGHT, e.g. 1920x1080")
+            throw ValueError("size 'x' gives neither side: write WIDTHxHEIGHT, WIDTHx or xHEIGHT, e.g. 1920x1080")
         }
         for side in [width, height].compactMap({ $0 }) where !(1...CanvasSize.maximumSide).contains(side) {
-            throw OptionError("size \(Self.text(width, height)) is out of range: each side must be 1 to \(CanvasSize.maximumSide) pixels")
+            throw ValueError("size \(Self.text(width, height)) is out of range: each side must be 1 to \(CanvasSize.maximumSide) pixels")
         }
         self.width = width
         self.height = height
@@ -72,17 +98,17 @@ public struct RequestedSize: Equatable, Sendable, CustomStringConvertible {
             }
         }
         guard sides.count == 2 else {
-            throw OptionError("size '\(text)' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx or xHEIGHT")
+            throw ValueError("size '\(text)' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx or xHEIGHT")
         }
         try self.init(width: sides[0], height: sides[1])
     }
 
-    /// Why `layout` cannot draw a canvas of this size, or nil: a side left
+    /// The side `layout` cannot work out of this size, or nil: a side left
     /// to the photos is worked out only by rows (the height) and columns
     /// (the width).
-    public func refusal(for layout: LayoutMode) -> String? {
-        if height == nil && layout != .rows { return "--size \(self) leaves the height to the photos, which only rows does" }
-        if width == nil && layout != .columns { return "--size \(self) leaves the width to the photos, which only columns does" }
+    public func openSide(for layout: LayoutMode) -> OpenSide? {
+        if height == nil && layout != .rows { return OpenSide(size: self, layout: layout, side: .height) }
+        if width == nil && layout != .columns { return OpenSide(size: self, layout: layout, side: .width) }
         return nil
     }
 
@@ -284,7 +310,7 @@ public struct RGBColor: Equatable, Sendable, CustomStringConvertible {
         if hex.hasPrefix("#") { hex = hex.dropFirst() }
         if hex.count == 3 { hex = Substring(hex.map { "\($0)\($0)" }.joined()) }
         guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else {
-            throw OptionError("colour '\(text)' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)")
+            throw ValueError("colour '\(text)' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)")
         }
         self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
     }
@@ -313,6 +339,22 @@ public enum FitMode: String, Equatable, Sendable, OptionChoice {
     public static let optionName = "fit"
 }
 
+/// A value of the drawing or the saving out of its range, as values: the
+/// view that read it words it with its own name for it.
+public enum RenderValueError: Error, Equatable, Sendable, CustomStringConvertible {
+    case negativeGap(Int)
+    case negativeMargin(Int)
+    case qualityOutOfRange(Int)
+
+    public var description: String {
+        switch self {
+        case let .negativeGap(gap): "a gap of \(gap) px is negative: use 0 or more pixels"
+        case let .negativeMargin(margin): "a margin of \(margin) px is negative: use 0 or more pixels"
+        case let .qualityOutOfRange(quality): "quality \(quality) is out of range: use 1 to 100"
+        }
+    }
+}
+
 /// How a collage is drawn and encoded.
 public struct CollageRenderOptions: Equatable, Sendable {
     public var size: RequestedSize
@@ -321,7 +363,8 @@ public struct CollageRenderOptions: Equatable, Sendable {
     public var gap: Int
     /// Background-coloured space around the edge of the canvas.
     public var margin: Int
-    public var quality: Int
+    /// How the collage is written, whatever its format.
+    public var save: SaveOptions
     public var crop: CropMode
     public var fit: FitMode
     /// A title across the top of the canvas (`--title`), or none.
@@ -334,8 +377,6 @@ public struct CollageRenderOptions: Equatable, Sendable {
     /// or white for contrast (the title), white on a dark band (captions).
     public var textColour: RGBColor?
 
-    public static let defaultQuality = 90
-
     /// 1920x1080, the `auto` layout, white, no gap or margin, quality 90, smart
     /// crops that cover their cells. (The defaults pass every check, so this
     /// cannot fail.)
@@ -343,20 +384,17 @@ public struct CollageRenderOptions: Equatable, Sendable {
 
     public init(size: RequestedSize = .default, layout: LayoutMode = .default, background: RGBColor = .white,
                 gap: Int = 0, margin: Int = 0,
-                quality: Int = CollageRenderOptions.defaultQuality, crop: CropMode = .smart,
+                save: SaveOptions = .defaults, crop: CropMode = .smart,
                 fit: FitMode = .cover, title: CollageTitle? = nil, caption: CaptionSource = .none,
                 font: CollageFont? = nil, textColour: RGBColor? = nil) throws {
-        guard (1...100).contains(quality) else {
-            throw OptionError("--quality \(quality) is out of range: use 1 to 100")
-        }
-        guard gap >= 0 else { throw OptionError("--gap \(gap) is negative: use 0 or more pixels") }
-        guard margin >= 0 else { throw OptionError("--margin \(margin) is negative: use 0 or more pixels") }
+        guard gap >= 0 else { throw RenderValueError.negativeGap(gap) }
+        guard margin >= 0 else { throw RenderValueError.negativeMargin(margin) }
         self.size = size
         self.layout = layout
         self.background = background
         self.gap = gap
         self.margin = margin
-        self.quality = quality
+        self.save = save
         self.crop = crop
         self.fit = fit
         self.title = title

@@ -7,7 +7,7 @@ public enum SaveTarget: Equatable, Sendable {
     case standardOutput(ImageFormat)
 
     /// The format written.
-    public func format() throws(OptionError) -> ImageFormat {
+    public func format() throws(SaveFormatError) -> ImageFormat {
         switch self {
         case let .file(url): try ImageFormat(path: url.path)
         case let .standardOutput(format): format

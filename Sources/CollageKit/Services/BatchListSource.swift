@@ -28,7 +28,7 @@ public final class BatchListSource {
             // A pipe cannot be read twice: the first bytes, read to judge
             // them, are handed to the reader.
             head = Self.firstBytes(of: STDIN_FILENO)
-            if let format = EngineFormat.of(firstBytes: head) { throw Self.photo(format, name: name, path: nil) }
+            if let format = ImageFormat.of(firstBytes: head) { throw Self.photo(format, name: name, path: nil) }
         } else {
             let absolute = Photo(resolving: argument, against: workingDirectory).path
             var info = stat()
@@ -44,9 +44,9 @@ public final class BatchListSource {
             // read as lines of binary, each a photo that does not exist, and
             // reported as "81 photos are too many". Its first bytes say what
             // it is (read with pread, which leaves the offset where it is).
-            var first = [UInt8](repeating: 0, count: EngineFormat.sniffedBytes)
+            var first = [UInt8](repeating: 0, count: ImageFormat.sniffedBytes)
             let count = first.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-            if count > 0, let format = EngineFormat.of(firstBytes: Array(first[..<count])) {
+            if count > 0, let format = ImageFormat.of(firstBytes: Array(first[..<count])) {
                 close(fd)
                 throw Self.photo(format, name: absolute, path: absolute)
             }
@@ -64,9 +64,9 @@ public final class BatchListSource {
     /// (a person typing, a slow producer) is not held up waiting for more.
     private static func firstBytes(of fd: Int32) -> [UInt8] {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: EngineFormat.sniffedBytes)
+        var chunk = [UInt8](repeating: 0, count: ImageFormat.sniffedBytes)
         while bytes.count < 12 {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, EngineFormat.sniffedBytes - bytes.count) }
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, ImageFormat.sniffedBytes - bytes.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }  // the end, or an error the reader meets again and reports
             bytes += chunk[..<count]
@@ -75,7 +75,7 @@ public final class BatchListSource {
     }
 
     /// The refusal of a photo given as the list.
-    private static func photo(_ format: EngineFormat, name: String, path: String?) -> CollageFailure {
+    private static func photo(_ format: ImageFormat, name: String, path: String?) -> CollageFailure {
         CollageFailure(.folder, path: path,
                        message: "\(name) is a photo (\(format.name)), not a list: give a text file with one photo path per line, or add photos to the collage with `collage add`")
     }

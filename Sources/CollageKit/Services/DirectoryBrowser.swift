@@ -114,6 +114,6 @@ public struct FileSystemBrowser: DirectoryBrowsing {
         }
         if count > 0 && ci_sniff_format(header, count) != CI_FORMAT_UNKNOWN { return .photo }
         return FileClass.unrecognised(name: file.fileName, firstBytes: Array(header[..<count]),
-                                      readExtensions: EngineFormat.all.flatMap(\.extensions))
+                                      readExtensions: ImageFormat.all.flatMap(\.extensions))
     }
 }

@@ -2,8 +2,10 @@ import CollageImaging
 import Dispatch
 import Foundation
 
-/// A format the engine reads (and maybe writes), as its table describes it.
-public struct EngineFormat: Equatable, Sendable {
+/// A format the engine reads (and maybe writes), as its table describes it:
+/// what a photo is, judged by its bytes, and what a collage is saved in,
+/// chosen by the file's extension (`writable`).
+public struct ImageFormat: Equatable, Sendable {
     let format: ci_format
     /// As messages name it: "JPEG", "HEIF".
     public let name: String
@@ -20,10 +22,10 @@ public struct EngineFormat: Equatable, Sendable {
     public let smallestScale: Int
 
     /// Every format, in the engine's order.
-    public static let all: [EngineFormat] = (0..<ci_formats(0, nil)).map { index in
+    public static let all: [ImageFormat] = (0..<ci_formats(0, nil)).map { index in
         var info = ci_format_info()
         _ = ci_formats(index, &info)
-        return EngineFormat(
+        return ImageFormat(
             format: info.format, name: String(cString: info.name), title: String(cString: info.title),
             extensions: String(cString: info.extensions).split(separator: " ").map(String.init),
             saveExtensions: String(cString: info.save_extensions).split(separator: " ").map(String.init),
@@ -31,11 +33,11 @@ public struct EngineFormat: Equatable, Sendable {
     }
 
     /// The format of an engine's code, nil for one it does not know.
-    static func of(_ format: ci_format) -> EngineFormat? { all.first { $0.format == format } }
+    static func of(_ format: ci_format) -> ImageFormat? { all.first { $0.format == format } }
 
     /// The format a file's first bytes (up to `sniffedBytes` of them) say it
     /// is, as the engine judges photos; nil for anything else.
-    static func of(firstBytes bytes: [UInt8]) -> EngineFormat? {
+    static func of(firstBytes bytes: [UInt8]) -> ImageFormat? {
         of(bytes.withUnsafeBufferPointer { ci_sniff_format($0.baseAddress, $0.count) })
     }
 
@@ -43,45 +45,51 @@ public struct EngineFormat: Equatable, Sendable {
     static let sniffedBytes = Int(CI_SNIFF_BYTES)
 
     /// The format written for a file extension, nil when none is.
-    static func saving(extension ext: String) -> EngineFormat? {
+    static func saving(extension ext: String) -> ImageFormat? {
         all.first { $0.canSave && $0.saveExtensions.contains(ext.lowercased()) }
     }
 }
 
-/// The formats photos are read in, judged by their bytes.
-public typealias PhotoFormat = EngineFormat
-
-/// The formats a collage is saved in, chosen by the file's extension: those
-/// of the engine's table that it can write.
-public typealias ImageFormat = EngineFormat
-
-extension EngineFormat {
+extension ImageFormat {
     /// The formats a collage can be saved in, in the table's order.
-    public static let writable: [EngineFormat] = all.filter(\.canSave)
+    public static let writable: [ImageFormat] = all.filter(\.canSave)
 
     /// The table's first writable format (JPEG): what a batch writes unless told.
-    public static var standard: EngineFormat { writable[0] }
+    public static var standard: ImageFormat { writable[0] }
 
     /// The extension a collage saved in this format is given: its usual one.
     public var fileExtension: String { saveExtensions[0] }
 
     /// The format written for a file extension (any of a format's, any case).
-    public init(extension ext: String) throws(OptionError) {
-        guard !ext.isEmpty else { throw OptionError("the output file needs an extension: \(Self.savedExtensions)") }
-        guard let format = Self.saving(extension: ext) else {
-            throw OptionError("cannot save as '.\(ext)': use \(Self.savedExtensions)")
-        }
+    public init(extension ext: String) throws(SaveFormatError) {
+        guard !ext.isEmpty else { throw .noExtension }
+        guard let format = Self.saving(extension: ext) else { throw .unknownExtension(ext) }
         self = format
     }
 
     /// The format written for a file's name, by its extension.
-    public init(path: String) throws(OptionError) {
+    public init(path: String) throws(SaveFormatError) {
         try self.init(extension: URL(fileURLWithPath: path).pathExtension)
     }
 }
 
+/// Why a collage cannot be saved under a name, whose extension chooses the format.
+public enum SaveFormatError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The name has none.
+    case noExtension
+    /// No format the engine writes goes by it.
+    case unknownExtension(String)
+
+    public var description: String {
+        switch self {
+        case .noExtension: "the output file needs an extension: \(ImageFormat.savedExtensions)"
+        case let .unknownExtension(ext): "cannot save as '.\(ext)': use \(ImageFormat.savedExtensions)"
+        }
+    }
+}
+
 /// The formats as help texts list them, from the engine's table.
-extension EngineFormat {
+extension ImageFormat {
     /// Every format read, by title: "A, B or C".
     public static var readTitles: String { listed(all.map(\.title), "or") }
     /// Every format written, by title.
@@ -107,7 +115,7 @@ extension EngineFormat {
 
 /// What a photo file is, read from its header.
 public struct PhotoInfo: Equatable, Sendable {
-    public let format: PhotoFormat
+    public let format: ImageFormat
     public let width: Int
     public let height: Int
     public let orientation: Int
@@ -121,7 +129,7 @@ public struct PhotoInfo: Equatable, Sendable {
     /// What the engine's probe found; refused when the format is none the
     /// engine lists (never taken for a JPEG).
     public init(_ info: ci_photo_info) throws {
-        guard let known = EngineFormat.of(info.format) else {
+        guard let known = ImageFormat.of(info.format) else {
             throw ImageEngineError(kind: .notImage, message: "format \(info.format.rawValue) is none the engine reads")
         }
         format = known
@@ -150,6 +158,9 @@ public struct ImageEngineError: Error, Equatable, CustomStringConvertible {
 
     public let kind: Kind
     public let message: String
+    /// For a photo refused for its size (`tooLarge`, where the probe tells):
+    /// the fewest pixels it decodes to, which a limit must allow to admit it.
+    public let pixelsNeeded: UInt64?
     public var description: String { message }
 
     init(_ error: ci_error) {
@@ -166,11 +177,13 @@ public struct ImageEngineError: Error, Equatable, CustomStringConvertible {
         message = withUnsafeBytes(of: error.message) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
+        pixelsNeeded = nil
     }
 
-    public init(kind: Kind, message: String) {
+    public init(kind: Kind, message: String, pixelsNeeded: UInt64? = nil) {
         self.kind = kind
         self.message = message
+        self.pixelsNeeded = pixelsNeeded
     }
 
     /// A path with a NUL byte (possible in a batch list) names no file; as a
@@ -331,7 +344,7 @@ extension PhotoShape {
 
 /// Turns an image into file bytes.
 public protocol ImageEncoding: Sendable {
-    func encode(_ image: RGBImage, as format: ImageFormat, quality: Int) throws -> [UInt8]
+    func encode(_ image: RGBImage, as format: ImageFormat, options: SaveOptions) throws -> [UInt8]
 }
 
 /// The C engine (`CollageImaging`) behind Swift protocols.
@@ -386,7 +399,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// others). A header claiming 100000 x 100000 pixels is thus refused at
     /// once, by name.
     private func checkLimit(_ info: ci_photo_info, _ photo: Photo) throws {
-        let scale = EngineFormat.of(info.format)?.smallestScale ?? 8
+        let scale = ImageFormat.of(info.format)?.smallestScale ?? 8
         let width = UInt64(ci_scaled_size(info.width, UInt32(scale)))
         let height = UInt64(ci_scaled_size(info.height, UInt32(scale)))
         guard width * height > maxDecodedPixels else { return }
@@ -400,12 +413,13 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         let smallest = scale < 8 ? " (\(describe(width * height).pixels) at \(scale)/8 scale)" : ""
         throw ImageEngineError(
             kind: .tooLarge,
-            message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit) (--max-pixels \(PixelLimit.admitting(width * height)) lets it through)")
+            message: "\(photo.path): \(info.width)x\(info.height) is \(full.pixels)\(smallest), over the limit of \(full.limit)",
+            pixelsNeeded: width * height)
     }
 
     /// A photo over the limit, refused as it was drawn (the grid reads no
-    /// header first), in `checkLimit`'s words, which say the --max-pixels
-    /// that lets it through; any other error as it is. Only on failure.
+    /// header first), as `checkLimit` refuses it, with the pixels a limit
+    /// must allow; any other error as it is. Only on failure.
     private func explained(_ error: ImageEngineError, _ photo: Photo) -> ImageEngineError {
         guard error.kind == .tooLarge else { return error }
         do {
@@ -757,7 +771,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         return String(cString: text)
     }
 
-    public func encode(_ image: RGBImage, as format: ImageFormat, quality: Int) throws -> [UInt8] {
+    public func encode(_ image: RGBImage, as format: ImageFormat, options: SaveOptions) throws -> [UInt8] {
         // The encoders only read the pixels, so borrow them: a mutable buffer
         // of a shared array would be a copy (6 MB for 1920x1080).
         return try image.pixels.withUnsafeBufferPointer { buffer in
@@ -767,8 +781,13 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             var output: UnsafeMutablePointer<UInt8>?
             var size = 0
             var error = ci_error()
-            let status = ci_encode(format.format, &source, Int32(quality), Int32(decodeThreads), image.dateTaken,
-                                   &output, &size, &error)
+            var engineOptions = options.engineOptions
+            engineOptions.threads = Int32(decodeThreads)
+            func encode(dated date: UnsafePointer<CChar>?) -> ci_status {
+                engineOptions.date_taken = date
+                return ci_encode(format.format, &source, &engineOptions, &output, &size, &error)
+            }
+            let status = image.dateTaken.map { $0.withCString(encode(dated:)) } ?? encode(dated: nil)
             guard status == CI_OK, let output else { throw ImageEngineError(error) }
             defer { ci_buffer_free(output) }
             return Array(UnsafeBufferPointer(start: output, count: size))

@@ -37,12 +37,12 @@ public struct BatchOptions: Sendable {
         self.shard = shard
     }
 
-    /// Why `overwrite` (`--force`) and `skipExisting` cannot be asked for
-    /// together: one replaces the files that exist, the other leaves them
-    /// alone, and a run cannot do both.
-    public static func refusal(overwrite: Bool, skipExisting: Bool) -> OptionError? {
+    /// Why `overwrite` and `skipExisting` cannot be asked for together: one
+    /// replaces the files that exist, the other leaves them alone, and a run
+    /// cannot do both.
+    public static func refusal(overwrite: Bool, skipExisting: Bool) -> ValueError? {
         guard overwrite && skipExisting else { return nil }
-        return OptionError("--skip-existing leaves existing collages alone and --force replaces them: give one or the other")
+        return ValueError("existing collages cannot be both left alone and replaced: ask for one or the other")
     }
 
     /// Whether this run makes `group` (it is in `shard`).
@@ -64,6 +64,42 @@ public struct BatchOptions: Sendable {
     }
 }
 
+/// Why a collage of the list was not attempted.
+public enum BatchSkip: Equatable, Sendable, CustomStringConvertible {
+    /// Its lines say something the list's format does not allow.
+    case problem(String)
+    /// A collage rule refuses it (an unreadable photo, one over the pixel
+    /// limit, too many photos, an odd count).
+    case refused(CollageRefusal)
+    /// Its layout cannot work out the side the size leaves to the photos;
+    /// `listed`: the layout is its own `#layout` line's, not the run's.
+    case openSide(OpenSide, listed: Bool)
+
+    public var description: String { BatchWording.plain.skip(self) }
+}
+
+/// How a view words a batch's failures and skips: the kit's lines, with the
+/// advice and the names of options only the view has.
+public struct BatchWording: Sendable {
+    public let failure: @Sendable (CollageFailure) -> String
+    public let skip: @Sendable (BatchSkip) -> String
+
+    public init(failure: @escaping @Sendable (CollageFailure) -> String,
+                skip: @escaping @Sendable (BatchSkip) -> String) {
+        self.failure = failure
+        self.skip = skip
+    }
+
+    /// The kit's own lines, naming no option.
+    public static let plain = BatchWording(failure: { $0.message }, skip: { skip in
+        switch skip {
+        case let .problem(reason): reason
+        case let .refused(refusal): refusal.description
+        case let .openSide(open, listed): listed ? open.refusal(naming: "#layout \(open.layout)") : "\(open)"
+        }
+    })
+}
+
 /// What became of one collage of the list.
 public struct BatchResult: Equatable, Sendable {
     public enum Outcome: Equatable, Sendable {
@@ -73,7 +109,7 @@ public struct BatchResult: Equatable, Sendable {
         /// Its file exists and `--skip-existing` leaves it alone: done already.
         case kept
         /// Breaks a collage rule; not attempted.
-        case skipped(String)
+        case skipped(BatchSkip)
         /// Allowed, but writing failed (e.g. the file exists).
         case failed(CollageFailure)
     }
@@ -99,9 +135,9 @@ public struct BatchResult: Equatable, Sendable {
     /// How its lines begin: "collage 2 (lines 4-6)".
     public var label: String { "collage \(group.number) (\(group.lineRange))" }
 
-    /// One line for a person; `wording` says a failure (a view adds the
-    /// advice it can give).
-    public func message(wording: (CollageFailure) -> String = \.message) -> String {
+    /// One line for a person; `wording` says a failure or a skip (a view
+    /// adds the advice it can give).
+    public func message(wording: BatchWording = .plain) -> String {
         switch outcome {
         case .saved: return "\(label): saved \(output)"
         case .kept: return "\(label): kept \(output) (it exists)"
@@ -109,8 +145,8 @@ public struct BatchResult: Equatable, Sendable {
             // A long title cut short: the line is to check the plan by.
             let titled = title.map { ", titled \($0.text.shortened(to: 40).debugDescription)" } ?? ""
             return "\(label): \(CollageRules.title(count: group.photos.count)), \(layout) layout\(titled) -> \(output)"
-        case let .skipped(reason): return "\(label): skipped: \(reason)"
-        case let .failed(failure): return "\(label): failed: \(wording(failure))"
+        case let .skipped(skip): return "\(label): skipped: \(wording.skip(skip))"
+        case let .failed(failure): return "\(label): failed: \(wording.failure(failure))"
         }
     }
 }
@@ -128,11 +164,11 @@ extension BatchResult {
     }
 
     /// Why it was not made, for a skipped or failed collage; `wording` says a failure.
-    public func reason(wording: (CollageFailure) -> String = \.message) -> String? {
+    public func reason(wording: BatchWording = .plain) -> String? {
         switch outcome {
         case .saved, .planned, .kept: nil
-        case let .skipped(reason): reason
-        case let .failed(failure): wording(failure)
+        case let .skipped(skip): wording.skip(skip)
+        case let .failed(failure): wording.failure(failure)
         }
     }
 
@@ -144,7 +180,7 @@ extension BatchResult {
     /// written (skipped or failed: a path there read as a file made). Written
     /// by hand rather than by JSONEncoder, whose key order is not the
     /// documented one unless sorted.
-    public func reportLine(wording: (CollageFailure) -> String = \.message) -> String {
+    public func reportLine(wording: BatchWording = .plain) -> String {
         let photos = group.photos.map { Self.json($0.path) }.joined(separator: ",")
         let reason = reason(wording: wording)
         let output = reason == nil ? Self.json(output) : "null"
@@ -267,12 +303,11 @@ public final class BatchViewModel {
             BatchResult(group: group, output: output, layout: render.layout, title: render.title, outcome: outcome,
                         notices: notices.current)
         }
-        if let problem = group.problem { return result(.skipped(problem)) }
+        if let problem = group.problem { return result(.skipped(.problem(problem))) }
         // Before any file is read, and in a dry run too: `--size 1920x` is
         // valid with `--layout rows`, but not for a collage whose #layout is grid.
-        if let refusal = render.size.refusal(for: render.layout) {
-            let layout = group.layout.map { "#layout \($0)" } ?? "--layout \(render.layout)"
-            return result(.skipped("\(layout) cannot be drawn: \(refusal); give --size WIDTHxHEIGHT"))
+        if let open = render.size.openSide(for: render.layout) {
+            return result(.skipped(.openSide(open, listed: group.layout != nil)))
         }
         let collage: CollageViewModel
         do {
@@ -284,8 +319,12 @@ public final class BatchViewModel {
             return result(.failed(CollageFailure(error)))
         }
         let added = collage.add(group.photos)
-        guard added.isSuccess else { return result(.skipped(added.message)) }
-        if let refusal = collage.saveRefusal { return result(.skipped(refusal.description)) }
+        switch added {
+        case let .refused(refusal): return result(.skipped(.refused(refusal)))
+        case let .failed(failure): return result(.failed(failure))
+        default: break
+        }
+        if let refusal = collage.saveRefusal { return result(.skipped(.refused(refusal))) }
         if options.skipExisting && !options.overwrite && FileManager.default.fileExists(atPath: output) {
             return result(.kept)
         }

@@ -270,14 +270,14 @@ public final class CollageScreenViewModel {
             next = next.next
         }
         guard next != current else {
-            return update { $0.message = "Only the \(current) layout can draw --size \(size): give WIDTHxHEIGHT for the others" }
+            return update { $0.message = "Only the \(current) layout can draw the size \(size): the others need both sides" }
         }
         renderOptions.layout = next
         update {
             $0.layout = next
             if !skipped.isEmpty {
                 let names = skipped.map(\.description).joined(separator: ", ")
-                $0.message = "\(next) (\(names) cannot draw --size \(size))"
+                $0.message = "\(next) (\(names) cannot draw the size \(size))"
             }
         }
         requestPreview()
@@ -449,7 +449,7 @@ public final class CollageScreenViewModel {
                 ScreenAction(key: "HJKL", label: "crop", isEnabled: hasPhotos, keys: "H J K L",
                              help: "move its crop left, down, up, right", importance: 4),
                 ScreenAction(key: "F", label: "reset", isEnabled: hasPhotos,
-                             help: "give its crop back to --crop", importance: 2),
+                             help: "give its crop back to the crop rule", importance: 2),
                 ScreenAction(key: "e", label: "caption", isEnabled: hasPhotos,
                              help: "edit the highlighted photo's caption", importance: 2),
                 ScreenAction(key: "t", label: "title", isEnabled: true,

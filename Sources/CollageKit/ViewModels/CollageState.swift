@@ -66,7 +66,7 @@ public enum CollageEvent: Equatable, Sendable {
         case let .moved(photo, to): return "Moved \(photo.fileName) to \(to + 1)"
         case let .focused(photo, at):
             if let focus = photo.focus { return "Photo \(at + 1) (\(photo.fileName)) is cropped around \(focus)" }
-            return "Photo \(at + 1) (\(photo.fileName)) has no focus: --crop places it"
+            return "Photo \(at + 1) (\(photo.fileName)) has no focus: the crop rule places it"
         case let .captioned(photo, at):
             if let caption = photo.caption { return "Photo \(at + 1) (\(photo.fileName)) is captioned \"\(caption)\"" }
             return "Photo \(at + 1) (\(photo.fileName)) has no caption of its own"

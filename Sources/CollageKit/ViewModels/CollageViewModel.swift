@@ -124,17 +124,17 @@ public final class CollageViewModel {
         // is refused now rather than at save; the files are checked at once,
         // as the check may decode (a JPEG XL's is the only way to tell it is
         // whole: 0.5 s for 12 megapixels).
-        let reasons = Locked([String?](repeating: nil, count: pick.count))
+        let reasons = Locked([CollageFailure?](repeating: nil, count: pick.count))
         let inspector = self.inspector
         DispatchQueue.concurrentPerform(iterations: pick.count) { index in
             do {
                 _ = try inspector.admit(pick[index])
             } catch {
-                reasons.withLock { $0[index] = "\(error)" }
+                reasons.withLock { $0[index] = CollageFailure(error) }
             }
         }
         let unreadable: [CollageRefusal] = zip(pick, reasons.current).compactMap { photo, reason in
-            reason.map { .unreadablePhoto(path: photo.path, reason: $0) }
+            reason.map { .unreadablePhoto(path: photo.path, reason: $0.message, pixelsNeeded: $0.pixelsNeeded) }
         }
         if unreadable.count == 1 { return publish(.refused(unreadable[0])) }
         if !unreadable.isEmpty { return publish(.refused(.unreadablePhotos(unreadable))) }
@@ -278,9 +278,9 @@ public final class CollageViewModel {
             .flatMap { image -> Completable in
                 switch target {
                 case let .file(destination):
-                    writer.save(image, to: destination, format: format, quality: options.quality, overwrite: overwrite)
+                    writer.save(image, to: destination, format: format, options: options.save, overwrite: overwrite)
                 case .standardOutput:
-                    writer.send(image, format: format, quality: options.quality)
+                    writer.send(image, format: format, options: options.save)
                 }
             }
             .catch { [weak self] error -> Completable in

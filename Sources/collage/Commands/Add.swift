@@ -11,14 +11,14 @@ struct Add: ParsableCommand {
         commandName: "add",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Add photos to the collage.",
         discussion: """
-            Every file must be a readable \(EngineFormat.readTitles)
+            Every file must be a readable \(ImageFormat.readTitles)
             (judged by its content, not its name), and the collage holds at most
             6 photos. All or nothing: if
             any file is bad, or the files would not fit, nothing is added.
             Photos are recorded by absolute path, in the order given.
             """)
 
-    @Argument(help: ArgumentHelp("The photos to add (\(EngineFormat.readTitles)).", valueName: "file"),
+    @Argument(help: ArgumentHelp("The photos to add (\(ImageFormat.readTitles)).", valueName: "file"),
               completion: .file(extensions: photoExtensions))
     var files: [String]
 

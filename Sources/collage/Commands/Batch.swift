@@ -106,8 +106,8 @@ struct Batch: ParsableCommand {
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) is less than 1: use 1 or more collages at once") }
-        if let refusal = BatchOptions.refusal(overwrite: force, skipExisting: skipExisting) {
-            throw ValidationError(refusal.description)
+        if BatchOptions.refusal(overwrite: force, skipExisting: skipExisting) != nil {
+            throw ValidationError("--skip-existing leaves existing collages alone and --force replaces them: give one or the other")
         }
         // Folders and the list are named by String: bytes that are not UTF-8
         // would silently become U+FFFD. (The photos in the list may have any name.)
@@ -142,7 +142,7 @@ struct Batch: ParsableCommand {
         let progress = BatchProgressView(total: listSource.countGroups(including: options.makes), dryRun: dryRun,
                                          planOnStandardOutput: !reportIsStandardOutput)
         let subscription = viewModel.results.sink { result in
-            reportFile?.write(result.reportLine(wording: \.commandLineMessage))
+            reportFile?.write(result.reportLine(wording: .commandLine))
             progress.show(result)
         }
         let summary = viewModel.run(IteratorSequence(listSource.groups))

@@ -51,7 +51,7 @@ final class BatchProgressView: Sendable {
 
     /// Its line, control characters in names escaped as everywhere.
     private func message(_ result: BatchResult) -> String {
-        Console.printable(result.message(wording: \.commandLineMessage))
+        Console.printable(result.message(wording: .commandLine))
     }
 
     private func draw(done: Int) {

@@ -37,8 +37,8 @@ struct Caption: ParsableCommand {
         var caption: String?
         if let text {
             do {
-                caption = try Photo.caption(parsing: text)
-            } catch let error as OptionError {
+                caption = try Photo.caption(parsing: text, withoutIt: "--clear")
+            } catch let error as ValueError {
                 throw ValidationError(error.description)
             }
         }

@@ -6,7 +6,7 @@ import Foundation
 struct CollageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collage",
-        abstract: "Compose photo collages of up to 6 photos (\(EngineFormat.readTitles)), from the terminal.",
+        abstract: "Compose photo collages of up to 6 photos (\(ImageFormat.readTitles)), from the terminal.",
         discussion: """
             The collage you are building is kept between commands, in
             $XDG_STATE_HOME/collage (default ~/.local/state/collage). Add photos,
@@ -34,7 +34,7 @@ struct CollageCommand: ParsableCommand {
             --dry-run says how long the layout took).
 
             EXIT STATUS: 0 on success; 64 for a usage error (an unknown option,
-            a bad value, an output extension that is not \(EngineFormat.savedExtensions));
+            a bad value, an output extension that is not \(ImageFormat.savedExtensions));
             1 for any other failure (a refused action, a bad photo, a failed
             write). Errors are one line on stderr, starting "collage: ".
 

@@ -63,7 +63,7 @@ enum CommandLineEntry {
                 exit(0)
             }
             let message = CollageCommand.message(for: error)
-            let usage = status == .validationFailure || error is OptionError
+            let usage = status == .validationFailure || error is ValueError
             // One line: ArgumentParser's message, without its "Error: " and the usage block,
             // and for a value a model refused, the model's reason (ModelArguments.swift).
             var line = message.split(separator: "\n").first.map(String.init) ?? "\(error)"

@@ -47,7 +47,7 @@ struct Focus: ParsableCommand {
         if let x, let y {
             do {
                 focus = try PhotoFocus(x: try PhotoFocus.fraction(parsing: x), y: try PhotoFocus.fraction(parsing: y))
-            } catch let error as OptionError {
+            } catch let error as ValueError {
                 throw ValidationError(error.description)
             }
         }

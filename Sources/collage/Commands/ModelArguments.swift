@@ -65,7 +65,7 @@ extension RGBColor: ModelArgument {
 
 /// An output format (`batch --format`, `save --format` for `-o -`), by any
 /// of the extensions it is saved with: the engine table's writable formats.
-extension EngineFormat: ExpressibleByArgument {
+extension ImageFormat: ExpressibleByArgument {
     public init?(argument: String) {
         guard let format = try? ImageFormat(extension: argument) else { return nil }
         self = format

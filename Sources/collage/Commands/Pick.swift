@@ -9,7 +9,7 @@ struct Pick: ParsableCommand {
         abstract: "Pick photos in a full-screen folder browser.",
         discussion: """
             Opens the photos screen on DIR (default: the current folder): folders
-            first, then the photos in it (\(EngineFormat.readTitles), judged
+            first, then the photos in it (\(ImageFormat.readTitles), judged
             by content), with a
             preview of the highlighted one. Every pick is stored at once, as with
             `collage add`. When you leave it you are on the collage screen;

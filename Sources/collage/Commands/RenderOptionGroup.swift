@@ -53,24 +53,19 @@ struct LayoutOptionGroup: ParsableArguments {
             }
         }
         if let title {
-            do { _ = try CollageTitle(title) } catch { throw ValidationError("--title: \(error)") }
+            do { _ = try CollageTitle(title, withoutIt: "leave out --title") } catch { throw ValidationError("--title: \(error)") }
         }
         if let font {
             do { _ = try ImageEngine.font(parsing: font) } catch { throw ValidationError("--font '\(font)': \(error)") }
         }
-        try check(quality: CollageRenderOptions.defaultQuality)
+        // Gap and margin: `CollageRenderOptions.init` is their one validator.
+        do { _ = try options() } catch { throw ValidationError(commandLineMessage(error)) }
         // A side left to the photos: the layout model says which layouts work one out.
-        if let refusal = CollageRules.layoutRefusal(layout, size: size) { throw ValidationError(refusal.message) }
+        if let refusal = CollageRules.layoutRefusal(layout, size: size) { throw ValidationError(commandLineMessage(refusal)) }
     }
 
-    /// Refuses, in the model's words, values the model refuses (gap, margin,
-    /// quality): `CollageRenderOptions.init` is their one validator.
-    func check(quality: Int) throws {
-        do { _ = try options(quality: quality) } catch { throw ValidationError("\(error)") }
-    }
-
-    func renderOptions(quality: Int = CollageRenderOptions.defaultQuality) throws -> CollageRenderOptions {
-        let title = try title.map { try CollageTitle($0) }
+    func renderOptions(save: SaveOptions = .defaults) throws -> CollageRenderOptions {
+        let title = try title.map { try CollageTitle($0, withoutIt: "leave out --title") }
         let font = try font.map { try ImageEngine.font(parsing: $0) }
         if title != nil || caption != .none {
             if !ImageEngine.fontsAvailable {
@@ -84,37 +79,42 @@ struct LayoutOptionGroup: ParsableArguments {
                 }
             }
         }
-        return try options(quality: quality, title: title, font: font)
+        return try options(save: save, title: title, font: font)
     }
 
-    private func options(quality: Int, title: CollageTitle? = nil, font: CollageFont? = nil) throws -> CollageRenderOptions {
+    private func options(save: SaveOptions = .defaults, title: CollageTitle? = nil, font: CollageFont? = nil) throws -> CollageRenderOptions {
         try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
-                                 quality: quality, crop: placement.crop, fit: placement.fit, title: title,
+                                 save: save, crop: placement.crop, fit: placement.fit, title: title,
                                  caption: caption, font: font, textColour: textColour)
     }
 }
 
-/// The layout and drawing options with the encoder's quality: what `save`,
-/// `batch`, `pick` and `collage` take.
+/// The layout and drawing options with the save options (`SaveOptions`, one
+/// flag each): what `save`, `batch`, `pick` and `collage` take.
 struct RenderOptionGroup: ParsableArguments {
     @OptionGroup var layout: LayoutOptionGroup
 
     // Optional, so that a quality given for a PNG can be pointed out.
-    @Option(help: ArgumentHelp("\(EngineFormat.qualityTitles) quality, 1-100 (default: \(CollageRenderOptions.defaultQuality)).", valueName: "1-100"))
+    @Option(help: ArgumentHelp("\(ImageFormat.qualityTitles) quality, 1-100 (default: \(SaveOptions.defaultQuality)).", valueName: "1-100"))
     var quality: Int?
 
     func validate() throws {
-        if let quality { try layout.check(quality: quality) }
+        do { _ = try saveOptions() } catch { throw ValidationError(commandLineMessage(error)) }
     }
 
     func renderOptions() throws -> CollageRenderOptions {
-        try layout.renderOptions(quality: quality ?? CollageRenderOptions.defaultQuality)
+        try layout.renderOptions(save: saveOptions())
+    }
+
+    /// The save options the flags give, each the engine's default where not given.
+    private func saveOptions() throws -> SaveOptions {
+        try SaveOptions(quality: quality ?? SaveOptions.defaultQuality)
     }
 
     /// Says so when --quality was given for a format it does not apply to.
     func warnIfQualityIsIgnored(for format: ImageFormat) {
         if quality != nil && !format.hasQuality {
-            Console.warning("--quality applies to \(EngineFormat.qualityTitles) only: \(EngineFormat.losslessTitles) is lossless, so it is ignored")
+            Console.warning("--quality applies to \(ImageFormat.qualityTitles) only: \(ImageFormat.losslessTitles) is lossless, so it is ignored")
         }
     }
 }

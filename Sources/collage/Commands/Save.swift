@@ -5,10 +5,10 @@ import Foundation
 struct Save: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",  // not derived from the type name: that costs start-up time (docs/performance.md)
-        abstract: "Render the collage to a \(EngineFormat.savedTitles) file, then empty the selection.",
+        abstract: "Render the collage to a \(ImageFormat.savedTitles) file, then empty the selection.",
         discussion: """
             Needs a non-zero, even number of photos. The format follows the
-            output's extension: \(EngineFormat.savedExtensions).
+            output's extension: \(ImageFormat.savedExtensions).
             -o - writes the collage to standard output, for a pipe, in the
             format --format names (`collage save -o - --format png | ...`).
             AVIF is encoded by libaom at speed 8: a 1920x1080 collage takes

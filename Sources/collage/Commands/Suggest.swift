@@ -10,7 +10,7 @@ struct Suggest: ParsableCommand {
         commandName: "suggest",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Choose the best photos of folders for a collage.",
         discussion: """
-            Looks at every photo under the paths (\(EngineFormat.readTitles)) and
+            Looks at every photo under the paths (\(ImageFormat.readTitles)) and
             prints the best --count, one path a line, in the order they were taken.
             Best: of near-duplicates (a burst, the same scene again) only the
             sharpest, well-exposed shot; nothing nearly black, white or blank;

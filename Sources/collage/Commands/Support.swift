@@ -42,7 +42,7 @@ enum Console {
 
 /// What shells complete photo names with: every extension of every format
 /// the engine reads, in lower and upper case.
-let photoExtensions = completedExtensions(EngineFormat.all.flatMap(\.extensions))
+let photoExtensions = completedExtensions(ImageFormat.all.flatMap(\.extensions))
 
 /// What shells complete `save -o` with: the extensions the engine writes
 /// (a name it reads but cannot write, .heic, would be refused).
@@ -70,11 +70,86 @@ enum CompletionScript {
     }
 }
 
+// The command line's words for what CollageKit reports as values: its
+// option names, which the kit never writes (the collage screen, which has
+// none of them, words the same errors its own way).
+
 extension CollageFailure {
     /// How the command line words a failure: the view model's line, and the
-    /// advice only the command line can give (`save` and `batch` have --force).
+    /// advice only the command line can give (`save` and `batch` have
+    /// --force; they and `add` have --max-pixels).
     var commandLineMessage: String {
-        kind == .outputExists ? "\(message) (use --force to replace it)" : message
+        if kind == .outputExists { return "\(message) (use --force to replace it)" }
+        return message + maxPixelsAdvice(pixelsNeeded)
+    }
+}
+
+extension CollageRefusal {
+    /// How the command line words a refusal: a photo over the limit with
+    /// the --max-pixels that lets it through (`add`, `save` and `batch` have it).
+    var commandLineMessage: String {
+        switch self {
+        case let .unreadablePhoto(_, reason, pixelsNeeded): reason + maxPixelsAdvice(pixelsNeeded)
+        case let .unreadablePhotos(refusals): refusals.map(\.commandLineMessage).joined(separator: "; ")
+        default: description
+        }
+    }
+}
+
+/// " (--max-pixels 64M lets it through)" for a photo that needs that many pixels.
+private func maxPixelsAdvice(_ pixelsNeeded: UInt64?) -> String {
+    pixelsNeeded.map { " (--max-pixels \(PixelLimit.admitting($0)) lets it through)" } ?? ""
+}
+
+extension CollageEvent {
+    /// An outcome as the command line words it.
+    var commandLineMessage: String {
+        switch self {
+        case let .failed(failure): failure.commandLineMessage
+        case let .refused(refusal): refusal.commandLineMessage
+        default: message
+        }
+    }
+}
+
+extension OpenSide {
+    /// "--layout grid cannot be drawn: --size 1920x leaves the height to the
+    /// photos, which only rows does; give --size WIDTHxHEIGHT", the layout
+    /// named by `layoutWord` (a batch list's "#layout grid").
+    func commandLineMessage(layoutWord: String? = nil) -> String {
+        "\(layoutWord ?? "--layout \(layout)") cannot be drawn: --size \(reason); give --size WIDTHxHEIGHT"
+    }
+}
+
+extension BatchWording {
+    /// The command line's wording of a batch's failures and skips.
+    static let commandLine = BatchWording(failure: { $0.commandLineMessage }, skip: { skip in
+        switch skip {
+        case let .refused(refusal): refusal.commandLineMessage
+        case let .openSide(open, listed): open.commandLineMessage(layoutWord: listed ? "#layout \(open.layout)" : nil)
+        case .problem: BatchWording.plain.skip(skip)
+        }
+    })
+}
+
+/// A value CollageKit refused, as the command line words it: with the
+/// option's name where the kit's error carries the value (`RenderValueError`,
+/// a layout's `OpenSide`); any other error in its own words.
+func commandLineMessage(_ error: Error) -> String {
+    switch error {
+    case let error as RenderValueError:
+        switch error {
+        case let .negativeGap(gap): return "--gap \(gap) is negative: use 0 or more pixels"
+        case let .negativeMargin(margin): return "--margin \(margin) is negative: use 0 or more pixels"
+        case let .qualityOutOfRange(quality): return "--quality \(quality) is out of range: use 1 to 100"
+        }
+    case let error as LayoutError:
+        if case let .sideLeftOpen(open) = error.kind { return open.commandLineMessage() }
+        return error.message
+    case let failure as CollageFailure:
+        return failure.commandLineMessage
+    default:
+        return "\(error)"
     }
 }
 
@@ -101,7 +176,7 @@ func report(_ event: CollageEvent) throws {
     if event.isSuccess {
         print(Console.printable(event.message))
     } else {
-        Console.error(event.message)
+        Console.error(event.commandLineMessage)
         throw ExitCode.failure
     }
 }

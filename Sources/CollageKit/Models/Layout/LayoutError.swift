@@ -4,8 +4,8 @@
 /// the options (the values given cannot work: exit 64 on the command line).
 public struct LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
-        /// A side of the canvas is left to the photos (`--size 1920x`), which this layout cannot work out.
-        case sideLeftOpen
+        /// A side of the canvas is left to the photos (a size of 1920x), which this layout cannot work out.
+        case sideLeftOpen(OpenSide)
         /// The canvas, less its margins, gaps and title band, has no room for the photos.
         case noRoom
         /// The canvas the photos call for (a side left to them) is larger than any that is drawn.
@@ -22,9 +22,9 @@ public struct LayoutError: Error, Equatable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// Why `layout` cannot draw a canvas of `size`, or nil (`RequestedSize.refusal(for:)`).
+    /// Why `layout` cannot draw a canvas of `size`, or nil (`RequestedSize.openSide(for:)`).
     static func sideLeftOpen(_ size: RequestedSize, _ layout: LayoutMode) -> LayoutError? {
-        size.refusal(for: layout).map { LayoutError(.sideLeftOpen, "--layout \(layout) cannot be drawn: \($0); give --size WIDTHxHEIGHT") }
+        size.openSide(for: layout).map { LayoutError(.sideLeftOpen($0), "\($0)") }
     }
 
     /// No room for `count` photos on a canvas of `size` with the request's gap and margin.

@@ -1,5 +1,8 @@
-/// A bad option value, with a message for the person who typed it.
-public struct OptionError: Error, Equatable, CustomStringConvertible {
+/// A value that cannot be taken (from an option, a batch list's line, a
+/// field of the picker), with the reason in the model's words: what is
+/// wrong with the value, never where it was typed (no option names: the
+/// view that read it says that).
+public struct ValueError: Error, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
@@ -24,7 +27,7 @@ extension OptionChoice {
             let list = words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
             // A typo is answered with the word it most likely was.
             let meant = NearestWord.nearest(to: text, among: words + Array(Self.aliases.keys)).map { ": did you mean \($0)?" } ?? ""
-            throw OptionError("\(Self.optionName) '\(text)' is not \(list)\(meant)")
+            throw ValueError("\(Self.optionName) '\(text)' is not \(list)\(meant)")
         }
         self = value
     }

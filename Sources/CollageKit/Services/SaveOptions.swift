@@ -1,0 +1,29 @@
+import CollageImaging
+
+/// How a collage is written, whatever its format: the engine's
+/// `ci_save_options` as the views give it. An option only one format uses is
+/// a field here (and in `ci_save_options`), given by its flag, and read by
+/// that format's saver alone.
+public struct SaveOptions: Equatable, Sendable {
+    /// 1-100, for the formats that have a quality (`ImageFormat.hasQuality`).
+    public let quality: Int
+
+    /// The engine's default (`ci_save_options_default`): 90.
+    public static let defaultQuality = Int(ci_save_options_default().quality)
+
+    /// The engine's defaults. (They pass every check, so this cannot fail.)
+    public static let defaults: SaveOptions = try! SaveOptions()
+
+    public init(quality: Int = SaveOptions.defaultQuality) throws {
+        guard (1...100).contains(quality) else { throw RenderValueError.qualityOutOfRange(quality) }
+        self.quality = quality
+    }
+
+    /// The engine's value, but for what the engine adds itself (its
+    /// threads, the collage's date).
+    var engineOptions: ci_save_options {
+        var options = ci_save_options_default()
+        options.quality = Int32(quality)
+        return options
+    }
+}
