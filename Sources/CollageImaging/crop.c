@@ -463,12 +463,20 @@ static ci_status grey_upright(const ci_image *frame, int orientation, uint32_t s
     memset(grey, 0, sizeof *grey);
     ci_status status = reduce_upright(frame, orientation, w, h, grey, name, err);
     if (status != CI_OK) return status;
-    // Grey, in place (the detectors look at luminance only).
+    // Grey, in place and packed a byte a pixel (the detectors look at
+    // luminance only): each grey pixel lands at or before the colour pixel
+    // it is made of, so the rows can be walked forwards. The rest of the
+    // buffer is handed back before the searches allocate theirs (issue #32).
+    uint8_t *packed = grey->pixels;
     for (uint32_t y = 0; y < grey->height; y++) {
-        uint8_t *row = grey->pixels + (size_t)y * grey->stride;
-        for (uint32_t x = 0; x < grey->width; x++)
-            row[x] = (uint8_t)((77 * row[x * 3] + 150 * row[x * 3 + 1] + 29 * row[x * 3 + 2] + 128) >> 8);
+        const uint8_t *row = grey->pixels + (size_t)y * grey->stride;
+        for (uint32_t x = 0; x < grey->width; x++, packed++)
+            *packed = (uint8_t)((77 * row[x * 3] + 150 * row[x * 3 + 1] + 29 * row[x * 3 + 2] + 128) >> 8);
     }
+    grey->stride = grey->width;
+    grey->channels = 1;
+    uint8_t *smaller = realloc(grey->pixels, (size_t)grey->width * grey->height);
+    if (smaller) grey->pixels = smaller;  // (else the larger buffer serves as well)
     return CI_OK;
 }
 
