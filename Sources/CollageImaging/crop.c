@@ -23,6 +23,9 @@
 
 #include "collage_faces.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -463,12 +466,20 @@ static ci_status grey_upright(const ci_image *frame, int orientation, uint32_t s
     memset(grey, 0, sizeof *grey);
     ci_status status = reduce_upright(frame, orientation, w, h, grey, name, err);
     if (status != CI_OK) return status;
-    // Grey, in place (the detectors look at luminance only).
+    // Grey, in place and packed a byte a pixel (the detectors look at
+    // luminance only): each grey pixel lands at or before the colour pixel
+    // it is made of, so the rows can be walked forwards. The rest of the
+    // buffer is handed back before the searches allocate theirs (issue #32).
+    uint8_t *packed = grey->pixels;
     for (uint32_t y = 0; y < grey->height; y++) {
-        uint8_t *row = grey->pixels + (size_t)y * grey->stride;
-        for (uint32_t x = 0; x < grey->width; x++)
-            row[x] = (uint8_t)((77 * row[x * 3] + 150 * row[x * 3 + 1] + 29 * row[x * 3 + 2] + 128) >> 8);
+        const uint8_t *row = grey->pixels + (size_t)y * grey->stride;
+        for (uint32_t x = 0; x < grey->width; x++, packed++)
+            *packed = (uint8_t)((77 * row[x * 3] + 150 * row[x * 3 + 1] + 29 * row[x * 3 + 2] + 128) >> 8);
     }
+    grey->stride = grey->width;
+    grey->channels = 1;
+    uint8_t *smaller = realloc(grey->pixels, (size_t)grey->width * grey->height);
+    if (smaller) grey->pixels = smaller;  // (else the larger buffer serves as well)
     return CI_OK;
 }
 
@@ -480,7 +491,9 @@ static ci_status grey_upright(const ci_image *frame, int orientation, uint32_t s
 // its own, larger than dlib's (as far as the frame decoded has the
 // pixels): at 480 a face of 5% is 24 pixels, the window itself, and the
 // cascade frames faces with a margin, so it found 16 of the evaluation's
-// 30 faces of 5%; at 640, 25 (docs/performance.md). It passes busy
+// 30 faces of 5%; at 640, 25, and with its scales 5% apart instead of 10%
+// (cascades.cpp), all the evaluation's faces of 5% but one (docs/quality.md).
+// It passes busy
 // textures too, so each of the surest few is confirmed by dlib on the part
 // around it enlarged until the candidate is SMALL_CONFIRM_SIZE pixels
 // (dlib's window, with room: the candidate's box is a little larger than
@@ -518,6 +531,22 @@ static ci_status add_small_faces(const ci_image *frame, int orientation, int axi
     }
     ci_image_free(&grey);
     return status;
+}
+
+// The searches' buffers, freed, handed back to the system (issue #32).
+// glibc keeps what is freed for reuse, and once a block over its mmap
+// threshold (128 KiB at first) is freed it raises the threshold to that
+// block's size: the searches' buffers after (grey pictures, dlib's HOG
+// features, the cascades' integral images, 0.3-2 MB each) then come from
+// each drawing thread's heap and stay there when freed, piling up photo
+// after photo. With this and the grey picture packed, W6's smart save
+// peaks at 41 MiB instead of 42.6 (docs/performance.md). malloc_trim is
+// glibc's call for that, safe on any thread (measured at no cost on W6);
+// elsewhere this does nothing.
+static void hand_back_freed_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 // Faces in the frame, as boxes in fractions of the upright photo, surest
@@ -573,6 +602,7 @@ static ci_status find_faces(const ci_image *frame, int orientation, int axis, do
                 status = add_found_around(&small, weak[i], turn * TURNED_SEARCH_DEGREES, 1, faces, count, name, err);
     }
     ci_image_free(&small);
+    hand_back_freed_memory();
     return status;
 }
 

@@ -48,9 +48,13 @@ struct SmallFaceTests {
     }
 
     @Test func dlibsOwnSizesAreLeftToDlib() throws {
-        // Her face 120 pixels high: past the largest window asked for.
-        let (rgb, _) = try smallAstronaut(share: 0.25, at: (0.3, 0.4))
-        #expect(Grey(rgb: rgb, width: 640, height: 480).smallFaces(maxSize: 90).count == 0)
+        // Her face 120 pixels high: past the largest window asked for. (The
+        // cascade is not sure: with scales 5% apart it passes a window of the
+        // scenery here, which dlib then does not confirm; her face is what
+        // must not be found.)
+        let (rgb, face) = try smallAstronaut(share: 0.25, at: (0.3, 0.4))
+        let large = Grey(rgb: rgb, width: 640, height: 480).smallFaces(maxSize: 90)
+        #expect(!large.faces.contains { overlaps($0, face) }, "\(large.faces), her face \(face)")
         // And a face smaller than the smallest window asked for is not looked for.
         let (small, _) = try smallAstronaut(share: 0.09)
         #expect(Grey(rgb: small, width: 640, height: 480).smallFaces(minSize: 80).count == 0)
@@ -60,10 +64,11 @@ struct SmallFaceTests {
         // Every crop shows the middle rows 120-360: her face there cannot
         // change a crop down the picture; near the top it can.
         let region = cf_region(axis: 2, from: 120, to: 360, reach_before: 0.45, reach_after: 0.15)
-        let (middle, _) = try smallAstronaut(share: 0.09, at: (0.5, 0.5))
+        let (middle, middleFace) = try smallAstronaut(share: 0.09, at: (0.5, 0.5))
         let grey = Grey(rgb: middle, width: 640, height: 480)
-        #expect(grey.smallFaces().count >= 1, "found without the region")
-        #expect(grey.smallFaces(region: region).count == 0)
+        #expect(grey.smallFaces().faces.contains { overlaps($0, middleFace) }, "found without the region")
+        let inRegion = grey.smallFaces(region: region)
+        #expect(!inRegion.faces.contains { overlaps($0, middleFace) }, "\(inRegion.faces), her face \(middleFace)")
         let (top, face) = try smallAstronaut(share: 0.09, at: (0.5, 0.12))
         let found = Grey(rgb: top, width: 640, height: 480).smallFaces(region: region)
         #expect(found.faces.first.map { overlaps($0, face) } == true, "\(found.faces)")
@@ -117,6 +122,37 @@ struct SmallFaceTests {
                 let same = smart.1 == centre.1  // (not in #expect: it would diff the pixels)
                 #expect(same, "seed \(seed) in \(cell): smart differs from centre")
             }
+        }
+    }
+
+    /// The crop evaluation's photos whose faces of 5% the small search
+    /// missed with scales 10% apart (docs/quality.md), made again as its
+    /// small group makes them: smart keeps each face whole in the cell that
+    /// cut it.
+    @Test func theEvaluationsFacesOfFivePercentAreKept() throws {
+        let folder = try CropFolder()
+        let astronaut = try Head.astronaut()
+        // (shape, position) of CropEvaluation.shapes and .positions, and the cell.
+        let cases: [(Int, Int, (UInt32, UInt32))] = [
+            (0, 0, (960, 540)), (1, 0, (960, 540)), (2, 2, (400, 800)), (2, 4, (400, 800)),
+            (3, 1, (640, 540)), (3, 1, (960, 540)), (3, 2, (640, 540)), (3, 2, (960, 540)), (3, 4, (640, 540)),
+            (4, 0, (640, 540)), (4, 3, (640, 540)), (4, 5, (640, 540)),
+        ]
+        for (shape, position, cell) in cases {
+            let (width, height) = CropEvaluation.shapes[shape], centre = CropEvaluation.positions[position]
+            let (pixels, face) = CropEvaluation.smallPhoto(
+                astronaut, width: width, height: height, size: 0.05, centre: centre,
+                seed: CropEvaluation.smallSeed(shape: shape, size: 0, position: position))
+            let name = "small-\(width)x\(height)-5-\(Int(centre.0 * 100))-\(Int(centre.1 * 100)).jpg"
+            // Quality 90, as the evaluation writes them (CropFolder.jpeg writes 92).
+            let path = folder.url.appendingPathComponent(name).path
+            if !FileManager.default.fileExists(atPath: path) {
+                try PNGTestSupport.encodeJPEG(pixels, width: width, height: height, quality: 90)
+                    .write(to: URL(fileURLWithPath: path))
+            }
+            let placement = try CropEvaluation.place(path, cell: cell, crop: CI_CROP_SMART)
+            #expect(CropEvaluation.keeps(placement.shown, face),
+                    "\(name) in \(cell): face \(face), shown \(placement.shown), \(placement.face_count) found")
         }
     }
 }
