@@ -29,7 +29,7 @@ import Testing
         var paths: [String] = []
         for (name, picture) in [("original", image), ("blurred", SuggestPhotos.blurred(image)), ("dark", dark)] {
             let path = folder.appendingPathComponent("\(name).jpg").path
-            try Data(try engine.encode(picture, as: .standard, quality: 90)).write(to: URL(fileURLWithPath: path))
+            try Data(try engine.encode(picture, as: .standard, options: SaveOptions(quality: 90))).write(to: URL(fileURLWithPath: path))
             paths.append(path)
         }
         return (folder, paths[0], paths[1], paths[2])
@@ -77,8 +77,8 @@ import Testing
                                        fitting: 640, height: 480)
         let small = try engine.picture(of: Photo(path: Self.samples.appendingPathComponent("chelsea-the-cat.jpg").path),
                                        fitting: 160, height: 120)
-        let full = try engine.encode(image, as: .standard, quality: 90)
-        let thumbnail = try engine.encode(small, as: .standard, quality: 80)
+        let full = try engine.encode(image, as: .standard, options: SaveOptions(quality: 90))
+        let thumbnail = try engine.encode(small, as: .standard, options: SaveOptions(quality: 80))
         let withThumbnail = folder.appendingPathComponent("thumb.jpg").path
         try Data(EXIFBlock.inserted(EXIFBlock.thumbnail(thumbnail), into: full)).write(to: URL(fileURLWithPath: withThumbnail))
         let measured = try Self.measure(withThumbnail)
@@ -89,7 +89,7 @@ import Testing
         #expect(DuplicateGroups.distance(measured.hash, try Self.measure(withThumbnail, thumbnail: false).hash) <= 6)
 
         // A letterboxed (square) thumbnail of a 4:3 photo is not used.
-        let square = try engine.encode(RGBImage(width: 120, height: 120, filledWith: .white), as: .standard, quality: 80)
+        let square = try engine.encode(RGBImage(width: 120, height: 120, filledWith: .white), as: .standard, options: SaveOptions(quality: 80))
         let letterboxed = folder.appendingPathComponent("square.jpg").path
         try Data(EXIFBlock.inserted(EXIFBlock.thumbnail(square), into: full)).write(to: URL(fileURLWithPath: letterboxed))
         #expect(try Self.measure(letterboxed).from_thumbnail == 0)
