@@ -233,6 +233,7 @@ typedef struct {
     const ci_draw_request *request;
     gif_reader reader;
     ci_image photo;
+    int cut_short;
 } gif_draw;
 
 static ci_status gif_open(void *state, ci_source *source, const ci_draw_request *request, ci_header *header,
@@ -256,6 +257,7 @@ static ci_status gif_start(void *state, ci_scale *scale, ci_header *header, uint
                                       reader->source->name, err);
     if (status == CI_OK) status = reader_pixels(reader, &draw->photo, err);
     header->has_alpha = reader_has_alpha(reader) || reader->cut_short;
+    draw->cut_short = reader->cut_short;
     reader_close(reader);
     if (status != CI_OK) return status;
     *width = draw->photo.width;
@@ -263,6 +265,10 @@ static ci_status gif_start(void *state, ci_scale *scale, ci_header *header, uint
     *whole = &draw->photo;
     return CI_OK;
 }
+
+// A first frame cut short is drawn as far as it goes, and said at save,
+// as a JPEG's corrupt data is.
+static int gif_corrupt_data(const void *state) { return ((const gif_draw *)state)->cut_short; }
 
 static void gif_close(void *state) {
     gif_draw *draw = state;
@@ -340,5 +346,6 @@ const ci_loader ci_gif_loader = {
     .state_size = sizeof(gif_draw),
     .open = gif_open,
     .start = gif_start,
+    .corrupt_data = gif_corrupt_data,
     .close = gif_close,
 };
