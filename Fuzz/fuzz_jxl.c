@@ -1,6 +1,6 @@
 // fuzz_jxl.c — libFuzzer harness: JPEG XL probe (bare codestream and
-// container), libjxl's decode of the first frame through the halving
-// callback, the colour tag (encoded spaces and ICC profiles), orientation,
+// container), libjxl's decode of the first frame and the driver's halving
+// of it, the colour tag (encoded spaces and ICC profiles), orientation,
 // alpha, and drawing with every placement (see fuzz_decode.h), compared
 // with decode-then-resample. Inputs that are not JPEG XL are rejected.
 // Seeds: Tests/Fixtures/formats/jxl.

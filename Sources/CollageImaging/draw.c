@@ -91,6 +91,220 @@ ci_row_sink ci_image_sink(ci_image_rows *rows) {
 static uint8_t *plan_slot(void *target) { return ci_cover_plan_slot(target); }
 static void plan_push(void *target, const uint8_t *row) { ci_cover_plan_push(target, row); }
 
+// ---------------------------------------------------------------------------
+// Between a loader and the cell: the halving its decoder could not do and
+// alpha over the background, each written once here for every format, in
+// front of the resampler. Loaders hand over their pixels as stored.
+
+// Over `background`, rounded: (c*a + bg*(255-a) + 127) / 255.
+static inline uint8_t over(unsigned c, unsigned a, unsigned bg) {
+    return (uint8_t)((c * a + bg * (255u - a) + 127u) / 255u);
+}
+
+// `count` pixels of straight RGBA over `background` into `out`, `channels`
+// (3, or 4 with the fourth 255) a pixel. `out` may be `in`: it never runs
+// ahead of it.
+static void blend_row(const uint8_t *in, uint32_t count, ci_color background, uint8_t *out, int channels) {
+    for (uint32_t x = 0; x < count; x++, in += 4, out += channels) {
+        const unsigned a = in[3];
+        const uint8_t r = over(in[0], a, background.r), g = over(in[1], a, background.g),
+                      b = over(in[2], a, background.b);
+        out[0] = r;
+        out[1] = g;
+        out[2] = b;
+        if (channels == 4) out[3] = 255;
+    }
+}
+
+// A row sink in front of another: each box of factor x factor pixels in
+// (fewer at the picture's edges) averaged into one out, alpha-weighted
+// where there is alpha, then blended when asked. Factor 1: the blend alone,
+// in the next sink's own row.
+typedef struct {
+    ci_row_sink next;
+    unsigned factor;                 // 1, 2, 4 or 8
+    int in_channels, out_channels;   // 3 or 4 each
+    int alpha;                       // the rows in carry straight alpha
+    int blend;                       // put it over `background` (else kept)
+    ci_color background;
+    uint32_t in_first, in_columns;   // the columns of the rows in
+    uint32_t columns;                // of the rows out, from in_first / factor
+    uint32_t rows_summed, row, last_row;  // rows in: toward this box, the next one's number, the last
+    uint32_t *sums;                  // 4 a column out: colour (times alpha) and alpha
+    uint8_t *in;                     // a row in (factor > 1); else the next sink's slot
+} driver_rows;
+
+static uint8_t *driver_slot(void *target) {
+    driver_rows *d = target;
+    return d->factor > 1 ? d->in : (d->in = d->next.slot(d->next.target));
+}
+
+// The box over `count` pixels in, as one pixel out.
+static void finish_box(const driver_rows *d, const uint32_t sum[4], uint32_t count, uint8_t *out) {
+    unsigned a = 255;
+    if (!d->alpha) {
+        for (int c = 0; c < 3; c++) out[c] = (uint8_t)((sum[c] + count / 2) / count);
+    } else {
+        const uint32_t total = sum[3];
+        for (int c = 0; c < 3; c++) out[c] = total ? (uint8_t)((sum[c] + total / 2) / total) : 0;
+        a = (total + count / 2) / count;
+    }
+    if (d->alpha && d->blend) {
+        const uint8_t background[3] = {d->background.r, d->background.g, d->background.b};
+        for (int c = 0; c < 3; c++) out[c] = over(out[c], a, background[c]);
+        a = 255;
+    }
+    if (d->out_channels == 4) out[3] = (uint8_t)a;
+}
+
+static void driver_push(void *target, const uint8_t *row) {
+    driver_rows *d = target;
+    if (d->factor == 1) {
+        blend_row(d->in, d->in_columns, d->background, d->in, 4);
+        d->next.push(d->next.target, d->in);
+        return;
+    }
+    const unsigned f = d->factor;
+    const uint32_t first_box = d->in_first / f;
+    for (uint32_t x = 0; x < d->in_columns; x++, row += d->in_channels) {
+        uint32_t *sum = d->sums + (size_t)((d->in_first + x) / f - first_box) * 4;
+        const unsigned a = d->alpha ? row[3] : 1;
+        for (int c = 0; c < 3; c++) sum[c] += row[c] * a;
+        sum[3] += a;
+    }
+    const uint32_t y = d->row++;
+    if (++d->rows_summed < f && y < d->last_row) return;
+    uint8_t *out = d->next.slot(d->next.target), *pixel = out;
+    const uint64_t in_end = (uint64_t)d->in_first + d->in_columns;
+    for (uint32_t x = 0; x < d->columns; x++, pixel += d->out_channels) {
+        uint64_t left = (uint64_t)(first_box + x) * f, right = left + f;
+        if (left < d->in_first) left = d->in_first;
+        if (right > in_end) right = in_end;
+        finish_box(d, d->sums + (size_t)x * 4, (uint32_t)(right - left) * d->rows_summed, pixel);
+    }
+    d->next.push(d->next.target, out);
+    memset(d->sums, 0, (size_t)d->columns * 4 * sizeof *d->sums);
+    d->rows_summed = 0;
+}
+
+// Gets `d` ready for rows in_first.. (in_columns wide) numbered first_row..
+// last_row at the loader's scale, `factor` times the rows out going to
+// `next`. Its buffers are freed by driver_rows_free.
+static ci_status driver_rows_start(driver_rows *d, const ci_row_sink *next, unsigned factor, int in_channels,
+                                   int out_channels, int alpha, const ci_draw_request *request, uint32_t in_first,
+                                   uint32_t in_columns, uint32_t first_row, uint32_t last_row, const char *name,
+                                   ci_error *err) {
+    d->next = *next;
+    d->factor = factor;
+    d->in_channels = in_channels;
+    d->out_channels = out_channels;
+    d->alpha = alpha;
+    d->blend = alpha && !request->keep_alpha;
+    d->background = request->background;
+    d->in_first = in_first;
+    d->in_columns = in_columns;
+    d->columns = (uint32_t)(((uint64_t)in_first + in_columns + factor - 1) / factor - in_first / factor);
+    d->rows_summed = 0;
+    d->row = first_row;
+    d->last_row = last_row;
+    if (factor == 1) return CI_OK;
+    d->sums = calloc((size_t)d->columns * 4, sizeof *d->sums);
+    d->in = malloc((size_t)in_columns * (size_t)in_channels);
+    if (!d->sums || !d->in) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    return CI_OK;
+}
+
+static void driver_rows_free(driver_rows *d) {
+    if (d->factor > 1) {
+        free(d->sums);
+        free(d->in);
+    }
+    memset(d, 0, sizeof *d);
+}
+
+// The sink a loader's rows go into: `next` itself when there is nothing
+// to halve or blend, else `d` in front of it.
+static ci_row_sink driver_sink(driver_rows *d, const ci_row_sink *next) {
+    if (d->factor == 1 && !d->blend) return *next;
+    ci_row_sink sink = {driver_slot, driver_push, d};
+    return sink;
+}
+
+// The halving the loader left (its scale reached over the one asked for).
+static unsigned halving_left(const ci_scale *asked, const ci_scale *reached) {
+    unsigned factor = 1;
+    while (factor < 8 && asked->eighths * factor < reached->eighths) factor <<= 1;
+    return factor;
+}
+
+// `image` (3 or 4 bytes a pixel) as `channels`, in place where it narrows
+// (RGBX to RGB), into a new image where it widens (RGB to RGBA, opaque);
+// RGBX rows of an `opaque` photo as RGBA get their alpha.
+static ci_status set_channels(ci_image *image, int channels, int opaque, const ci_limits *limits, const char *name,
+                              ci_error *err) {
+    if (image->channels == 4 && channels == 4 && opaque)
+        for (uint32_t y = 0; y < image->height; y++)
+            for (uint32_t x = 0; x < image->width; x++) image->pixels[(size_t)y * image->stride + 4 * (size_t)x + 3] = 255;
+    if (image->channels == channels) return CI_OK;
+    ci_image out;
+    if (channels == 3) {
+        out = *image;
+        out.channels = 3;
+        out.stride = (size_t)image->width * 3;
+    } else {
+        ci_status status = ci_image_alloc(&out, image->width, image->height, channels, limits, name, err);
+        if (status != CI_OK) return status;
+    }
+    for (uint32_t y = 0; y < image->height; y++) {
+        const uint8_t *in = image->pixels + (size_t)y * image->stride;
+        uint8_t *to = out.pixels + (size_t)y * out.stride;
+        for (uint32_t x = 0; x < image->width; x++, in += image->channels, to += channels) {
+            to[0] = in[0];
+            to[1] = in[1];
+            to[2] = in[2];
+            if (channels == 4) to[3] = 255;
+        }
+    }
+    if (channels == 4) ci_image_free(image);
+    *image = out;
+    return CI_OK;
+}
+
+// A loader's whole image made ready for the resampler: halved by `factor`
+// into `reduced`, blended on the way (or, at factor 1, in place); *ready
+// is what to draw. RGB unless alpha is kept.
+static ci_status finish_whole(ci_image *whole, unsigned factor, int alpha, const ci_draw_request *request,
+                              ci_image *reduced, const ci_image **ready, const char *name, ci_error *err) {
+    *ready = whole;
+    const int blend = alpha && !request->keep_alpha;
+    if (factor == 1) {
+        // RGBX narrowed to RGB, as a decoder's RGB would come.
+        if (!blend) return request->keep_alpha ? CI_OK : set_channels(whole, 3, 0, request->limits, name, err);
+        const size_t stride = (size_t)whole->width * 3;
+        for (uint32_t y = 0; y < whole->height; y++)
+            blend_row(whole->pixels + (size_t)y * whole->stride, whole->width, request->background,
+                      whole->pixels + (size_t)y * stride, 3);
+        whole->channels = 3;
+        whole->stride = stride;
+        return CI_OK;
+    }
+    const int channels = alpha && !blend ? 4 : 3;
+    ci_status status = ci_image_alloc(reduced, (whole->width + factor - 1) / factor,
+                                      (whole->height + factor - 1) / factor, channels, request->limits, name, err);
+    ci_image_rows rows = {reduced, 0};
+    ci_row_sink next = ci_image_sink(&rows);
+    driver_rows d;
+    memset(&d, 0, sizeof d);
+    if (status == CI_OK)
+        status = driver_rows_start(&d, &next, factor, whole->channels, channels, alpha && whole->channels == 4,
+                                   request, 0, whole->width, 0, whole->height - 1, name, err);
+    for (uint32_t y = 0; status == CI_OK && y < whole->height; y++)
+        driver_push(&d, whole->pixels + (size_t)y * whole->stride);
+    driver_rows_free(&d);
+    *ready = reduced;
+    return status;
+}
+
 // n/8 of the header's size, n rounded up to a halving (1, 2, 4, 8) where
 // those are the loader's only scales.
 static ci_scale eighths_scale(const ci_header *header, unsigned n) {
@@ -143,9 +357,63 @@ static ci_scale choose_scale(const ci_header *header, ci_rect cell, const ci_dra
 typedef struct {
     ci_header header;
     void *state;
+    uint32_t loader_width, loader_height;  // the loader's rows, at the scale it reached
+    unsigned factor;    // the halving the driver adds to them
     ci_cover_plan plan;
-    ci_image frame;   // smart and attention: the whole photo at the draw's scale
+    ci_image frame;     // smart and attention: the whole photo at the draw's scale
+    ci_image reduced;   // a whole image the driver halved
+    driver_rows rows;   // the driver's halving and blend of the loader's rows
 } draw_job;
+
+// The loader started at `scale`, or at the larger one it reached, and its
+// pixels made ready at the scale asked: *width x *height, and *whole, the
+// loader's whole image ready (halved, blended), or NULL for rows.
+static ci_status start_loader(draw_job *job, const ci_loader *loader, ci_scale scale, const ci_draw_request *request,
+                              uint32_t *width, uint32_t *height, const ci_image **whole, const char *name,
+                              ci_error *err) {
+    const ci_scale asked = scale;
+    ci_image *loaders = NULL;
+    *whole = NULL;
+    ci_status status = loader->start(job->state, &scale, &job->header, &job->loader_width, &job->loader_height,
+                                     &loaders, err);
+    if (status != CI_OK) return status;
+    job->factor = halving_left(&asked, &scale);
+    if (loaders)
+        status = finish_whole(loaders, job->factor, job->header.has_alpha, request, &job->reduced, whole, name, err);
+    *width = (job->loader_width + job->factor - 1) / job->factor;
+    *height = (job->loader_height + job->factor - 1) / job->factor;
+    return status;
+}
+
+// Gets the loader's rows ready for rows first_row..last_row and columns
+// [*first, + *columns) out (the driver's scale), into `next` with
+// out_channels a pixel: *first and *columns come back as the loader
+// widened them.
+static ci_status begin_rows(draw_job *job, const ci_loader *loader, uint32_t first_row, uint32_t last_row,
+                            uint32_t *first, uint32_t *columns, const ci_row_sink *next,
+                            const ci_draw_request *request, const char *name, ci_error *err) {
+    const unsigned factor = job->factor;
+    uint64_t left = (uint64_t)*first * factor, right = ((uint64_t)*first + *columns) * factor;
+    uint64_t bottom = ((uint64_t)last_row + 1) * factor;
+    if (right > job->loader_width) right = job->loader_width;
+    if (bottom > job->loader_height) bottom = job->loader_height;
+    uint32_t in_first = (uint32_t)left, in_columns = (uint32_t)(right - left);
+    ci_status status = CI_OK;
+    if (loader->begin) status = loader->begin(job->state, &job->header, &in_first, &in_columns, err);
+    if (status == CI_OK)
+        status = driver_rows_start(&job->rows, next, factor, 4, 4, job->header.has_alpha, request, in_first,
+                                   in_columns, first_row * factor, (uint32_t)bottom - 1, name, err);
+    *first = in_first / factor;
+    *columns = job->rows.columns;
+    return status;
+}
+
+// The rows begin_rows got ready, through the driver's halving and blend.
+static ci_status read_rows(draw_job *job, const ci_loader *loader, ci_error *err) {
+    driver_rows *d = &job->rows;
+    ci_row_sink sink = driver_sink(d, &d->next);
+    return loader->rows(job->state, d->row, d->last_row, d->in_first, d->in_columns, &sink, err);
+}
 
 static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *source, ci_image *canvas,
                             ci_rect cell, const ci_draw_request *given, ci_error *err) {
@@ -174,10 +442,10 @@ static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *s
         ci_shrink_target target = ci_shrink_target_for_box(dw, dh, cell.width, cell.height, 0);
         loader->choose(job->state, target.width, target.height, header);
     }
-    ci_scale scale = choose_scale(header, cell, &request);
     uint32_t width, height;
     const ci_image *whole = NULL;
-    status = loader->start(job->state, &scale, header, &width, &height, &whole, err);
+    status = start_loader(job, loader, choose_scale(header, cell, &request), &request, &width, &height, &whole,
+                          name, err);
     if (status != CI_OK) return status;
 
     ci_focus focus_storage;
@@ -192,10 +460,11 @@ static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *s
         // Smart or attention: the whole frame at this scale, looked at, then drawn.
         status = ci_image_alloc(&job->frame, width, height, 4, request.limits, name, err);
         uint32_t first = 0, columns = width;
-        if (status == CI_OK && loader->begin) status = loader->begin(job->state, header, &first, &columns, err);
         ci_image_rows rows = {&job->frame, 0};
         ci_row_sink sink = ci_image_sink(&rows);
-        if (status == CI_OK) status = loader->rows(job->state, 0, height - 1, first, columns, &sink, err);
+        if (status == CI_OK)
+            status = begin_rows(job, loader, 0, height - 1, &first, &columns, &sink, &request, name, err);
+        if (status == CI_OK) status = read_rows(job, loader, err);
         if (status == CI_OK)
             status = ci_draw_frame(&job->frame, header->orientation, canvas, cell, &request, name, err);
     } else {
@@ -204,11 +473,12 @@ static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *s
                                     name, err);
         // Not empty: the cell is on the canvas (checked above).
         uint32_t first = job->plan.first_column, columns = job->plan.columns;
-        if (status == CI_OK && loader->begin) status = loader->begin(job->state, header, &first, &columns, err);
-        if (status == CI_OK) status = ci_cover_plan_start(&job->plan, first, columns, 1, name, err);
         ci_row_sink sink = {plan_slot, plan_push, &job->plan};
         if (status == CI_OK)
-            status = loader->rows(job->state, job->plan.first_row, job->plan.last_row, first, columns, &sink, err);
+            status = begin_rows(job, loader, job->plan.first_row, job->plan.last_row, &first, &columns, &sink,
+                                &request, name, err);
+        if (status == CI_OK) status = ci_cover_plan_start(&job->plan, first, columns, 1, name, err);
+        if (status == CI_OK) status = read_rows(job, loader, err);
     }
     if (status != CI_OK) return status;
     if (given->placement && loader->corrupt_data) given->placement->corrupt_data = loader->corrupt_data(job->state);
@@ -222,6 +492,8 @@ static ci_status draw(const ci_loader *loader, ci_source *source, ci_image *canv
     ci_status status = draw_inner(&job, loader, source, canvas, cell, request, err);
     ci_cover_plan_free(&job.plan);
     ci_image_free(&job.frame);
+    ci_image_free(&job.reduced);
+    driver_rows_free(&job.rows);
     if (job.state) loader->close(job.state);
     free(job.state);
     return status;
@@ -273,35 +545,6 @@ ci_status ci_draw_photo(const char *path, ci_image *canvas, ci_rect cell,
 // ---------------------------------------------------------------------------
 // Decoding into an image: the loader's rows at a scale, whole
 
-// `image` (3 or 4 bytes a pixel) as `channels`, in place where it narrows
-// (RGBX to RGB), into a new image where it widens (RGB to RGBA, opaque).
-static ci_status set_channels(ci_image *image, int channels, const ci_limits *limits, const char *name,
-                              ci_error *err) {
-    if (image->channels == channels) return CI_OK;
-    ci_image out;
-    if (channels == 3) {
-        out = *image;
-        out.channels = 3;
-        out.stride = (size_t)image->width * 3;
-    } else {
-        ci_status status = ci_image_alloc(&out, image->width, image->height, channels, limits, name, err);
-        if (status != CI_OK) return status;
-    }
-    for (uint32_t y = 0; y < image->height; y++) {
-        const uint8_t *in = image->pixels + (size_t)y * image->stride;
-        uint8_t *to = out.pixels + (size_t)y * out.stride;
-        for (uint32_t x = 0; x < image->width; x++, in += image->channels, to += channels) {
-            to[0] = in[0];
-            to[1] = in[1];
-            to[2] = in[2];
-            if (channels == 4) to[3] = 255;
-        }
-    }
-    if (channels == 4) ci_image_free(image);
-    *image = out;
-    return CI_OK;
-}
-
 static ci_status decode_inner(draw_job *job, const ci_loader *loader, ci_source *source,
                               const ci_decode_options *options, ci_image *out, ci_error *err) {
     const char *name = source->name;
@@ -321,10 +564,10 @@ static ci_status decode_inner(draw_job *job, const ci_loader *loader, ci_source 
     // that one is the picture's own, applied even to an unturned decode.
     const int said = header->orientation;
     if (loader->choose) loader->choose(job->state, options->min_width, options->min_height, header);
-    ci_scale scale = decode_scale(header, options->min_width, options->min_height);
     uint32_t width, height;
     const ci_image *whole = NULL;
-    status = loader->start(job->state, &scale, header, &width, &height, &whole, err);
+    status = start_loader(job, loader, decode_scale(header, options->min_width, options->min_height), &request,
+                          &width, &height, &whole, name, err);
     if (status != CI_OK) return status;
     const int channels = options->keep_alpha ? 4 : 3;
     if (whole) {
@@ -335,12 +578,13 @@ static ci_status decode_inner(draw_job *job, const ci_loader *loader, ci_source 
     } else {
         status = ci_image_alloc(out, width, height, 4, &options->limits, name, err);
         uint32_t first = 0, columns = width;
-        if (status == CI_OK && loader->begin) status = loader->begin(job->state, header, &first, &columns, err);
         ci_image_rows rows = {out, 0};
         ci_row_sink sink = ci_image_sink(&rows);
-        if (status == CI_OK) status = loader->rows(job->state, 0, height - 1, first, columns, &sink, err);
+        if (status == CI_OK)
+            status = begin_rows(job, loader, 0, height - 1, &first, &columns, &sink, &request, name, err);
+        if (status == CI_OK) status = read_rows(job, loader, err);
     }
-    if (status == CI_OK) status = set_channels(out, channels, &options->limits, name, err);
+    if (status == CI_OK) status = set_channels(out, channels, !header->has_alpha, &options->limits, name, err);
     // Orienting after the scaled decode touches the fewest pixels.
     if (status == CI_OK && (options->apply_orientation || header->orientation != said))
         status = ci_apply_orientation(out, header->orientation, name, err);
@@ -356,6 +600,8 @@ static ci_status decode(ci_source *source, const ci_decode_options *options, ci_
     draw_job job;
     memset(&job, 0, sizeof job);
     ci_status status = decode_inner(&job, loader, source, options, out, err);
+    ci_image_free(&job.reduced);
+    driver_rows_free(&job.rows);
     if (job.state) loader->close(job.state);
     free(job.state);
     if (status != CI_OK) ci_image_free(out);

@@ -120,9 +120,9 @@ typedef struct {
 
 // What a draw is asked for besides the photo and the cell.
 typedef struct {
-    ci_color background;        // under transparent pixels
-    int keep_alpha;             // rows carry alpha in their fourth byte, not composited over
-                                // `background` (ci_decode_memory's RGBA decodes only)
+    ci_color background;        // under transparent pixels (the driver's blend; no loader's)
+    int keep_alpha;             // alpha is kept, not blended over `background`
+                                // (ci_decode_memory's RGBA decodes only)
     const ci_limits *limits;    // NULL: the default
     ci_crop crop;
     ci_fit fit;
@@ -220,7 +220,8 @@ typedef ci_status ci_saver(const ci_image *image, const ci_save_options *options
 typedef enum {
     CI_SCALES_FULL = 0,     // full size only
     CI_SCALES_EIGHTHS = 1,  // n/8, n = 1..8 (a JPEG's reduced IDCTs)
-    CI_SCALES_HALVINGS = 2, // 1, 1/2, 1/4, 1/8 (box averages of decoded planes)
+    CI_SCALES_HALVINGS = 2, // 1, 1/2, 1/4, 1/8: box averages, the driver's of whatever
+                            // larger scale the decoder reached (HEIF's of its planes)
     CI_SCALES_ANY = 3       // any size (a decoder that scales as it decodes)
 } ci_scales;
 
@@ -230,6 +231,8 @@ typedef struct {
     int orientation;                         // 1-8: how stored rows turn upright
     uint32_t display_width, display_height;  // upright, as the photo is shown
     ci_scales scales;
+    int has_alpha;                           // the rows (or whole image) carry straight alpha in
+                                             // their fourth byte; set by `open` or `start`
     ci_colour_tag tag;                       // the colours, converted to sRGB once drawn
     int has_subject;
     ci_box subject;                          // the camera's (upright)
@@ -300,7 +303,7 @@ typedef struct ci_loader {
 
     // Drawing: `state_size` zeroed bytes the driver allocates for one draw.
     size_t state_size;
-    // Reads the header for a draw (`request`: its limits and background,
+    // Reads the header for a draw (`request`: its limits,
     // kept for the calls below).
     ci_status (*open)(void *state, ci_source *source, const ci_draw_request *request,
                       ci_header *header, ci_error *err);
@@ -308,19 +311,24 @@ typedef struct ci_loader {
     // an upright need_width x need_height may stand in; updates `header`.
     // 0 x 0 asks for the full image: nothing stands in.
     void (*choose)(void *state, uint32_t need_width, uint32_t need_height, ci_header *header);
-    // Decodes at `scale` (or gets ready to): the rows' size, *width x
-    // *height. A loader that decodes whole sets *whole to its image (it
-    // keeps it; 3 or 4 bytes a pixel) and is asked for no rows.
-    ci_status (*start)(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
-                       uint32_t *height, const ci_image **whole, ci_error *err);
+    // Decodes at `scale` (or gets ready to), or, where its decoder does not
+    // reach that scale (HALVINGS: a TIFF, a JPEG XL, a RAW's demosaic), at
+    // the larger one it does, which it writes back into *scale (eighths);
+    // the driver halves the rest. The rows' size, *width x *height. A
+    // loader that decodes whole sets *whole to its image (it keeps it and
+    // frees it; 3 or 4 bytes a pixel; the driver may blend it in place)
+    // and is asked for no rows. Pixels are as stored: alpha is never
+    // blended by a loader (header->has_alpha says it is there).
+    ci_status (*start)(void *state, ci_scale *scale, ci_header *header, uint32_t *width,
+                       uint32_t *height, ci_image **whole, ci_error *err);
     // Optional: the columns rows will hold, at least [*first_column, +
     // *columns); a loader may widen them (a JPEG crops at block edges).
     ci_status (*begin)(void *state, ci_header *header, uint32_t *first_column, uint32_t *columns,
                        ci_error *err);
     // Rows first_row..last_row, those columns, into `sink`, 4 bytes a pixel
-    // (the fourth ignored, or alpha when request->keep_alpha). Reads to the
-    // end of the picture, so a file cut
-    // short is refused wherever the cut lies.
+    // (the fourth straight alpha when header->has_alpha, else ignored).
+    // Reads to the end of the picture, so a file cut short is refused
+    // wherever the cut lies.
     ci_status (*rows)(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
                       uint32_t columns, const ci_row_sink *sink, ci_error *err);
     // Optional: after `rows`, how often the decoder read past broken data

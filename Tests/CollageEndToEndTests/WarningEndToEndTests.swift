@@ -29,6 +29,23 @@ import Testing
         #expect(try cli.run("save", "-o", "whole.png", "--size", "320x180").stderr.isEmpty)
     }
 
+    /// A GIF whose first frame's data stops halfway is drawn as far as it
+    /// goes (the rest is background), and said at save as a corrupt JPEG is.
+    @Test func aGIFWhoseFirstFrameIsCutShortIsDrawnAndSaidAtSave() throws {
+        let cli = try CLI()
+        let short = FormatTests.fixture("gif", "short-frame.gif")
+        let add = try cli.run("add", short, FormatTests.fixture("gif", "still.gif"))
+        #expect(add.status == 0 && add.stderr.isEmpty, "\(add)")
+        // 96x64 photos in cells no larger: nothing is enlarged.
+        let save = try cli.run("save", "-o", "out.png", "--size", "192x64", "--layout", "grid", "--keep")
+        #expect(save.status == 0, "\(save)")
+        #expect(save.stderr == "collage: warning: \(short): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled\n", "\(save.stderr)")
+        // The whole GIF alone says nothing.
+        try cli.run("clear")
+        try cli.run("add", FormatTests.fixture("gif", "still.gif"), FormatTests.fixture("gif", "animated.gif"))
+        #expect(try cli.run("save", "-o", "whole.png", "--size", "192x64", "--layout", "grid").stderr.isEmpty)
+    }
+
     /// The cover factor of each photo in its cell: chelsea (451x300) and
     /// coffee-cup (600x400) in 1250x800 cells are enlarged 2.77 and 2.08 times.
     @Test func aPhotoEnlargedMoreThanTwiceIsNamedWithItsFactor() throws {

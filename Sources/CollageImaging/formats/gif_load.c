@@ -3,8 +3,8 @@
 // What is drawn is what a browser shows before the animation starts: the
 // first frame, placed on the logical screen (grown to hold the frame when
 // the frame reaches past it, as browsers do), with its transparent colour
-// and the screen it does not cover over the draw's background, as PNG alpha
-// is. The file's background colour index is ignored (browsers ignore it
+// and the screen it does not cover as alpha, which the driver blends over
+// the background as it does PNG's. The file's background colour index is ignored (browsers ignore it
 // too). An animated GIF is a photo of its first frame, like any animation
 // the engine reads; the later frames are never read. Local and global colour tables,
 // interlaced frames; an index past the colour table is black (giflib does
@@ -48,6 +48,7 @@ typedef struct {
     int transparent;        // the first frame's transparent index, or NO_TRANSPARENT_COLOR
     int screen_entries;     // the colour table size the screen descriptor states (with or without one)
     uint32_t width, height; // the screen, grown to hold the frame
+    int cut_short;          // the first frame's data ended before its last row
 } gif_reader;
 
 static int read_source(GifFileType *gif, GifByteType *bytes, int count) {
@@ -157,10 +158,10 @@ static void grey_ramp(int entries, GifColorType ramp[256]) {
     }
 }
 
-// The first frame into `image` (reader->width x height, 3 or 4 channels):
-// RGB with what is transparent as `background`, or RGBA with it
-// transparent black. Rows the frame's data stops before stay transparent.
-static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_color background, ci_error *err) {
+// The first frame into `image` (reader->width x height, RGBA), what is
+// transparent as transparent black. Rows the frame's data stops before
+// stay transparent (reader->cut_short says so).
+static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_error *err) {
     GifFileType *gif = reader->gif;
     const GifImageDesc *frame = &gif->Image;
     const ColorMapObject *map = frame->ColorMap ? frame->ColorMap : gif->SColorMap;
@@ -169,12 +170,7 @@ static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_color bac
     const int colour_count = map ? map->ColorCount : reader->screen_entries;
     if (!map) grey_ramp(colour_count, ramp);
     const char *name = reader->source->name;
-    const int channels = image->channels;
-    const uint8_t clear[4] = {background.r, background.g, background.b, 0};
-    for (uint32_t y = 0; y < image->height; y++) {
-        uint8_t *row = image->pixels + (size_t)y * image->stride;
-        for (uint32_t x = 0; x < image->width; x++) memcpy(row + (size_t)x * channels, clear, (size_t)channels);
-    }
+    for (uint32_t y = 0; y < image->height; y++) memset(image->pixels + (size_t)y * image->stride, 0, (size_t)image->width * 4);
     GifPixelType *line = malloc((size_t)frame->Width);
     if (!line) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
     // Interlaced frames store every 8th row from 0, every 8th from 4, every
@@ -189,18 +185,19 @@ static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_color bac
                 // Data that ends early: what came is drawn. A read that
                 // failed is the file's failure.
                 if (reader->read_error) status = gif_failure(reader, gif->Error, name, err);
+                reader->cut_short = 1;
                 passes = 0;
                 break;
             }
-            uint8_t *out = image->pixels + (size_t)(frame->Top + y) * image->stride + (size_t)frame->Left * channels;
-            for (int x = 0; x < frame->Width; x++, out += channels) {
+            uint8_t *out = image->pixels + (size_t)(frame->Top + y) * image->stride + (size_t)frame->Left * 4;
+            for (int x = 0; x < frame->Width; x++, out += 4) {
                 if (line[x] == reader->transparent) continue;
                 static const GifColorType black = {0, 0, 0};
                 const GifColorType *colour = line[x] < colour_count ? &colours[line[x]] : &black;
                 out[0] = colour->Red;
                 out[1] = colour->Green;
                 out[2] = colour->Blue;
-                if (channels == 4) out[3] = 255;
+                out[3] = 255;
             }
         }
     }
@@ -230,13 +227,13 @@ static ci_status gif_probe(ci_source *source, ci_photo_info *info, ci_error *err
 
 // ---------------------------------------------------------------------------
 // The loader: the first frame decoded whole, handed to the driver as one
-// image (GIF has no reduced decode and no orientation): RGB over the
-// background, or RGBA for a decode that keeps alpha.
+// image (GIF has no reduced decode and no orientation), RGBA.
 
 typedef struct {
     const ci_draw_request *request;
     gif_reader reader;
     ci_image photo;
+    int cut_short;
 } gif_draw;
 
 static ci_status gif_open(void *state, ci_source *source, const ci_draw_request *request, ci_header *header,
@@ -252,13 +249,15 @@ static ci_status gif_open(void *state, ci_source *source, const ci_draw_request 
     return CI_OK;
 }
 
-static ci_status gif_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
-                           uint32_t *height, const ci_image **whole, ci_error *err) {
+static ci_status gif_start(void *state, ci_scale *scale, ci_header *header, uint32_t *width,
+                           uint32_t *height, ci_image **whole, ci_error *err) {
     gif_draw *draw = state;
     gif_reader *reader = &draw->reader;
-    ci_status status = ci_image_alloc(&draw->photo, reader->width, reader->height, draw->request->keep_alpha ? 4 : 3,
-                                      draw->request->limits, reader->source->name, err);
-    if (status == CI_OK) status = reader_pixels(reader, &draw->photo, draw->request->background, err);
+    ci_status status = ci_image_alloc(&draw->photo, reader->width, reader->height, 4, draw->request->limits,
+                                      reader->source->name, err);
+    if (status == CI_OK) status = reader_pixels(reader, &draw->photo, err);
+    header->has_alpha = reader_has_alpha(reader) || reader->cut_short;
+    draw->cut_short = reader->cut_short;
     reader_close(reader);
     if (status != CI_OK) return status;
     *width = draw->photo.width;
@@ -266,6 +265,10 @@ static ci_status gif_start(void *state, const ci_scale *scale, ci_header *header
     *whole = &draw->photo;
     return CI_OK;
 }
+
+// A first frame cut short is drawn as far as it goes, and said at save,
+// as a JPEG's corrupt data is.
+static int gif_corrupt_data(const void *state) { return ((const gif_draw *)state)->cut_short; }
 
 static void gif_close(void *state) {
     gif_draw *draw = state;
@@ -343,5 +346,6 @@ const ci_loader ci_gif_loader = {
     .state_size = sizeof(gif_draw),
     .open = gif_open,
     .start = gif_start,
+    .corrupt_data = gif_corrupt_data,
     .close = gif_close,
 };

@@ -344,12 +344,10 @@ static inline uint8_t to_byte(float value) {
 typedef struct {
     uint32_t crop_x, crop_y, crop_width, crop_height;
     uint32_t factor;
-    int channels;             // of the output: 3 RGB, 4 RGBX or RGBA
-    int keep_alpha;           // 4 channels with alpha kept; else over `background`
-    ci_color background;
 } reduction;
 
-// Output row `row` of the reduced crop, columns first..first+count-1, into `out`.
+// Output row `row` of the reduced crop, columns first..first+count-1, into
+// `out` as RGBA (straight alpha; 255 where there is none).
 static void reduce_row(const planes *p, const reduction *r, uint32_t row, uint32_t first,
                        uint32_t count, uint8_t *out) {
     uint32_t f = r->factor;
@@ -359,7 +357,7 @@ static void reduce_row(const planes *p, const reduction *r, uint32_t row, uint32
     y0 -= p->origin_y;
     y1 -= p->origin_y;
     uint32_t cy0 = y0 >> p->chroma_shift_y, cy1 = ((y1 - 1) >> p->chroma_shift_y) + 1;
-    for (uint32_t i = 0; i < count; i++, out += r->channels) {
+    for (uint32_t i = 0; i < count; i++, out += 4) {
         uint32_t x0 = r->crop_x + (first + i) * f, x1 = x0 + f;
         if (x1 > r->crop_x + r->crop_width) x1 = r->crop_x + r->crop_width;
         x0 -= p->origin_x;
@@ -411,19 +409,10 @@ static void reduce_row(const planes *p, const reduction *r, uint32_t row, uint32
                 alpha = (float)block_sum(p->alpha, p->alpha_stride, p->wide, x0, x1, y0, y1) / n *
                         (255.0f / (float)((1 << p->bits) - 1));
         }
-        if (r->keep_alpha) {
-            out[0] = to_byte(red);
-            out[1] = to_byte(green);
-            out[2] = to_byte(blue);
-            out[3] = to_byte(alpha);
-        } else {
-            // Over the background, in 0-255 floats (rounded once).
-            float a = alpha / 255.0f;
-            out[0] = to_byte(red * a + r->background.r * (1 - a));
-            out[1] = to_byte(green * a + r->background.g * (1 - a));
-            out[2] = to_byte(blue * a + r->background.b * (1 - a));
-            if (r->channels == 4) out[3] = 255;
-        }
+        out[0] = to_byte(red);
+        out[1] = to_byte(green);
+        out[2] = to_byte(blue);
+        out[3] = to_byte(alpha);
     }
 }
 
@@ -899,7 +888,7 @@ static ci_status reduce_tiles(const heif_job *job, const ci_hevc_layout *layout,
             uint32_t tile_end_x = (t + first_tile_column + 1) * layout->tile_width;
             uint32_t stop = (tile_end_x - r->crop_x) / f;  // first reduced column of the next tile
             if (stop > end) stop = end;
-            reduce_row(&band_planes[t], r, y, i, stop - i, row + (size_t)(i - sink->first_column) * r->channels);
+            reduce_row(&band_planes[t], r, y, i, stop - i, row + (size_t)(i - sink->first_column) * 4);
             i = stop;
         }
         sink_done(sink, row);
@@ -948,6 +937,7 @@ static ci_status heif_open(void *state, ci_source *source, const ci_draw_request
     header->height = header->display_height = (uint32_t)api->heif_image_handle_get_height(draw->job.handle);
     header->orientation = 1;
     header->scales = CI_SCALES_HALVINGS;
+    header->has_alpha = api->heif_image_handle_has_alpha_channel(draw->job.handle) != 0;
     read_date_taken(api, draw->job.handle, header->date_taken);
     return CI_OK;
 }
@@ -960,12 +950,11 @@ static void heif_choose(void *state, uint32_t need_width, uint32_t need_height, 
     header->orientation = draw->read.g.orientation;
 }
 
-static ci_status heif_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
-                            uint32_t *height, const ci_image **whole, ci_error *err) {
+static ci_status heif_start(void *state, ci_scale *scale, ci_header *header, uint32_t *width,
+                            uint32_t *height, ci_image **whole, ci_error *err) {
     heif_draw *draw = state;
     const ci_heif_geometry *g = &draw->read.g;
-    draw->r = (reduction){g->crop_x, g->crop_y, g->crop_width, g->crop_height, 8 / scale->eighths, 4,
-                          draw->request->keep_alpha, draw->request->background};
+    draw->r = (reduction){g->crop_x, g->crop_y, g->crop_width, g->crop_height, 8 / scale->eighths};
     *width = (g->crop_width + draw->r.factor - 1) / draw->r.factor;
     *height = (g->crop_height + draw->r.factor - 1) / draw->r.factor;
     return load(&draw->job, draw->source->buffer, draw->source->filled, draw->r.factor, draw->request->limits,

@@ -451,8 +451,8 @@ static ci_status jpeg_open(void *state, ci_source *source, const ci_draw_request
     return CI_OK;
 }
 
-static ci_status jpeg_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
-                            uint32_t *height, const ci_image **whole, ci_error *err) {
+static ci_status jpeg_start(void *state, ci_scale *scale, ci_header *header, uint32_t *width,
+                            uint32_t *height, ci_image **whole, ci_error *err) {
     jpeg_draw *draw = state;
     j_decompress_ptr cinfo = &draw->cinfo;
     if (setjmp(draw->failure.jump)) return fd_failure(&draw->failure, &draw->source, draw->name, err);

@@ -10,13 +10,10 @@
 // XYB files, the file's own space for lossless ones) becomes the colour tag,
 // as H.273 code points where its encoding has them (colour.c tone-maps PQ
 // and HLG from those) or as the ICC profile libjxl gives otherwise; colour.c
-// converts the cell. Alpha comes unpremultiplied and is composited over the
-// background, as PNG's is.
+// converts the cell. Alpha comes unpremultiplied; the driver blends it.
 //
-// Shrink-on-load: the draw's scales are halvings, made while decoding:
-// libjxl hands its pixels to our callback (in pieces of scanlines, in any
-// order), which box-averages them into the reduced image, so only that is
-// held, never the photo at full size (libjxl's own frame is).
+// Shrink-on-load: libjxl has none, so the frame is decoded whole at full
+// size into one image, which the driver halves (CI_SCALES_HALVINGS).
 // Why not a cheaper decode for small cells: libjxl 0.7 has none that costs
 // less. Measured on a 4000x3000 lossy file (cjxl -d 1; one thread): the
 // whole decode takes 0.53 s; with JXL_DEC_FRAME_PROGRESSION at kDC the DC is
@@ -176,93 +173,24 @@ static void reader_info(const jxl_reader *reader, ci_photo_info *info) {
 }
 
 // ---------------------------------------------------------------------------
-// The pixels: libjxl's callback box-averages them into `image`, reduced by
-// `factor` (1, 2, 4, 8) in both axes.
+// The pixels
 
-typedef struct {
-    ci_image *image;
-    uint32_t factor;
-    uint32_t width, height;     // the full frame
-    int channels;               // libjxl's pixels: 3, or 4 with alpha
-    int keep_alpha;             // image is RGBA (straight alpha), else RGB over the background
-    ci_color background;
-    uint32_t *sums;             // factor > 1: per output pixel, colour x alpha (3) and alpha
-} jxl_reduction;
-
-// An output pixel from the sums of `count` pixels' premultiplied colours and
-// alphas: straight RGBA, or RGB over the background, rounded (for one
-// pixel, (c*a + bg*(255-a) + 127) / 255, png_load.c's `over`).
-static void finish_pixel(const jxl_reduction *r, const uint32_t sum[4], uint32_t count, uint8_t *out) {
-    const uint8_t bg[3] = {r->background.r, r->background.g, r->background.b};
-    uint32_t whole = 255u * count;
-    for (int c = 0; c < 3; c++) {
-        if (r->keep_alpha)
-            out[c] = sum[3] ? (uint8_t)((sum[c] + sum[3] / 2) / sum[3]) : 0;
-        else
-            out[c] = (uint8_t)((sum[c] + bg[c] * (whole - sum[3]) + whole / 2) / whole);
-    }
-    if (r->keep_alpha) out[3] = (uint8_t)((sum[3] + count / 2) / count);
-}
-
-static void take_pixels(void *opaque, size_t x, size_t y, size_t count, const void *pixels) {
-    jxl_reduction *r = opaque;
-    const uint8_t *in = pixels;
-    const int out_channels = r->image->channels;
-    if (y >= r->height || x >= r->width) return;
-    if (count > r->width - x) count = r->width - x;
-    for (size_t i = 0; i < count; i++, in += r->channels) {
-        uint32_t a = r->channels == 4 ? in[3] : 255;
-        uint32_t pixel[4] = {in[0] * a, in[1] * a, in[2] * a, a};
-        if (r->factor == 1) {
-            finish_pixel(r, pixel, 1, r->image->pixels + y * r->image->stride + (x + i) * (size_t)out_channels);
-        } else {
-            uint32_t *sum = r->sums + 4 * ((y / r->factor) * (size_t)r->image->width + (x + i) / r->factor);
-            for (int c = 0; c < 4; c++) sum[c] += pixel[c];
-        }
-    }
-}
-
-// The sums into the image, each divided by the pixels its box holds (fewer
-// at the right and bottom edges).
-static void finish_reduction(jxl_reduction *r) {
-    ci_image *image = r->image;
-    for (uint32_t oy = 0; oy < image->height; oy++) {
-        uint32_t rows = r->height - oy * r->factor < r->factor ? r->height - oy * r->factor : r->factor;
-        for (uint32_t ox = 0; ox < image->width; ox++) {
-            uint32_t columns = r->width - ox * r->factor < r->factor ? r->width - ox * r->factor : r->factor;
-            finish_pixel(r, r->sums + 4 * ((size_t)oy * image->width + ox), rows * columns,
-                         image->pixels + (size_t)oy * image->stride + (size_t)ox * image->channels);
-        }
-    }
-}
-
-// Decodes the first frame into a new `image` at `eighths`/8 (8, 4, 2 or 1)
-// of the stored size: RGBA when keep_alpha, else RGB over `background`.
-static ci_status reader_pixels(jxl_reader *reader, unsigned eighths, int keep_alpha, ci_color background,
-                               const ci_limits *limits, ci_image *image, ci_error *err) {
+// Decodes the first frame into a new `image` at full size: RGB, or RGBA
+// (straight alpha) when the file has alpha.
+static ci_status reader_pixels(jxl_reader *reader, const ci_limits *limits, ci_image *image, ci_error *err) {
     const char *name = reader->name;
-    jxl_reduction r;
-    memset(&r, 0, sizeof r);
-    r.image = image;
-    r.factor = 8 / (eighths == 1 || eighths == 2 || eighths == 4 ? eighths : 8);
-    r.width = reader->info.xsize;
-    r.height = reader->info.ysize;
-    r.channels = reader->info.alpha_bits > 0 ? 4 : 3;
-    r.keep_alpha = keep_alpha;
-    r.background = background;
-    ci_status status = ci_image_alloc(image, ci_scaled_size(r.width, 8 / r.factor),
-                                      ci_scaled_size(r.height, 8 / r.factor), keep_alpha ? 4 : 3, limits, name, err);
+    const int channels = reader->info.alpha_bits > 0 ? 4 : 3;
+    ci_status status = ci_image_alloc(image, reader->info.xsize, reader->info.ysize, channels, limits, name, err);
     if (status != CI_OK) return status;
-    if (r.factor > 1) {
-        r.sums = calloc((size_t)image->width * image->height, 4 * sizeof *r.sums);
-        if (!r.sums) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
-    }
     // Grey comes as RGB (libjxl repeats it), so every output has 3 or 4 channels.
-    JxlPixelFormat format = {(uint32_t)r.channels, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    JxlPixelFormat format = {(uint32_t)channels, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    const size_t bytes = image->stride * image->height;
     for (status = CI_ERR_CORRUPT;;) {
         JxlDecoderStatus event = JxlDecoderProcessInput(reader->decoder);
         if (event == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
-            if (JxlDecoderSetImageOutCallback(reader->decoder, &format, take_pixels, &r) != JXL_DEC_SUCCESS) {
+            size_t needed = 0;
+            if (JxlDecoderImageOutBufferSize(reader->decoder, &format, &needed) != JXL_DEC_SUCCESS || needed != bytes ||
+                JxlDecoderSetImageOutBuffer(reader->decoder, &format, image->pixels, bytes) != JXL_DEC_SUCCESS) {
                 status = broken(name, err);
                 break;
             }
@@ -275,8 +203,6 @@ static ci_status reader_pixels(jxl_reader *reader, unsigned eighths, int keep_al
             break;
         }
     }
-    if (status == CI_OK && r.factor > 1) finish_reduction(&r);
-    free(r.sums);
     if (status != CI_OK) ci_image_free(image);
     return status;
 }
@@ -303,9 +229,8 @@ static ci_status jxl_probe(ci_source *source, ci_photo_info *info, ci_error *err
 }
 
 // ---------------------------------------------------------------------------
-// The loader: the whole file in memory, the first frame decoded at the
-// driver's halving and handed over as one image (RGB over the background,
-// or RGBA for a decode that keeps alpha).
+// The loader: the whole file in memory, the first frame decoded whole and
+// handed over as one image.
 
 typedef struct {
     ci_source *source;
@@ -331,16 +256,18 @@ static ci_status jxl_open(void *state, ci_source *source, const ci_draw_request 
     header->display_width = info.display_width;
     header->display_height = info.display_height;
     header->scales = CI_SCALES_HALVINGS;
+    header->has_alpha = draw->reader.info.alpha_bits > 0;
     header->tag = draw->reader.tag;
     return CI_OK;
 }
 
-static ci_status jxl_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
-                           uint32_t *height, const ci_image **whole, ci_error *err) {
+static ci_status jxl_start(void *state, ci_scale *scale, ci_header *header, uint32_t *width,
+                           uint32_t *height, ci_image **whole, ci_error *err) {
     jxl_draw *draw = state;
-    ci_status status = reader_pixels(&draw->reader, scale->eighths, draw->request->keep_alpha,
-                                     draw->request->background, draw->request->limits, &draw->photo, err);
+    (void)header;
+    ci_status status = reader_pixels(&draw->reader, draw->request->limits, &draw->photo, err);
     if (status != CI_OK) return status;
+    scale->eighths = 8;
     *width = draw->photo.width;
     *height = draw->photo.height;
     *whole = &draw->photo;

@@ -196,40 +196,13 @@ static ci_status png_probe_source(ci_source *source, ci_photo_info *info, ci_err
 // ---------------------------------------------------------------------------
 // Decode
 
-// Over `background`, rounded: (c*a + bg*(255-a) + 127) / 255.
-static inline uint8_t over(unsigned c, unsigned a, unsigned bg) {
-    return (uint8_t)((c * a + bg * (255u - a) + 127u) / 255u);
-}
-
-// Turns the RGBA pixels of `image` into RGB over `background`, in place (the
-// write position never passes the read position), then gives back the slack.
-static void composite_in_place(ci_image *image, ci_color background) {
-    uint8_t *pixels = image->pixels;
-    size_t count = (size_t)image->width * image->height;
-    for (size_t i = 0; i < count; i++) {
-        const uint8_t *s = pixels + 4 * i;
-        uint8_t *d = pixels + 3 * i;
-        unsigned a = s[3];
-        uint8_t r = over(s[0], a, background.r);
-        uint8_t g = over(s[1], a, background.g);
-        uint8_t b = over(s[2], a, background.b);
-        d[0] = r;
-        d[1] = g;
-        d[2] = b;
-    }
-    image->channels = 3;
-    image->stride = (size_t)image->width * 3;
-    uint8_t *smaller = realloc(pixels, count * 3);
-    if (smaller) image->pixels = smaller;  // on failure the larger block is still valid
-}
-
-static ci_status decode_body(png_reader *reader, const ci_decode_options *options, ci_image *out) {
+static ci_status decode_body(png_reader *reader, const ci_limits *limits, ci_image *out) {
     if (setjmp(png_jmpbuf(reader->png))) return reader->context.err->status;
     png_structp png = reader->png;
     png_infop info = reader->info;
     const char *name = reader->context.name;
 
-    set_user_limits(png, ci_max_pixels(&options->limits));
+    set_user_limits(png, ci_max_pixels(limits));
     png_read_info(png, info);
 
     png_uint_32 width, height;
@@ -250,13 +223,12 @@ static ci_status decode_body(png_reader *reader, const ci_decode_options *option
     }
     int has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS) != 0;
 
-    // Alpha is decoded whenever there is any (to composite it ourselves), and
-    // added as opaque when the caller wants RGBA from an opaque file.
-    int decoded_channels = (has_alpha || options->keep_alpha) ? 4 : 3;
+    // Alpha is decoded whenever there is any: the driver blends it.
+    int decoded_channels = has_alpha ? 4 : 3;
 
     // The pixel limit is checked here, right after the header and before
     // png_read_update_info, which allocates libpng's own row buffers.
-    ci_status status = ci_image_alloc(out, width, height, decoded_channels, &options->limits, name,
+    ci_status status = ci_image_alloc(out, width, height, decoded_channels, limits, name,
                                       reader->context.err);
     if (status != CI_OK) return status;
 
@@ -266,7 +238,6 @@ static ci_status decode_body(png_reader *reader, const ci_decode_options *option
     png_set_expand(png);
     png_set_scale_16(png);
     png_set_gray_to_rgb(png);
-    if (!has_alpha && options->keep_alpha) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
 
@@ -290,26 +261,24 @@ static ci_status decode_body(png_reader *reader, const ci_decode_options *option
     // last image row, or with a bad CRC in a trailing critical chunk, is an
     // error rather than a silent success.
     png_read_end(png, NULL);
-
-    if (has_alpha && !options->keep_alpha) composite_in_place(out, options->background);
     return CI_OK;
 }
 
 // The decode, and the file's ICC profile (*icc, malloc'd, NULL when none;
 // the caller frees it), colours as stored.
 static ci_status png_decode_tagged(const uint8_t *data, size_t size, const char *name,
-                                   const ci_decode_options *options, ci_image *out, uint8_t **icc,
+                                   const ci_limits *limits, ci_image *out, uint8_t **icc,
                                    size_t *icc_size, ci_error *err) {
     *icc = NULL;
     *icc_size = 0;
     if (!name) name = "(memory)";
-    if (!data || !options || !out)
+    if (!data || !out)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: missing argument", name);
     memset(out, 0, sizeof *out);
     ci_error local;
     png_reader reader;
     ci_status status = reader_open(&reader, data, size, name, &local);
-    if (status == CI_OK) status = decode_body(&reader, options, out);
+    if (status == CI_OK) status = decode_body(&reader, limits, out);
     *icc = reader.icc;  // taken before reader_close, which does not free it
     *icc_size = reader.icc_size;
     reader_close(&reader);
@@ -331,8 +300,8 @@ static ci_colour_tag tag_for(const uint8_t *icc, size_t size) {
 }
 
 // ---------------------------------------------------------------------------
-// The loader: the whole file in memory, decoded whole (alpha over the
-// background) and handed to the driver as one image. PNGs have no
+// The loader: the whole file in memory, decoded whole (RGBA where the file
+// has alpha) and handed to the driver as one image. PNGs have no
 // shrink-on-load and no orientation.
 
 typedef struct {
@@ -363,17 +332,12 @@ static ci_status png_open(void *state, ci_source *source, const ci_draw_request 
     return CI_OK;
 }
 
-static ci_status png_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
-                           uint32_t *height, const ci_image **whole, ci_error *err) {
+static ci_status png_start(void *state, ci_scale *scale, ci_header *header, uint32_t *width,
+                           uint32_t *height, ci_image **whole, ci_error *err) {
     png_draw *draw = state;
     ci_source *source = draw->source;
-    ci_decode_options options;
-    memset(&options, 0, sizeof options);
-    options.keep_alpha = draw->request->keep_alpha;
-    options.background = draw->request->background;
-    if (draw->request->limits) options.limits = *draw->request->limits;
-    ci_status status = png_decode_tagged(source->buffer, source->filled, source->name, &options, &draw->photo,
-                                         &draw->icc, &draw->icc_size, err);
+    ci_status status = png_decode_tagged(source->buffer, source->filled, source->name, draw->request->limits,
+                                         &draw->photo, &draw->icc, &draw->icc_size, err);
     if (source->fd >= 0) {
         // The file's bytes go before resampling: it lowers the peak when
         // cells are drawn in parallel.
@@ -383,6 +347,7 @@ static ci_status png_start(void *state, const ci_scale *scale, ci_header *header
     }
     if (status != CI_OK) return status;
     header->tag = tag_for(draw->icc, draw->icc_size);
+    header->has_alpha = draw->photo.channels == 4;
     *width = draw->photo.width;
     *height = draw->photo.height;
     *whole = &draw->photo;

@@ -297,12 +297,14 @@ static void raw_choose(void *state, uint32_t need_width, uint32_t need_height, c
     header->tag = preview.tag;
 }
 
-static ci_status raw_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width, uint32_t *height,
-                           const ci_image **whole, ci_error *err) {
+static ci_status raw_start(void *state, ci_scale *scale, ci_header *header, uint32_t *width, uint32_t *height,
+                           ci_image **whole, ci_error *err) {
     raw_draw *draw = state;
     if (draw->jpeg) return ci_jpeg_loader.start(draw->jpeg, scale, header, width, height, whole, err);
-    ci_status status = demosaic(&draw->handle, scale->eighths >= 8, draw->request->limits, draw->source->name,
-                                &draw->image, err);
+    // Full size, or half: libraw's only halving; the driver does the rest.
+    const int full = scale->eighths >= 8;
+    scale->eighths = full ? 8 : 4;
+    ci_status status = demosaic(&draw->handle, full, draw->request->limits, draw->source->name, &draw->image, err);
     if (draw->source->fd >= 0) {
         // The file's bytes go before resampling, as PNG's do.
         free(draw->source->buffer);

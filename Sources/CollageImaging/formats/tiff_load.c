@@ -12,9 +12,9 @@
 // CMYK, YCbCr and JPEG-in-TIFF, 1 to 16 bits, strips and tiles, contiguous
 // or planar) and crops to columns (col_offset), one band of rows at a time
 // (row_offset): a band is a strip, or a row of tiles, so each is decoded
-// once and the photo is never held whole; drawn small, the rows are box
-// averaged by halvings as they are read (the driver's CI_SCALES_HALVINGS),
-// so neither the resampler nor a smart crop's frame sees the full size.
+// once and the photo is never held whole; drawn small, the driver box
+// averages the rows by halvings as they come (CI_SCALES_HALVINGS), so
+// neither the resampler nor a smart crop's frame sees the full size.
 // Its own handling of the
 // Orientation tag (flips only, no transposition) is switched off: the rows
 // go to the driver as stored, and the resampler turns them upright as it
@@ -316,8 +316,6 @@ typedef struct {
     tiff_io io;
     const char *name;
     const ci_limits *limits;
-    ci_color background;
-    int keep_alpha;                // rows carry straight alpha (ci_draw_request.keep_alpha)
     tiff_facts facts;              // the first directory's
     uint8_t *icc;                  // its profile, copied (libtiff's goes with the directory)
     uint32_t icc_size;
@@ -335,11 +333,9 @@ typedef struct {
     uint32_t columns;              // of the rows being read
 } tiff_reader;
 
-static ci_status reader_open(tiff_reader *reader, ci_source *source, const ci_limits *limits,
-                             ci_color background, ci_error *err) {
+static ci_status reader_open(tiff_reader *reader, ci_source *source, const ci_limits *limits, ci_error *err) {
     reader->name = source->name;
     reader->limits = limits;
-    reader->background = background;
     ci_status status = tiff_open_source(source, limits, &reader->io, &reader->tif, err);
     if (status == CI_OK) status = read_facts(reader->tif, &reader->io, reader->name, &reader->facts, err);
     // The limit before anything is allocated for the pixels: libtiff has
@@ -523,61 +519,25 @@ static ci_status reader_begin(tiff_reader *reader, uint32_t columns, ci_error *e
     return CI_OK;
 }
 
-// Over `background` from premultiplied colour, rounded.
-static inline uint8_t over_premultiplied(unsigned c, unsigned a, unsigned bg) {
-    unsigned v = c + (bg * (255u - a) + 127u) / 255u;
-    return (uint8_t)(v > 255 ? 255 : v);
-}
-
-// A raster row to `out`: RGB(X) over the background (`channels` 3 or 4,
-// the fourth 255), or RGBA with straight alpha when `keep_alpha`.
-static void row_out(const tiff_reader *reader, const uint32_t *in, uint32_t count, uint8_t *out, int channels,
-                    int keep_alpha) {
+// A raster row to `out`, 4 bytes a pixel: RGBA, straight alpha.
+static void row_out(const tiff_reader *reader, const uint32_t *in, uint32_t count, uint8_t *out) {
+    // Raw samples: each uint32 holds the 4 bytes put_*_samples made.
     if (reader->converter) {
-        // Raw samples: each uint32 holds the 4 bytes put_*_samples made.
-        if (channels == 4) {
-            ci_colour_row(reader->converter, (const uint8_t *)in, out, count);
-        } else {
-            uint8_t rgbx[4 * 64];
-            for (uint32_t x = 0; x < count; x += 64) {
-                uint32_t n = count - x < 64 ? count - x : 64;
-                ci_colour_row(reader->converter, (const uint8_t *)(in + x), rgbx, n);
-                for (uint32_t i = 0; i < n; i++) memcpy(out + 3 * (x + i), rgbx + 4 * i, 3);
-            }
-        }
+        ci_colour_row(reader->converter, (const uint8_t *)in, out, count);
         return;
     }
-    const ci_color bg = reader->background;
-    for (uint32_t x = 0; x < count; x++, out += channels) {
+    for (uint32_t x = 0; x < count; x++, out += 4) {
         uint32_t p = in[x];
         unsigned r = TIFFGetR(p), g = TIFFGetG(p), b = TIFFGetB(p), a = TIFFGetA(p);
-        if (a < 255 && !reader->premultiplied) {
-            r = (r * a + 127) / 255;
-            g = (g * a + 127) / 255;
-            b = (b * a + 127) / 255;
+        if (reader->premultiplied && a > 0 && a < 255) {
+            r = (r * 255 + a / 2) / a;
+            g = (g * 255 + a / 2) / a;
+            b = (b * 255 + a / 2) / a;
         }
-        if (keep_alpha) {
-            // Straight alpha again.
-            if (a > 0 && a < 255) {
-                r = (r * 255 + a / 2) / a;
-                g = (g * 255 + a / 2) / a;
-                b = (b * 255 + a / 2) / a;
-            }
-            out[0] = (uint8_t)(r > 255 ? 255 : r);
-            out[1] = (uint8_t)(g > 255 ? 255 : g);
-            out[2] = (uint8_t)(b > 255 ? 255 : b);
-            out[3] = (uint8_t)a;
-            continue;
-        }
-        if (a < 255) {
-            r = over_premultiplied(r, a, bg.r);
-            g = over_premultiplied(g, a, bg.g);
-            b = over_premultiplied(b, a, bg.b);
-        }
-        out[0] = (uint8_t)r;
-        out[1] = (uint8_t)g;
-        out[2] = (uint8_t)b;
-        if (channels == 4) out[3] = 255;
+        out[0] = (uint8_t)(r > 255 ? 255 : r);
+        out[1] = (uint8_t)(g > 255 ? 255 : g);
+        out[2] = (uint8_t)(b > 255 ? 255 : b);
+        out[3] = (uint8_t)a;
     }
 }
 
@@ -618,21 +578,10 @@ static void reader_close(tiff_reader *reader) {
 // ---------------------------------------------------------------------------
 // The loader
 
-// TIFF has no reduced decode, so the loader reduces as it reads: the driver
-// asks for halvings (1/2, 1/4, 1/8), and each output pixel is the box
-// average of the factor x factor source pixels under it (as HEIF's planes
-// are reduced), so a smart crop's whole frame and the resampler's rows are
-// at the reduced size, never the full one.
+// TIFF has no reduced decode: its rows come at full size (of the level
+// `choose` picked), and the driver halves them as they come.
 typedef struct {
     tiff_reader reader;
-    uint32_t factor;               // 1, 2, 4 or 8
-    // A reduction in progress: the sums of the rows read toward one output row.
-    const ci_row_sink *sink;
-    uint32_t columns;              // output columns
-    uint32_t source_columns;       // the source columns under them
-    uint32_t rows_summed, next_row, last_row;  // source rows
-    uint32_t *sums;                // 4 a column
-    uint8_t *row;                  // one source row, RGBX
 } tiff_draw;
 
 static void fill_header(const tiff_reader *reader, ci_header *header) {
@@ -642,6 +591,7 @@ static void fill_header(const tiff_reader *reader, ci_header *header) {
     ci_oriented_size(header->orientation, reader->facts.width, reader->facts.height, &header->display_width,
                      &header->display_height);
     header->scales = CI_SCALES_HALVINGS;
+    header->has_alpha = reader->facts.has_alpha;
     header->tag = reader_tag(reader);
     memcpy(header->date_taken, reader->facts.date_taken, sizeof header->date_taken);
 }
@@ -649,8 +599,7 @@ static void fill_header(const tiff_reader *reader, ci_header *header) {
 static ci_status tiff_open(void *state, ci_source *source, const ci_draw_request *request, ci_header *header,
                            ci_error *err) {
     tiff_draw *draw = state;
-    ci_status status = reader_open(&draw->reader, source, request->limits, request->background, err);
-    draw->reader.keep_alpha = request->keep_alpha;
+    ci_status status = reader_open(&draw->reader, source, request->limits, err);
     if (status != CI_OK) return status;
     fill_header(&draw->reader, header);
     return CI_OK;
@@ -663,13 +612,13 @@ static void tiff_choose(void *state, uint32_t need_width, uint32_t need_height, 
     header->height = draw->reader.height;
 }
 
-static ci_status tiff_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
-                            uint32_t *height, const ci_image **whole, ci_error *err) {
+static ci_status tiff_start(void *state, ci_scale *scale, ci_header *header, uint32_t *width,
+                            uint32_t *height, ci_image **whole, ci_error *err) {
     (void)header, (void)whole, (void)err;
     tiff_draw *draw = state;
-    draw->factor = scale->eighths >= 1 && scale->eighths < 8 ? 8 / scale->eighths : 1;
-    *width = (draw->reader.width + draw->factor - 1) / draw->factor;
-    *height = (draw->reader.height + draw->factor - 1) / draw->factor;
+    scale->eighths = 8;
+    *width = draw->reader.width;
+    *height = draw->reader.height;
     return CI_OK;
 }
 
@@ -690,80 +639,29 @@ static ci_status tiff_begin(void *state, ci_header *header, uint32_t *first_colu
     ci_status status = reader_begin(&draw->reader, draw->reader.width, err);
     if (status == CI_OK && !crops_columns(&draw->reader.image)) {
         *first_column = 0;
-        *columns = (draw->reader.width + draw->factor - 1) / draw->factor;
+        *columns = draw->reader.width;
     }
     // Converted on the way in: nothing is left for the cell.
     if (status == CI_OK && draw->reader.converter) memset(&header->tag, 0, sizeof header->tag);
-    if (status == CI_OK && draw->factor > 1) {
-        draw->sums = calloc((size_t)draw->reader.width * 4, sizeof *draw->sums);  // RGBA (A: 255 unless keep_alpha)
-        draw->row = malloc((size_t)draw->reader.width * 4);
-        if (!draw->sums || !draw->row) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", draw->reader.name);
-    }
     return status;
 }
 
 static void to_sink(void *target, const tiff_reader *reader, const uint32_t *row) {
     const ci_row_sink *sink = target;
     uint8_t *slot = sink->slot(sink->target);
-    row_out(reader, row, reader->columns, slot, 4, reader->keep_alpha);
+    row_out(reader, row, reader->columns, slot);
     sink->push(sink->target, slot);
-}
-
-// A source row into the sums; every `factor` rows (or at the last), the
-// averages out as one row.
-static void to_reduction(void *target, const tiff_reader *reader, const uint32_t *row) {
-    tiff_draw *draw = target;
-    const uint32_t factor = draw->factor;
-    row_out(reader, row, reader->columns, draw->row, 4, reader->keep_alpha);
-    for (uint32_t x = 0; x < draw->source_columns; x++) {
-        uint32_t *sum = draw->sums + (size_t)(x / factor) * 4;
-        const uint8_t *pixel = draw->row + (size_t)x * 4;
-        for (int c = 0; c < 4; c++) sum[c] += pixel[c];
-    }
-    uint32_t y = draw->next_row++;  // the source row just summed
-    if (++draw->rows_summed < factor && y < draw->last_row) return;
-    uint8_t *slot = draw->sink->slot(draw->sink->target);
-    for (uint32_t x = 0; x < draw->columns; x++) {
-        uint32_t across = draw->source_columns - x * factor < factor ? draw->source_columns - x * factor : factor;
-        uint32_t count = across * draw->rows_summed;
-        uint32_t *sum = draw->sums + (size_t)x * 4;
-        for (int c = 0; c < 4; c++) slot[x * 4 + c] = (uint8_t)((sum[c] + count / 2) / count);
-    }
-    draw->sink->push(draw->sink->target, slot);
-    memset(draw->sums, 0, (size_t)draw->columns * 4 * sizeof *draw->sums);
-    draw->rows_summed = 0;
 }
 
 static ci_status tiff_rows(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
                            uint32_t columns, const ci_row_sink *sink, ci_error *err) {
     tiff_draw *draw = state;
-    const uint32_t factor = draw->factor;
-    if (factor == 1)
-        return read_rows(&draw->reader, first_row, last_row, first_column, columns, to_sink, (void *)sink, err);
-    // The source rows and columns under the output ones.
-    const tiff_reader *reader = &draw->reader;
-    uint64_t top = (uint64_t)first_row * factor, left = (uint64_t)first_column * factor;
-    uint64_t bottom = ((uint64_t)last_row + 1) * factor, right = ((uint64_t)first_column + columns) * factor;
-    if (bottom > reader->height) bottom = reader->height;
-    if (right > reader->width) right = reader->width;
-    if (columns == 0 || top >= bottom || left >= right || left + (uint64_t)(columns - 1) * factor >= right)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: rows outside the image", reader->name);
-    draw->sink = sink;
-    draw->columns = columns;
-    draw->source_columns = (uint32_t)(right - left);
-    draw->rows_summed = 0;
-    draw->next_row = (uint32_t)top;
-    draw->last_row = (uint32_t)bottom - 1;
-    memset(draw->sums, 0, (size_t)reader->width * 4 * sizeof *draw->sums);
-    return read_rows(&draw->reader, (uint32_t)top, (uint32_t)bottom - 1, (uint32_t)left, draw->source_columns,
-                     to_reduction, draw, err);
+    return read_rows(&draw->reader, first_row, last_row, first_column, columns, to_sink, (void *)sink, err);
 }
 
 static void tiff_close(void *state) {
     tiff_draw *draw = state;
     reader_close(&draw->reader);
-    free(draw->sums);
-    free(draw->row);
 }
 
 // ---------------------------------------------------------------------------

@@ -219,31 +219,17 @@ static ci_status decode_scaled(const webp_header *header,
     return CI_OK;
 }
 
-// Over `background`, rounded as png_load.c does.
-static inline uint8_t over(unsigned c, unsigned a, unsigned bg) {
-    return (uint8_t)((c * a + bg * (255u - a) + 127u) / 255u);
-}
-
-// Row `y` of the decoded image, columns first..first+count, into `out` as
-// RGB(X) (`channels` 3 or 4, the fourth 255) with alpha composited, or as
-// RGBA when `keep_alpha`.
-static void row_out(const WebPDecoderConfig *config, uint32_t y, uint32_t first, uint32_t count,
-                    uint8_t *out, int channels, int keep_alpha, ci_color background) {
+// Row `y` of the decoded image, columns first..first+count, into `out`,
+// 4 bytes a pixel: RGBA as decoded, or RGB and 255.
+static void row_out(const WebPDecoderConfig *config, uint32_t y, uint32_t first, uint32_t count, uint8_t *out) {
     const WebPRGBABuffer *rgba = &config->output.u.RGBA;
     int in_channels = config->output.colorspace == MODE_RGBA ? 4 : 3;
     const uint8_t *in = rgba->rgba + (size_t)y * (size_t)rgba->stride + (size_t)first * in_channels;
-    for (uint32_t x = 0; x < count; x++, in += in_channels, out += channels) {
-        unsigned a = in_channels == 4 ? in[3] : 255;
-        if (keep_alpha || a == 255) {
-            out[0] = in[0];
-            out[1] = in[1];
-            out[2] = in[2];
-        } else {
-            out[0] = over(in[0], a, background.r);
-            out[1] = over(in[1], a, background.g);
-            out[2] = over(in[2], a, background.b);
-        }
-        if (channels == 4) out[3] = keep_alpha ? (uint8_t)a : 255;
+    for (uint32_t x = 0; x < count; x++, in += in_channels, out += 4) {
+        out[0] = in[0];
+        out[1] = in[1];
+        out[2] = in[2];
+        out[3] = in_channels == 4 ? in[3] : 255;
     }
 }
 
@@ -273,13 +259,14 @@ static ci_status webp_open(void *state, ci_source *source, const ci_draw_request
     ci_oriented_size(header->orientation, header->width, header->height, &header->display_width,
                      &header->display_height);
     header->scales = CI_SCALES_ANY;
+    header->has_alpha = draw->header.has_alpha;
     header->tag = draw->header.tag;
     memcpy(header->date_taken, draw->header.date_taken, sizeof header->date_taken);
     return CI_OK;
 }
 
-static ci_status webp_start(void *state, const ci_scale *scale, ci_header *header, uint32_t *width,
-                            uint32_t *height, const ci_image **whole, ci_error *err) {
+static ci_status webp_start(void *state, ci_scale *scale, ci_header *header, uint32_t *width,
+                            uint32_t *height, ci_image **whole, ci_error *err) {
     webp_draw *draw = state;
     ci_status status = decode_scaled(&draw->header, scale->width,
                                      scale->height, draw->request->limits, &draw->config,
@@ -296,8 +283,7 @@ static ci_status webp_rows(void *state, uint32_t first_row, uint32_t last_row, u
     webp_draw *draw = state;
     for (uint32_t y = first_row; y <= last_row; y++) {
         uint8_t *slot = sink->slot(sink->target);
-        row_out(&draw->config, y, first_column, columns, slot, 4, draw->request->keep_alpha,
-                draw->request->background);
+        row_out(&draw->config, y, first_column, columns, slot);
         sink->push(sink->target, slot);
     }
     return CI_OK;
