@@ -69,7 +69,7 @@ struct Suggest: ParsableCommand {
         let report: SuggestionReport
         do {
             report = try service.suggest(photos, recursive: recursive, choice: choice, byEvents: events,
-                                         progress: progress.show)
+                                         progress: { progress.show($0, $1) })
         } catch {
             progress.finish()
             Console.error("\(error)")
