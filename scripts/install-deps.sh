@@ -75,6 +75,10 @@ fi
 if ! command -v exiftool >/dev/null 2>&1; then
   missing+=(libimage-exiftool-perl)
 fi
+# Debian's Pillow reads the print resolution back as another reader does.
+if ! /usr/bin/python3 -c 'import PIL' >/dev/null 2>&1; then
+  missing+=(python3-pil)
+fi
 # dlib's face detector is compiled from its headers (no library is linked);
 # scripts/faces/make-model.sh links libdlib with BLAS and LAPACK to read the
 # model, which the test suite checks.

@@ -1,7 +1,8 @@
 // metadata.c — what a collage file says of itself: an sRGB ICC profile
 // (what its pixels are: every photo is converted to sRGB when drawn) and,
 // when a photo has one, an EXIF block with the date the earliest photo was
-// taken. Nothing else: the photos' own EXIF is never copied, so no location
+// taken, and with the print resolution when one was asked (issue #34).
+// Nothing else: the photos' own EXIF is never copied, so no location
 // and no camera serial leaves with a collage.
 #include "metadata.h"
 
@@ -64,10 +65,30 @@ static int add_text(ExifData *exif, ExifTag tag, const char *text, unsigned leng
     return added;
 }
 
+// XResolution and YResolution (`dots_per_inch`/1) and ResolutionUnit
+// (inches) in IFD0, where TIFF readers and print dialogs look. Returns 0
+// when out of memory.
+static int add_resolution(ExifData *exif, int dots_per_inch) {
+    const ExifTag tags[] = {EXIF_TAG_X_RESOLUTION, EXIF_TAG_Y_RESOLUTION, EXIF_TAG_RESOLUTION_UNIT};
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+        ExifEntry *entry = exif_entry_new();
+        if (!entry) return 0;
+        exif_content_add_entry(exif->ifd[EXIF_IFD_0], entry);
+        // libexif's initialiser makes 72/1 and inches (2); the resolution is set after.
+        exif_entry_initialize(entry, tags[i]);
+        int made = entry->data != NULL;
+        if (made && tags[i] != EXIF_TAG_RESOLUTION_UNIT)
+            exif_set_rational(entry->data, EXIF_BYTE_ORDER_INTEL, (ExifRational){(ExifLong)dots_per_inch, 1});
+        exif_entry_unref(entry);
+        if (!made) return 0;
+    }
+    return 1;
+}
+
 // DateTimeOriginal (and OffsetTimeOriginal when the date has one) in an
-// Exif sub-IFD, written by libexif: "Exif\0\0" and a little-endian TIFF
-// structure.
-static ci_status make_exif(const char *date_taken, ci_output_tags *tags, ci_error *err) {
+// Exif sub-IFD, and the print resolution in IFD0 when given, written by
+// libexif: "Exif\0\0" and a little-endian TIFF structure.
+static ci_status make_exif(const char *date_taken, int dots_per_inch, ci_output_tags *tags, ci_error *err) {
     ExifData *exif = exif_data_new();
     if (!exif) return ci_fail(err, CI_ERR_NO_MEMORY, "out of memory for the collage's EXIF");
     // Only what is added here: "following the specification" would add the
@@ -76,8 +97,11 @@ static ci_status make_exif(const char *date_taken, ci_output_tags *tags, ci_erro
     exif_data_set_byte_order(exif, EXIF_BYTE_ORDER_INTEL);
     unsigned char *data = NULL;
     unsigned int size = 0;
-    int added = add_text(exif, EXIF_TAG_DATE_TIME_ORIGINAL, date_taken, 19);
-    if (added && date_taken[19]) added = add_text(exif, EXIF_TAG_OFFSET_TIME_ORIGINAL, date_taken + 19, 6);
+    int added = 1;
+    if (date_taken) added = add_text(exif, EXIF_TAG_DATE_TIME_ORIGINAL, date_taken, 19);
+    if (added && date_taken && date_taken[19])
+        added = add_text(exif, EXIF_TAG_OFFSET_TIME_ORIGINAL, date_taken + 19, 6);
+    if (added && dots_per_inch > 0) added = add_resolution(exif, dots_per_inch);
     if (added) exif_data_save_data(exif, &data, &size);
     exif_data_unref(exif);
     if (!data || size == 0) {
@@ -103,10 +127,15 @@ static int is_date(const char *text) {
     return 1;
 }
 
-ci_status ci_output_tags_make(const char *date_taken, ci_output_tags *tags, ci_error *err) {
+ci_status ci_output_tags_make(const ci_save_options *options, ci_output_tags *tags, ci_error *err) {
     memset(tags, 0, sizeof *tags);
+    if (options->dots_per_inch < 0 || options->dots_per_inch > 65535)  // JFIF's and pHYs' fields hold no more
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "a print resolution of %d dpi is outside 1 to 65535",
+                       options->dots_per_inch);
+    tags->dots_per_inch = options->dots_per_inch;
+    const char *date = is_date(options->date_taken) ? options->date_taken : NULL;
     ci_status status = make_icc(tags, err);
-    if (status == CI_OK && is_date(date_taken)) status = make_exif(date_taken, tags, err);
+    if (status == CI_OK && (date || tags->dots_per_inch > 0)) status = make_exif(date, tags->dots_per_inch, tags, err);
     if (status != CI_OK) ci_output_tags_free(tags);
     return status;
 }

@@ -6,17 +6,8 @@ import Testing
 /// (BINARY=, so no release build runs inside the tests).
 @Suite(.serialized) struct InstallTests {
     func sh(_ script: String, in folder: URL = CLI.packageRoot) throws -> (status: Int32, out: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = folder
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try ToolRun("/bin/bash", ["-c", script], in: folder)
+        return (run.status, run.text)
     }
 
     @Test func installPutsEverythingInItsPlaceAndUninstallTakesItAllBack() throws {

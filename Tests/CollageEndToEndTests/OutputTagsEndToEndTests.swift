@@ -85,4 +85,40 @@ import Testing
         #expect(Self.contains(bytes, "ICC_PROFILE"))
         #expect(!Self.contains(bytes, "Exif"))
     }
+
+    /// `tool` with `arguments`; its standard output (exiftool, python3).
+    static func output(_ tool: String, _ arguments: [String]) throws -> String {
+        try #require(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing: make test installs it")
+        return try ToolRun(tool, arguments).text
+    }
+
+    /// Issue #34: `--dpi` makes the file say its print size, read back by
+    /// exiftool (every format) and Pillow (JPEG's JFIF density, PNG's pHYs).
+    @Test("--dpi 300 is in the file as its formats say resolution", arguments: ["jpg", "png", "webp", "avif"])
+    func printResolution(format: String) throws {
+        let cli = try collage()
+        let saved = try cli.run(["save", "-o", "print.\(format)", "--keep", "--size", "1800x1200", "--dpi", "300"])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let path = cli.workingDirectory.appendingPathComponent("print.\(format)").path
+        let exif = try Self.output("/usr/bin/exiftool", ["-s", "-s", "-s", "-EXIF:XResolution", "-EXIF:YResolution",
+                                                          "-EXIF:ResolutionUnit", path])
+        #expect(exif == "300\n300\ninches\n", "exiftool: \(exif)")
+        if format == "jpg" || format == "png" {
+            // Pillow's "dpi": from JFIF's density, or pHYs's 11811 pixels a metre.
+            let dpi = try Self.output("/usr/bin/python3", ["-c", "from PIL import Image; print([round(v) for v in Image.open('\(path)').info['dpi']])"])
+            #expect(dpi == "[300, 300]\n", "Pillow: \(dpi)")
+        }
+        // Without --dpi the file says no print size, as before.
+        #expect(try cli.run(["save", "-o", "plain.\(format)", "--keep", "--size", "1800x1200"]).status == 0)
+        let plain = try Self.output("/usr/bin/exiftool", ["-s", "-s", "-s", "-EXIF:XResolution",
+                                                           cli.workingDirectory.appendingPathComponent("plain.\(format)").path])
+        #expect(plain.isEmpty, "exiftool: \(plain)")
+    }
+
+    @Test func aResolutionOutsideTheRangeIsRefused() throws {
+        let cli = try CLI()
+        let refused = try cli.run(["save", "--dpi", "50"])
+        #expect(refused.status != 0 && refused.stderr.contains("resolution '50' is not a whole number of dpi from 72 to 1200"),
+                "\(refused.stderr)")
+    }
 }

@@ -1,4 +1,5 @@
 import CollageImaging
+import CollageTestSupport
 import Foundation
 import Testing
 
@@ -106,18 +107,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("page.pdf")
         try Data(pdf).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments + [file.path] + (tool == "pdftotext" ? ["-"] : [])
-        process.currentDirectoryURL = folder
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(tool) failed on the page")
-        return [UInt8](data)
+        let run = try ToolRun(path, arguments + [file.path] + (tool == "pdftotext" ? ["-"] : []), in: folder)
+        try #require(run.status == 0, "\(tool) failed on the page")
+        return [UInt8](run.output)
     }
 
     @Test func thePageIsA4InPointsWithItsMetadata() throws {

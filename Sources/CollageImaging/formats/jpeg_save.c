@@ -60,6 +60,10 @@ static ci_status encode_inner(encode_job *job, const ci_image *image, uint32_t f
     // pixels are the same either way.
     cinfo->optimize_coding = FALSE;
     cinfo->restart_interval = restart_interval;
+    if (tags && tags->dots_per_inch > 0) {  // JFIF's density: what a print dialog reads first
+        cinfo->density_unit = 1;            // dots per inch
+        cinfo->X_density = cinfo->Y_density = (UINT16)tags->dots_per_inch;
+    }
 
     jpeg_start_compress(cinfo, TRUE);
     // EXIF first (APP1, as cameras write it), then the profile (APP2,

@@ -63,6 +63,10 @@ static ci_status encode_body(png_writer *writer, const ci_image *image, const ci
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (tags && tags->icc)
         png_set_iCCP(png, writer->info, "sRGB", PNG_COMPRESSION_TYPE_BASE, tags->icc, (png_uint_32)tags->icc_size);
+    if (tags && tags->dots_per_inch > 0) {  // pHYs counts pixels per metre
+        png_uint_32 per_metre = (png_uint_32)(tags->dots_per_inch / 0.0254 + 0.5);
+        png_set_pHYs(png, writer->info, per_metre, per_metre, PNG_RESOLUTION_METER);
+    }
     // eXIf holds the TIFF structure without JPEG's "Exif\0\0".
     if (tags && tags->exif && tags->exif_size > 6)
         png_set_eXIf_1(png, writer->info, (png_uint_32)(tags->exif_size - 6), tags->exif + 6);

@@ -58,7 +58,7 @@ size_t ci_formats(size_t index, ci_format_info *info) {
 }
 
 ci_save_options ci_save_options_default(void) {
-    return (ci_save_options){.quality = 90, .threads = 1, .date_taken = NULL};
+    return (ci_save_options){.quality = 90, .threads = 1, .date_taken = NULL, .dots_per_inch = 0};
 }
 
 ci_status ci_encode(ci_format format, const ci_image *image, const ci_save_options *options,
@@ -70,7 +70,7 @@ ci_status ci_encode(ci_format format, const ci_image *image, const ci_save_optio
     if (checked.quality < 1) checked.quality = 1;
     if (checked.quality > 100) checked.quality = 100;
     ci_output_tags tags;
-    ci_status status = ci_output_tags_make(checked.date_taken, &tags, err);
+    ci_status status = ci_output_tags_make(&checked, &tags, err);
     if (status == CI_OK) status = loader->save(image, &checked, &tags, out, out_size, err);
     ci_output_tags_free(&tags);
     return status;

@@ -320,16 +320,19 @@ typedef struct {
     int threads;                // at most this many threads where the saver can use them; < 2: one
     const char *date_taken;     // NULL, or the earliest photo's "YYYY:MM:DD HH:MM:SS", written as
                                 // EXIF DateTimeOriginal
+    int dots_per_inch;          // 0: the file says no print size (as before); 1-65535: the print
+                                // resolution (issue #34), written as JPEG's JFIF density, PNG's pHYs
+                                // and EXIF XResolution/YResolution in every format that has EXIF
 } ci_save_options;
 
-// Quality 90, one thread, no date.
+// Quality 90, one thread, no date, no print resolution.
 ci_save_options ci_save_options_default(void);
 
 // Encodes the RGB `image` as `format` (see ci_format_info.can_save) into a
 // new buffer (free it with ci_buffer_free) as `options` says (NULL: the
-// defaults). The file carries an sRGB ICC profile (what its pixels are) and
-// the date taken where the options give one; nothing else of the photos'
-// metadata.
+// defaults). The file carries an sRGB ICC profile (what its pixels are),
+// the date taken and the print resolution where the options give them;
+// nothing else of the photos' metadata.
 ci_status ci_encode(ci_format format, const ci_image *image, const ci_save_options *options,
                     uint8_t **out, size_t *out_size, ci_error *err);
 

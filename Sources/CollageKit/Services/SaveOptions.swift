@@ -7,6 +7,10 @@ import CollageImaging
 public struct SaveOptions: Equatable, Sendable {
     /// 1-100, for the formats that have a quality (`ImageFormat.hasQuality`).
     public let quality: Int
+    /// The print resolution the file says (issue #34): JPEG's JFIF density,
+    /// PNG's pHYs, EXIF's XResolution and YResolution. nil: none, the file
+    /// as before.
+    public let resolution: PrintResolution?
 
     /// The engine's default (`ci_save_options_default`): 90.
     public static let defaultQuality = Int(ci_save_options_default().quality)
@@ -14,9 +18,10 @@ public struct SaveOptions: Equatable, Sendable {
     /// The engine's defaults. (They pass every check, so this cannot fail.)
     public static let defaults: SaveOptions = try! SaveOptions()
 
-    public init(quality: Int = SaveOptions.defaultQuality) throws {
+    public init(quality: Int = SaveOptions.defaultQuality, resolution: PrintResolution? = nil) throws {
         guard (1...100).contains(quality) else { throw RenderValueError.qualityOutOfRange(quality) }
         self.quality = quality
+        self.resolution = resolution
     }
 
     /// The engine's value, but for what the engine adds itself (its
@@ -24,6 +29,7 @@ public struct SaveOptions: Equatable, Sendable {
     var engineOptions: ci_save_options {
         var options = ci_save_options_default()
         options.quality = Int32(quality)
+        options.dots_per_inch = Int32(resolution?.dotsPerInch ?? 0)
         return options
     }
 }

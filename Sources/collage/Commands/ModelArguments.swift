@@ -53,6 +53,7 @@ extension GraphicsMode: ModelArgument {}
 extension RequestedSize: ModelArgument {}
 
 extension PixelLimit: ModelArgument {}
+extension PrintResolution: ModelArgument {}
 
 extension BatchShard: ModelArgument {}
 

@@ -98,6 +98,9 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("\(ImageFormat.qualityTitles) quality, 1-100 (default: \(SaveOptions.defaultQuality)).", valueName: "1-100"))
     var quality: Int?
 
+    @Option(help: ArgumentHelp("The print resolution the file says, in dots per inch (\(PrintResolution.allowed.lowerBound)-\(PrintResolution.allowed.upperBound)): a print dialog or print shop prints the collage at --size / DPI inches. Without it the file says no size.", valueName: "dpi"))
+    var dpi: PrintResolution?
+
     func validate() throws {
         do { _ = try saveOptions() } catch { throw ValidationError(commandLineMessage(error)) }
     }
@@ -108,7 +111,7 @@ struct RenderOptionGroup: ParsableArguments {
 
     /// The save options the flags give, each the engine's default where not given.
     private func saveOptions() throws -> SaveOptions {
-        try SaveOptions(quality: quality ?? SaveOptions.defaultQuality)
+        try SaveOptions(quality: quality ?? SaveOptions.defaultQuality, resolution: dpi)
     }
 
     /// Says so when --quality was given for a format it does not apply to.
