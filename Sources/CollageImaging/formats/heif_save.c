@@ -20,8 +20,7 @@
 
 // The encoded file, grown as libheif writes it.
 typedef struct {
-    uint8_t *data;
-    size_t size, capacity;
+    ci_growing_buffer file;
     int failed;
 } memory_writer;
 
@@ -31,23 +30,10 @@ static struct heif_error write_to_memory(struct heif_context *context, const voi
     memory_writer *writer = userdata;
     struct heif_error ok = {heif_error_Ok, heif_suberror_Unspecified, "ok"};
     struct heif_error failed = {heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};
-    if (size > SIZE_MAX - writer->size) {
+    if (!ci_growing_append(&writer->file, data, size)) {
         writer->failed = 1;
         return failed;
     }
-    if (writer->size + size > writer->capacity) {
-        size_t capacity = writer->capacity ? writer->capacity : 65536;
-        while (capacity < writer->size + size) capacity = capacity > SIZE_MAX / 2 ? SIZE_MAX : capacity * 2;
-        uint8_t *grown = realloc(writer->data, capacity);
-        if (!grown) {
-            writer->failed = 1;
-            return failed;
-        }
-        writer->data = grown;
-        writer->capacity = capacity;
-    }
-    memcpy(writer->data + writer->size, data, size);
-    writer->size += size;
     return ok;
 }
 
@@ -147,10 +133,10 @@ ci_status ci_heif_save(const ci_image *image, const ci_save_options *options, co
     if (job.context) api->heif_context_free(job.context);
     ci_heif_api_close(&job.api);
     if (status == CI_OK) {
-        *out = job.writer.data;
-        *out_size = job.writer.size;
+        *out = job.writer.file.data;
+        *out_size = job.writer.file.size;
     } else {
-        free(job.writer.data);
+        free(job.writer.file.data);
     }
     return status;
 }

@@ -12,33 +12,15 @@
 // ---------------------------------------------------------------------------
 // Encode
 
-typedef struct {
-    uint8_t *data;
-    size_t size, capacity;
-} png_sink;
-
 static void write_to_sink(png_structp png, png_bytep bytes, size_t length) {
-    png_sink *sink = png_get_io_ptr(png);
-    if (length > sink->capacity - sink->size) {
-        size_t capacity = sink->capacity ? sink->capacity : 64 * 1024;
-        while (capacity - sink->size < length) {
-            if (capacity > SIZE_MAX / 2) png_error(png, "output is too large");
-            capacity *= 2;
-        }
-        uint8_t *grown = realloc(sink->data, capacity);
-        if (!grown) png_error(png, "out of memory for the encoded PNG");
-        sink->data = grown;
-        sink->capacity = capacity;
-    }
-    memcpy(sink->data + sink->size, bytes, length);
-    sink->size += length;
+    if (!ci_growing_append(png_get_io_ptr(png), bytes, length)) png_error(png, "out of memory for the encoded PNG");
 }
 
 static void flush_sink(png_structp png) { (void)png; }
 
 typedef struct {
     png_context context;
-    png_sink sink;
+    ci_growing_buffer sink;
     png_structp png;
     png_infop info;
 } png_writer;
