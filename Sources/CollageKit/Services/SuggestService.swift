@@ -38,14 +38,7 @@ public struct SuggestionReport: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = utc
         let (start, end) = (Date(timeIntervalSince1970: first), Date(timeIntervalSince1970: last))
-        if calendar.isDate(start, inSameDayAs: end) {
-            let formatter = DateFormatter()
-            formatter.locale = locale
-            formatter.timeZone = utc
-            formatter.dateStyle = .medium
-            formatter.timeStyle = .none
-            return formatter.string(from: start)
-        }
+        if calendar.isDate(start, inSameDayAs: end) { return CaptionSource.mediumDate(wallClock: first, locale: locale) }
         let formatter = DateIntervalFormatter()
         formatter.locale = locale
         formatter.timeZone = utc

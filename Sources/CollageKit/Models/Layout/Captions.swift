@@ -68,13 +68,20 @@ public enum CaptionSource: String, OptionChoice, Sendable, CustomStringConvertib
         // The local time the camera showed; an offset after it ("+02:00") is
         // not applied: the caption says the time where the photo was taken.
         guard let date = parser.date(from: String(exifDate.prefix(19))) else { return nil }
+        // Read in UTC both ways: the date is the one the camera's clock showed.
+        return mediumDate(wallClock: date.timeIntervalSince1970, locale: locale)
+    }
+
+    /// A wall clock (seconds since 1970 read as UTC, as `PhotoTime.wallClock`)
+    /// as the locale writes a medium date ("Jul 4, 2019"): a caption's date
+    /// and a suggested event's title.
+    public static func mediumDate(wallClock: Double, locale: Locale) -> String {
         let formatter = DateFormatter()
         formatter.locale = locale
-        // The same zone both ways: the date is the one the camera's clock showed.
-        formatter.timeZone = parser.timeZone
+        formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateStyle = .medium
         formatter.timeStyle = .none
-        return formatter.string(from: date)
+        return formatter.string(from: Date(timeIntervalSince1970: wallClock))
     }
 }
 
