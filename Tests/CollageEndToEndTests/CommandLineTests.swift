@@ -240,7 +240,7 @@ import Testing
             (["pick", "--caption", "title"], "The value 'title' is invalid for '--caption <caption>': caption 'title' is not none, name or date"),
             (["--background", "nope"], "The value 'nope' is invalid for '--background <color>': colour 'nope' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
             (["save", "--text-colour", "#12345"], "The value '#12345' is invalid for '--text-colour <color>': colour '#12345' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
-            (["save", "--size", "1920"], "The value '1920' is invalid for '--size <WxH>': size '1920' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx or xHEIGHT"),
+            (["save", "--size", "1920"], "The value '1920' is invalid for '--size <WxH>': size '1920' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx, xHEIGHT or a size on paper (A4, A4-landscape, 6x4in, 15x10cm)"),
             (["preview", "--graphics", "ascii"], "The value 'ascii' is invalid for '--graphics <mode>': graphics 'ascii' is not auto, symbols, sixel, kitty or iterm2"),
             (["batch", "-", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'jpg', 'png', 'avif' or 'webp'."),
         ]
