@@ -223,6 +223,17 @@ import CollageTestSupport
         #expect(renderer.renderCalls.count == 1)
     }
 
+    /// `#size 1920x` leaves the height to rows: with another layout that
+    /// line is the problem, named as the list's are (not --size).
+    @Test func aGroupsSizeItsLayoutCannotDrawIsAProblemOfItsLine() throws {
+        let batch = BatchViewModel(options: BatchOptions(outputDirectory: try temporaryDirectory(), render: try CollageRenderOptions(), jobs: 1),
+                                   inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        let results = Recorder(batch.results)
+        #expect(batch.run(parse("#size 1920x\na.jpg\nb.jpg\n\n#layout rows\n#size 1920x\nc.jpg\nd.jpg")) == BatchSummary(saved: 1, skipped: 1))
+        #expect(results.values.first?.outcome == .skipped(.problem(
+            "line 1: the auto layout cannot draw the size 1920x: it leaves the height to the photos, which only rows does")))
+    }
+
     @Test func aCaptionReachesTheRenderedPhotos() throws {
         let renderer = FakeRenderer()
         let batch = BatchViewModel(options: BatchOptions(outputDirectory: try temporaryDirectory(), render: try CollageRenderOptions(), jobs: 1),

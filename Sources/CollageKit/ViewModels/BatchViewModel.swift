@@ -328,6 +328,8 @@ public final class BatchViewModel {
         // Before any file is read, and in a dry run too: `--size 1920x` is
         // valid with `--layout rows`, but not for a collage whose #layout is grid.
         if let open = render.size.openSide(for: render.layout) {
+            // A side its #size line leaves open: that line's problem, not --size's.
+            if let size = group.size { return result(.skipped(.problem("line \(size.line): \(open)"))) }
             return result(.skipped(.openSide(open, listed: group.layout != nil)))
         }
         let collage: CollageViewModel
