@@ -146,4 +146,18 @@ import Testing
         #expect(paper.status == 0 && paper.stdout == pixels.stdout, "\(paper.stderr)")
         #expect(paper.stdout.split(separator: "\n").count > 15, "a portrait picture")
     }
+
+    /// suggest takes a size on paper for its shape: A4-landscape chooses as 297x210 does.
+    @Test func suggestTakesASizeOnPaperForItsShape() throws {
+        let cli = try CLI()
+        let cache = try temporaryDirectory()
+        func suggest(_ size: String) throws -> Run {
+            try cli.bash("XDG_CACHE_HOME=\(shellQuoted(cache.path)) exec \"$COLLAGE\" suggest --count 4 --json --size \(size) "
+                         + shellQuoted(CLI.samples.path))
+        }
+        let paper = try suggest("A4-landscape")
+        #expect(paper.succeeded && paper.stdout.contains(#""size" : "A4-landscape""#), "\(paper)")
+        let pixels = try suggest("297x210")
+        #expect(paper.stdout.replacingOccurrences(of: "A4-landscape", with: "297x210") == pixels.stdout)
+    }
 }

@@ -399,10 +399,10 @@ import CollageTestSupport
             == "line 1: size 'A7' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx, xHEIGHT or a size on paper (A4, A4-landscape, 6x4in, 15x10cm)")
         #expect(parse("#size 0.0001x4mm\na.jpg").first?.problem == "line 1: size '0.0001x4mm' has a side of zero")
         #expect(parse("#size\na.jpg").first?.problem
-            == "line 1: the size is missing: write '#size SIZE', SIZE as --size takes it, e.g. '#size A4', '#size 6x4in' or '#size 1080x1920'")
+            == "line 1: the size is missing: write '#size SIZE', SIZE in pixels or on paper, e.g. '#size A4', '#size 6x4in' or '#size 1080x1920'")
         let long = String(repeating: "9", count: 60)
         #expect(parse("#size \(long)\na.jpg").first?.problem
-            == "line 1: '\(long.prefix(40))...' is not a size: write '#size SIZE', SIZE as --size takes it, e.g. '#size A4', '#size 6x4in' or '#size 1080x1920'")
+            == "line 1: '\(long.prefix(40))...' is not a size: write '#size SIZE', SIZE in pixels or on paper, e.g. '#size A4', '#size 6x4in' or '#size 1080x1920'")
         #expect(parse("a.jpg\n#size A4\nb.jpg").first?.problem
             == "line 2: a #size line goes above its collage's first photo (line 1); to start another collage, leave a blank line above it")
         #expect(parse("#size A4\n#size A4\na.jpg").first?.problem == "line 2: this collage already has a #size line (line 1)")

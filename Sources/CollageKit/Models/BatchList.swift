@@ -215,7 +215,7 @@ public struct BatchListParser {
 
     /// A `#size` line's SIZE, as `--size` takes it.
     static func size(_ text: ArraySlice<UInt8>) throws -> SizeRequest {
-        let example = "write '#size SIZE', SIZE as --size takes it, e.g. '#size A4', '#size 6x4in' or '#size 1080x1920'"
+        let example = "write '#size SIZE', SIZE in pixels or on paper, e.g. '#size A4', '#size 6x4in' or '#size 1080x1920'"
         if text.isEmpty { throw ValueError("the size is missing: \(example)") }
         let size = String(decoding: text, as: UTF8.self)
         do {

@@ -1,15 +1,25 @@
 import ArgumentParser
 import CollageKit
 
+/// `--size`, a group of its own so that `suggest` has the one the root
+/// command reads: ArgumentParser lets the root's options follow a command's
+/// name, and gives them to the root, so `collage suggest --size A4` set the
+/// root's `--size` and an option of suggest's own of that name was never
+/// read (suggest chose for 1920x1080 whatever was asked). A command with an
+/// option group of the root's type is given the root's value.
+struct CanvasSizeOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Canvas size in pixels, or on paper at --dpi: \(PrintSize.papers.map(\.name).joined(separator: ", ")) (portrait; A4-landscape turns one), or WIDTHxHEIGHT in in, cm or mm (6x4in, 15x10cm, 210x297mm). With --layout rows, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
+        valueName: "WxH"))
+    var size: SizeRequest = .default
+}
+
 /// How the canvas is laid out and drawn: the options every command that
 /// draws a collage shares (`save`, `batch`, `preview`, `pick` and `collage`).
 struct LayoutOptionGroup: ParsableArguments {
     // The values of the options typed by models, and their defaults, are
     // listed by ArgumentParser from the models (ModelArguments.swift).
-    @Option(help: ArgumentHelp(
-        "Canvas size in pixels, or on paper at --dpi: \(PrintSize.papers.map(\.name).joined(separator: ", ")) (portrait; A4-landscape turns one), or WIDTHxHEIGHT in in, cm or mm (6x4in, 15x10cm, 210x297mm). With --layout rows, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
-        valueName: "WxH"))
-    var size: SizeRequest = .default
+    @OptionGroup var canvas: CanvasSizeOption
 
     @Option(help: ArgumentHelp("The print resolution, in dots per inch (\(PrintResolution.allowed.lowerBound)-\(PrintResolution.allowed.upperBound)): a size on paper is drawn at it (default: \(PrintResolution.default.dotsPerInch)), and the file says it, so a print dialog or print shop prints the collage at its size (--size / DPI inches for pixels). Without it, a size in pixels says no size.", valueName: "dpi"))
     var dpi: PrintResolution?
@@ -91,7 +101,7 @@ struct LayoutOptionGroup: ParsableArguments {
         var options = try CollageRenderOptions(layout: layout, background: background, gap: gap, margin: margin,
                                                save: save, crop: placement.crop, fit: placement.fit, title: title,
                                                caption: caption, font: font, textColour: textColour)
-        try options.resize(to: size, dpi: dpi)
+        try options.resize(to: canvas.size, dpi: dpi)
         return options
     }
 }

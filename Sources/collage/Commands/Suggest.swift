@@ -31,8 +31,9 @@ struct Suggest: ParsableCommand {
             completion: .list(SuggestionChoice.counts.map(String.init)))
     var count: Int = SuggestionChoice.defaultCount
 
-    @Option(help: ArgumentHelp("The canvas the photos are for, whose shape they should fit: pixels, or a size on paper (A4, A4-landscape, 6x4in, 15x10cm).", valueName: "WxH"))
-    var size: SizeRequest = .default
+    /// The canvas the photos are for, whose shape they should fit (`--size`: the root command's, see CanvasSizeOption).
+    @OptionGroup var canvas: CanvasSizeOption
+    var size: SizeRequest { canvas.size }
 
     @Flag(help: "Look in folders inside the folders too.")
     var recursive = false
