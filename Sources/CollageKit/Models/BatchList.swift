@@ -17,7 +17,7 @@ public struct BatchGroup: Equatable, Sendable {
     /// The size its `#size SIZE` line gives; nil for the run's (`--size`).
     public var size: ListedSize?
     /// Why the group cannot be made as written (a `#focus`, `#caption`,
-    /// `#layout` or `#title` line that does not parse or is out of place),
+    /// `#layout`, `#title` or `#size` line that does not parse or is out of place),
     /// naming the line; nil when fine.
     public var problem: String?
 

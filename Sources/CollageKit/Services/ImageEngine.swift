@@ -309,7 +309,7 @@ public enum PhotoNotice: Equatable, Sendable {
     /// Scaled up by `factor` to fill its cell: it will look soft.
     case enlarged(Photo, factor: Double)
     /// Printed at the print resolution asked, its cell has `dotsPerInch` of
-    /// the photo's pixels to the inch, fewer than `softPrint`: the print
+    /// the photo's pixels to the inch, fewer than `softPrintResolution`: the print
     /// will look soft. Said instead of `enlarged` when a print resolution is
     /// in play (a size on paper, or `--dpi`): what matters then is the
     /// paper, not the pixels (at 300 dpi both say the same; at 600 a photo
@@ -319,7 +319,7 @@ public enum PhotoNotice: Equatable, Sendable {
     /// Beyond this a photo enlarged to fill its cell looks soft.
     public static let softEnlargement = 2.0
     /// Below this many of a photo's pixels to the inch, a print looks soft.
-    public static let softPrint = 150
+    public static let softPrintResolution = 150
 
     public var message: String {
         switch self {
@@ -328,7 +328,7 @@ public enum PhotoNotice: Equatable, Sendable {
         case let .enlarged(photo, factor):
             return "\(photo.path) is enlarged \(String(format: "%.1f", factor))x to fill its cell: it will look soft"
         case let .softPrint(photo, dotsPerInch):
-            return "\(photo.path) prints at \(dotsPerInch) dpi in its cell (below \(Self.softPrint)): it will look soft"
+            return "\(photo.path) prints at \(dotsPerInch) dpi in its cell (below \(Self.softPrintResolution)): it will look soft"
         }
     }
 
@@ -345,9 +345,10 @@ public enum PhotoNotice: Equatable, Sendable {
         if shownWidth > 0, shownHeight > 0 {
             let factor = min(Double(cell.width) / shownWidth, Double(cell.height) / shownHeight)
             if let resolution {
-                // The photo's pixels across the part shown over the cell's inches: the canvas's dpi shrunk by the enlargement.
+                // The photo's pixels across the part shown over the cell's
+                // inches: the canvas's dpi shrunk by the enlargement.
                 let effective = Int(Double(resolution.dotsPerInch) / factor)
-                if effective < softPrint { notices.append(.softPrint(photo, dotsPerInch: effective)) }
+                if effective < softPrintResolution { notices.append(.softPrint(photo, dotsPerInch: effective)) }
             } else if factor > softEnlargement {
                 notices.append(.enlarged(photo, factor: factor))
             }

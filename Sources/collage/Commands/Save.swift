@@ -163,7 +163,9 @@ extension Save {
             print(String(decoding: try encoder.encode(PlanJSON(plan, options.save)), as: UTF8.self))
             return
         }
-        let printed = options.save.resolution.map { resolution in " (\(options.save.page.map { "\($0) at " } ?? "")\(resolution))" } ?? ""
+        // The print size, when one is in play: "(A4 at 300 dpi)", "(300 dpi)".
+        let page = options.save.page.map { "\($0) at " } ?? ""
+        let printed = options.save.resolution.map { " (\(page)\($0))" } ?? ""
         print("\(plan.canvas)\(printed) \(plan.layout), \(plan.photos.count) photos (nothing written)")
         if let title = plan.title {
             print("  title \(Console.printable(title.text).debugDescription) in band \(title.rect)")
