@@ -11,6 +11,9 @@ public struct SaveOptions: Equatable, Sendable {
     /// PNG's pHYs, EXIF's XResolution and YResolution. nil: none, the file
     /// as before.
     public let resolution: PrintResolution?
+    /// The size on paper asked for (`--size A4`), drawn at `resolution`:
+    /// the page a PDF is; nil for a size in pixels.
+    public let page: PrintSize?
 
     /// The engine's default (`ci_save_options_default`): 90.
     public static let defaultQuality = Int(ci_save_options_default().quality)
@@ -18,10 +21,11 @@ public struct SaveOptions: Equatable, Sendable {
     /// The engine's defaults. (They pass every check, so this cannot fail.)
     public static let defaults: SaveOptions = try! SaveOptions()
 
-    public init(quality: Int = SaveOptions.defaultQuality, resolution: PrintResolution? = nil) throws {
+    public init(quality: Int = SaveOptions.defaultQuality, resolution: PrintResolution? = nil, page: PrintSize? = nil) throws {
         guard (1...100).contains(quality) else { throw RenderValueError.qualityOutOfRange(quality) }
         self.quality = quality
         self.resolution = resolution
+        self.page = page
     }
 
     /// The engine's value, but for what the engine adds itself (its
