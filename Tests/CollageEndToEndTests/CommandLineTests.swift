@@ -221,7 +221,7 @@ import Testing
                 #expect(listed == choice.values, "\(command) \(choice.option)")
             }
             let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            #expect(flat.contains("--size <WxH> Canvas size in pixels, or on paper at --dpi: A3, A4, A5, A6, letter, legal") && flat.contains("(default: 1920x1080)"))
+            #expect(flat.contains("--size <WxH> Canvas size in pixels, or on paper (drawn at --dpi where the command takes it): A3, A4, A5, A6, letter, legal") && flat.contains("(default: 1920x1080)"))
             #expect(flat.contains("(default: white)"), "\(command) --background")
             if command == ["preview"] || command == ["pick"] {
                 #expect(flat.contains("(values: auto, symbols, sixel, kitty, iterm2; default: auto)"), "\(command) --graphics")

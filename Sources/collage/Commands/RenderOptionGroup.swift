@@ -9,7 +9,7 @@ import CollageKit
 /// option group of the root's type is given the root's value.
 struct CanvasSizeOption: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Canvas size in pixels, or on paper at --dpi: \(PrintSize.papers.map(\.name).joined(separator: ", ")) (portrait; A4-landscape turns one), or WIDTHxHEIGHT in in, cm or mm (6x4in, 15x10cm, 210x297mm). With --layout rows, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
+        "Canvas size in pixels, or on paper (drawn at --dpi where the command takes it): \(PrintSize.papers.map(\.name).joined(separator: ", ")) (portrait; A4-landscape turns one), or WIDTHxHEIGHT in in, cm or mm (6x4in, 15x10cm, 210x297mm). With the rows layout, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
         valueName: "WxH"))
     var size: SizeRequest = .default
 }
