@@ -1,4 +1,4 @@
-import CollageKit
+@testable import CollageKit
 import Foundation
 import XCTest
 
@@ -221,6 +221,30 @@ final class MeasuresCacheTests: XCTestCase {
             try cache.save()
             XCTAssertFalse(MeasuresCache(file: file).wasDamaged)
             XCTAssertEqual(MeasuresCache(file: file).count, 1)
+        }
+    }
+
+    /// A checksum guards against a disk's errors, not against a file
+    /// written with a correct one over values no measure has: each such
+    /// value makes the whole file rebuilt (Fuzz/FuzzMeasuresCache.swift
+    /// holds the reader to it).
+    func testValuesNoMeasureHasAreNotTrustedEvenUnderACorrectChecksum() throws {
+        let file = folder.appendingPathComponent("measures.json")
+        var cache = MeasuresCache(file: file)
+        cache.store(shot("a.jpg", time: 0, hash: 1, faces: 1).measures, of: Photo(path: "/a.jpg"), stamp: FileStamp(size: 1, modified: 0))
+        try cache.save()
+        let written = try Array(Data(contentsOf: file))
+        let json = String(decoding: try XCTUnwrap(MeasuresFile.checked(written)), as: UTF8.self)
+        XCTAssertNotNil(MeasuresFile.entries(reading: written))
+        for (value, bad) in [("\"width\":1600", "\"width\":0"), ("\"size\":1", "\"size\":-1"), ("\"darkShare\":0", "\"darkShare\":1.5"),
+                             ("\"meanLevel\":0.5", "\"meanLevel\":-0.5"), ("\"sharpness\":100", "\"sharpness\":-1"),
+                             ("\"faces\":1", "\"faces\":-1"), ("\"sharpness\":100", "\"sharpness\":1e999")] {
+            XCTAssertTrue(json.contains(value), "\(value) in \(json)")
+            let damaged = Array(json.replacingOccurrences(of: value, with: bad).utf8)
+            try Data(Array(MeasuresFile.checksum(damaged).utf8) + [0x0A] + damaged).write(to: file)
+            let read = MeasuresCache(file: file)
+            XCTAssertTrue(read.wasDamaged, bad)
+            XCTAssertEqual(read.count, 0, bad)
         }
     }
 
