@@ -139,12 +139,12 @@ public final class SuggestService: @unchecked Sendable {
         let scopes: [[Int]] = byEvents
             ? Dictionary(grouping: verdicts.indices, by: { verdicts[$0].event }).sorted { $0.key < $1.key }.map(\.value)
             : [Array(verdicts.indices)]
-        let running = scopes.map { choice.running(verdicts, among: $0) }
-        lookForFaces(running.flatMap { $0 }, in: &photos)
         var choices: [[Int]] = []
         var skipped: [Int] = []
-        for (scope, runningHere) in zip(scopes, running) {
-            let chosen = choice.settle(&verdicts, photos: photos, running: runningHere, among: scope)
+        // Faces only where they could change a pick, `threads` photos at a time.
+        for scope in scopes {
+            let chosen = choice.settle(&verdicts, photos: &photos, running: choice.running(verdicts, among: scope),
+                                       among: scope, batch: threads) { asked, photos in lookForFaces(asked, in: &photos) }
             if chosen.isEmpty && byEvents { skipped.append(verdicts[scope[0]].event) } else { choices.append(chosen) }
         }
         try cache?.save()
@@ -202,7 +202,9 @@ public final class SuggestService: @unchecked Sendable {
     }
 
     /// Faces for the photos at `indices` that have none yet, in parallel;
-    /// a photo the search fails on counts as without faces.
+    /// a photo the search fails on counts as without faces. Each photo's
+    /// search is asked once: its count is kept in its measures (and the
+    /// cache), whichever event asks.
     private func lookForFaces(_ indices: [Int], in photos: inout [MeasuredPhoto]) {
         let wanted = indices.filter { photos[$0].measures.faces == nil }
         guard !wanted.isEmpty else { return }
