@@ -116,6 +116,32 @@ import Glibc
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.appendingPathComponent("collages").path).count == 3)
     }
 
+    /// The README's two commands as written, with every default: one
+    /// titled collage per day, never a blurred or dark copy. With
+    /// COLLAGE_TRIP_OUT=DIR the list and the collages are kept in DIR, for
+    /// the README's pictures (scripts/trip-pictures.sh).
+    @Test func theReadmesTripExample() throws {
+        let run = try cli.bash("XDG_CACHE_HOME=\(shellQuoted(cache.path)) LC_ALL=en_US.UTF-8 \"$COLLAGE\" suggest Trip --events > trip.txt"
+                               + " && LC_ALL=en_US.UTF-8 \"$COLLAGE\" batch trip.txt -o collages/")
+        #expect(run.succeeded, "\(run)")
+        let list = try String(contentsOf: cli.file("trip.txt"), encoding: .utf8)
+        let titles = list.split(separator: "\n").filter { $0.hasPrefix("#title ") }
+        #expect(titles == ["#title Jul 4, 2026", "#title Jul 5, 2026", "#title Jul 7, 2026"], "\(list)")
+        let listed = Set(list.split(separator: "\n").filter { $0.hasPrefix("/") }.map { URL(fileURLWithPath: String($0)).lastPathComponent })
+        #expect(listed.isDisjoint(with: SuggestPhotos.neverChosen) && !listed.isEmpty, "\(list)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: cli.file("collages").path).sorted()
+        #expect(made == ["collage-001.jpg", "collage-002.jpg", "collage-003.jpg"], "\(made)")
+        for name in made { #expect(isCompleteImage(cli.file("collages/\(name)").path, width: 1920, height: 1080), "\(name)") }
+        if let out = ProcessInfo.processInfo.environment["COLLAGE_TRIP_OUT"] {
+            let folder = URL(fileURLWithPath: out)
+            try? FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(list.replacingOccurrences(of: photos.path + "/", with: "~/Pictures/2026-07-Trip/").utf8)
+                .write(to: folder.appendingPathComponent("trip.txt"))
+            for name in made { try FileManager.default.copyItem(at: cli.file("collages/\(name)"), to: folder.appendingPathComponent(name)) }
+        }
+    }
+
     @Test func anEventWithTooFewPhotosIsSkippedAndSaid() throws {
         for name in ["cat-mirrored.jpg", "coffee-mirrored.jpg"] {
             try FileManager.default.removeItem(at: photos.appendingPathComponent(name))
