@@ -127,7 +127,8 @@ public final class SuggestService: @unchecked Sendable {
     public func suggest(_ paths: [Photo], recursive: Bool, choice: SuggestionChoice, byEvents: Bool,
                         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> SuggestionReport {
         let (files, unlisted) = try self.files(under: paths, recursive: recursive)
-        var (photos, notPhotos, unreadable) = measureAll(files, progress: progress)
+        let measured = measureAll(files, progress: progress)
+        var photos = measured.photos
         photos.sort { ($0.measures.taken.instant, $0.photo.path) < ($1.measures.taken.instant, $1.photo.path) }
 
         var verdicts = choice.judge(photos)
@@ -144,7 +145,7 @@ public final class SuggestService: @unchecked Sendable {
         }
         try cache?.save()
         return SuggestionReport(photos: photos, verdicts: verdicts, choices: choices, skippedEvents: skipped,
-                                notPhotos: notPhotos, unreadable: unreadable, unlistedFolders: unlisted)
+                                notPhotos: measured.notPhotos, unreadable: measured.unreadable, unlistedFolders: unlisted)
     }
 
     /// Each file's measures, from the cache when it knows the file as it is
