@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [build|run|all] [TARGET...]     default: all, every target
 #
-# Targets: jpeg png exif heif webp tiff raw gif jxl icc text batchlist.
+# Targets: jpeg png exif heif webp tiff raw gif jxl icc text batchlist measures.
 # Environment:
 #   FUZZ_SECONDS   how long each target runs (default 60)
 #   FUZZ_OUT       corpora, crashers and logs (default fuzz-out/, git-ignored)
@@ -27,7 +27,7 @@ clang=${CLANG:-$toolchain_bin/clang}
 swiftc=${SWIFTC:-$toolchain_bin/swiftc}
 build=$root/.build/fuzz
 deps=$build/deps
-all_targets=(jpeg png exif heif webp tiff raw gif jxl icc text batchlist)
+all_targets=(jpeg png exif heif webp tiff raw gif jxl icc text batchlist measures)
 
 mode=all
 case "${1:-}" in build|run|all) mode=$1; shift ;; esac
@@ -148,6 +148,17 @@ build_harnesses() {
     "$root/Sources/CollageKit/Models/ValueError.swift" "$root/Sources/CollageKit/Models/NearestWord.swift" \
     "$root/Sources/CollageKit/Models/Layout/LayoutMode.swift" \
     "$root/Sources/CollageKit/Models/CollageTitle.swift" "$root/Sources/CollageKit/Models/TextLine.swift"
+
+  # The measures cache's reader (`collage suggest`), Swift too: its file
+  # format (MeasuresFile.swift) and the measures it holds, which name a
+  # Photo (Photo.swift, with ValueError and NearestWord for its captions).
+  say "building fuzz-measures"
+  local models=$root/Sources/CollageKit/Models
+  "$swiftc" -sanitize=fuzzer,address -parse-as-library -g -O -module-name CollageKit \
+    -o "$build/bin/fuzz-measures" \
+    "$root/Fuzz/FuzzMeasuresCache.swift" \
+    "$models/Suggestion/MeasuresFile.swift" "$models/Suggestion/PhotoMeasures.swift" \
+    "$models/Photo.swift" "$models/ValueError.swift" "$models/NearestWord.swift"
 }
 
 # ---------------------------------------------------------------------------
@@ -170,6 +181,7 @@ seed_dirs() {  # $1 = target; prints the seed folders that exist
     exif) dirs=("$out/seeds/exif") ;;
     batchlist) dirs=("$root/Fuzz/seeds/batchlist") ;;
     text) dirs=("$root/Fuzz/seeds/text") ;;
+    measures) dirs=("$root/Fuzz/seeds/measures") ;;
   esac
   [ -d "$root/Tests/Fixtures/crashers/$1" ] && dirs+=("$root/Tests/Fixtures/crashers/$1")
   for d in "${dirs[@]}"; do [ -d "$d" ] && echo "$d"; done
@@ -264,6 +276,8 @@ run_target() {
     # Lines must straddle the reader's 64 KiB chunks: long inputs from the
     # start (libFuzzer otherwise grows the length limit slowly from a few bytes).
     batchlist) max_len=200000; extra=(-len_control=0) ;;
+    # A cache of a few hundred photos; each entry is about 400 bytes.
+    measures) max_len=65536 ;;
   esac
   [ "$target" = exif ] && make_exif_seeds
   [ "$target" = webp ] && make_webp_seeds

@@ -172,6 +172,12 @@ ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas
 ci_status ci_find_faces(const ci_image *frame, int orientation, ci_box *faces, int *count, const char *name,
                         ci_error *err);
 
+// ci_decode_file, and whether a smaller picture the file carries stood in
+// for the photo (a HEIF's thumbnail that covers min_width x min_height):
+// for `collage suggest`, which says what it measured.
+ci_status ci_decode_file_noting_stand_in(const char *path, const ci_decode_options *options, ci_image *out,
+                                         int *stand_in, ci_error *err);
+
 // "Pango 1.50.12, Cairo 1.16.0": the text libraries as loaded (text.c).
 void ci_text_library(char *out, size_t size);
 
@@ -250,6 +256,8 @@ typedef struct {
     int has_subject;
     ci_box subject;                          // the camera's (upright)
     char date_taken[CI_DATE_TAKEN_BYTES];    // EXIF DateTimeOriginal, as ci_photo_info has it
+    int stand_in;                            // set by `choose`: the rows are a smaller picture the
+                                             // file carries (a HEIF's thumbnail), not the photo's own
 } ci_header;
 
 // ci_shrink_scale for a stored width x height whose upright need is

@@ -1,8 +1,9 @@
 // measure.c — what `collage suggest` measures of a photo (issue #33), from
-// the cheapest picture of it there is: the camera's EXIF thumbnail when the
-// file carries one of the photo's shape, else the decoder's smallest scale
-// that still gives MEASURE_SIDE pixels (a JPEG's 1/8 for a camera photo).
-// Never a full-size decode of a large photo.
+// the cheapest picture of it there is: the camera's EXIF thumbnail when a
+// JPEG carries one of the photo's shape, a HEIF's own thumbnail when it
+// covers what is measured, else the decoder's smallest scale that still
+// gives MEASURE_SIDE pixels (a JPEG's 1/8 for a camera photo). Never a
+// full-size decode of a large photo.
 //
 // From that picture, reduced to grey and upright:
 //  - a perceptual hash (the DCT hash: the signs of the 8 x 8 lowest
@@ -267,8 +268,19 @@ ci_status ci_measure_photo(const char *path, const ci_measure_options *options, 
         decode.apply_orientation = 1;
         decode.background = (ci_color){255, 255, 255};
         decode.limits = options->limits;
-        status = ci_decode_file(path, &decode, &picture, err);
+        // A HEIF's thumbnail (libheif's, of the photo's shape) stands in
+        // for a decode that it covers: ask for no more than is measured,
+        // MEASURE_SIDE on the long side, so that a phone's (320 x 240)
+        // does, as the EXIF thumbnail does for a JPEG.
+        const uint32_t dw = out->info.display_width, dh = out->info.display_height, longest = dw > dh ? dw : dh;
+        if (options->use_thumbnail && out->info.format == CI_FORMAT_HEIF && longest > MEASURE_SIDE) {
+            decode.min_width = (uint32_t)(((uint64_t)dw * MEASURE_SIDE + longest - 1) / longest);
+            decode.min_height = (uint32_t)(((uint64_t)dh * MEASURE_SIDE + longest - 1) / longest);
+        }
+        int stand_in = 0;
+        status = ci_decode_file_noting_stand_in(path, &decode, &picture, &stand_in, err);
         if (status != CI_OK) return status;
+        out->from_thumbnail = stand_in;
     }
     uint32_t w = 0, h = 0;
     uint8_t *grey = grey_reduced(&picture, orientation, MEASURE_SIDE, &w, &h);

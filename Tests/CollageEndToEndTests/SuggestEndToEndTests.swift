@@ -2,6 +2,9 @@ import CollageKit
 import CollageTestSupport
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `collage suggest` (issue #33) run as a person runs it, over the photos
 /// `SuggestPhotos` makes, in a temporary XDG_STATE_HOME and XDG_CACHE_HOME.
@@ -113,6 +116,32 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.appendingPathComponent("collages").path).count == 3)
     }
 
+    /// The README's two commands as written, with every default: one
+    /// titled collage per day, never a blurred or dark copy. With
+    /// COLLAGE_TRIP_OUT=DIR the list and the collages are kept in DIR, for
+    /// the README's pictures (scripts/trip-pictures.sh).
+    @Test func theReadmesTripExample() throws {
+        let run = try cli.bash("XDG_CACHE_HOME=\(shellQuoted(cache.path)) LC_ALL=en_US.UTF-8 \"$COLLAGE\" suggest Trip --events > trip.txt"
+                               + " && LC_ALL=en_US.UTF-8 \"$COLLAGE\" batch trip.txt -o collages/")
+        #expect(run.succeeded, "\(run)")
+        let list = try String(contentsOf: cli.file("trip.txt"), encoding: .utf8)
+        let titles = list.split(separator: "\n").filter { $0.hasPrefix("#title ") }
+        #expect(titles == ["#title Jul 4, 2026", "#title Jul 5, 2026", "#title Jul 7, 2026"], "\(list)")
+        let listed = Set(list.split(separator: "\n").filter { $0.hasPrefix("/") }.map { URL(fileURLWithPath: String($0)).lastPathComponent })
+        #expect(listed.isDisjoint(with: SuggestPhotos.neverChosen) && !listed.isEmpty, "\(list)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: cli.file("collages").path).sorted()
+        #expect(made == ["collage-001.jpg", "collage-002.jpg", "collage-003.jpg"], "\(made)")
+        for name in made { #expect(isCompleteImage(cli.file("collages/\(name)").path, width: 1920, height: 1080), "\(name)") }
+        if let out = ProcessInfo.processInfo.environment["COLLAGE_TRIP_OUT"] {
+            let folder = URL(fileURLWithPath: out)
+            try? FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(list.replacingOccurrences(of: photos.path + "/", with: "~/Pictures/2026-07-Trip/").utf8)
+                .write(to: folder.appendingPathComponent("trip.txt"))
+            for name in made { try FileManager.default.copyItem(at: cli.file("collages/\(name)"), to: folder.appendingPathComponent(name)) }
+        }
+    }
+
     @Test func anEventWithTooFewPhotosIsSkippedAndSaid() throws {
         for name in ["cat-mirrored.jpg", "coffee-mirrored.jpg"] {
             try FileManager.default.removeItem(at: photos.appendingPathComponent(name))
@@ -187,6 +216,109 @@ import Testing
         #expect(entries.filter { $0["chosen"] as? Bool == true }.count == 4)
         let empty = try suggest("Mixed/empty")
         #expect(empty.isOneLineRefusal(naming: "fewer than two photos worth showing"), "\(empty)")
+    }
+
+    /// `suggest` under /usr/bin/time: the run and its peak RSS in KiB.
+    func measuredSuggest(_ arguments: String...) throws -> (Run, Int) {
+        let report = cli.file(".rss")
+        let run = try cli.bash("XDG_CACHE_HOME=\(shellQuoted(cache.path)) exec /usr/bin/time -o \(shellQuoted(report.path)) -f %M "
+                               + "\"$COLLAGE\" suggest " + arguments.map(shellQuoted).joined(separator: " "), timeout: 600)
+        let kib = Int(try String(contentsOf: report, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? "") ?? -1
+        try FileManager.default.removeItem(at: report)
+        return (run, kib)
+    }
+
+    /// A folder of 100,000 entries, nearly all empty files, and three
+    /// photos: the photos are chosen, the rest counted in one line, and the
+    /// peak is the peak over the three photos alone plus a little per entry
+    /// (a name and a verdict; never a picture).
+    @Test func aFolderOfAHundredThousandEntries() throws {
+        let many = cli.workingDirectory.appendingPathComponent("Many")
+        try FileManager.default.createDirectory(at: many, withIntermediateDirectories: true)
+        let started = Date()
+        // open(2) directly: FileManager takes several times as long.
+        for i in 0..<100_000 {
+            let fd = open(many.appendingPathComponent(String(format: "f%06d.dat", i)).path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            #expect(fd >= 0)
+            close(fd)
+        }
+        let made = Date().timeIntervalSince(started)
+        let few = cli.workingDirectory.appendingPathComponent("Few")
+        try FileManager.default.createDirectory(at: few, withIntermediateDirectories: true)
+        for name in ["astronaut.jpg", "rocket.jpg", "cat-mirrored.jpg"] {
+            try FileManager.default.copyItem(at: photos.appendingPathComponent(name), to: many.appendingPathComponent(name))
+            try FileManager.default.copyItem(at: photos.appendingPathComponent(name), to: few.appendingPathComponent(name))
+        }
+        let (small, smallKiB) = try measuredSuggest("Few", "--count", "2")
+        #expect(small.succeeded, "\(small)")
+        let clock = Date()
+        let (run, kib) = try measuredSuggest("Many", "--count", "2")
+        let seconds = Date().timeIntervalSince(clock)
+        #expect(run.succeeded, "\(run)")
+        #expect(names(run).count == 2 && Set(names(run)).isSubset(of: ["astronaut.jpg", "rocket.jpg", "cat-mirrored.jpg"]), "\(run)")
+        #expect(run.stderr == "collage: warning: skipped 100000 not photos\n", "\(run)")
+        // 100,000 entries of at most a few hundred bytes each.
+        #expect(kib - smallKiB < 48 << 10, "peak \(kib) KiB, \(smallKiB) KiB over the three photos alone")
+        note("suggest over 100,003 entries: \(String(format: "%.1f", seconds)) s, peak \(kib / 1024) MiB (\(smallKiB / 1024) MiB "
+             + "over the 3 photos alone); the entries made in \(String(format: "%.1f", made)) s")
+    }
+
+    /// Folders that may not be read: one inside is skipped and said in the
+    /// summary line, the one named is a one-line refusal. As root, permission
+    /// bits do not stop reads, so the binary runs as `nobody` (setpriv);
+    /// without setpriv the test says so instead of passing on nothing.
+    @Test func foldersThatMayNotBeRead() throws {
+        let locked = photos.appendingPathComponent("Locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: photos.appendingPathComponent("coffee.jpg"), to: locked.appendingPathComponent("coffee.jpg"))
+        #expect(chmod(locked.path, 0o000) == 0)
+        defer { chmod(locked.path, 0o755) }
+        var prefix = "exec"
+        if runningAsRoot {
+            guard setprivAvailable else {
+                note("running as root without setpriv: a folder without read permission is still read; not tested")
+                return
+            }
+            // nobody must be able to write the cache.
+            #expect(chown(cache.path, 65534, 65534) == 0)
+            prefix = "exec setpriv --reuid=65534 --regid=65534 --clear-groups"
+        }
+        func suggest(_ path: String) throws -> Run {
+            try cli.bash("XDG_CACHE_HOME=\(shellQuoted(cache.path)) \(prefix) \"$COLLAGE\" suggest --recursive --count 2 \(shellQuoted(path))",
+                         timeout: 60)
+        }
+        let inside = try suggest("Trip")
+        #expect(inside.succeeded, "\(inside)")
+        #expect(names(inside).count == 2)
+        #expect(inside.stderr.hasPrefix("collage: warning: skipped 1 not a photo, 1 unreadable (")
+                && inside.stderr.contains(", 1 folder not readable (cannot open \(locked.path): Permission denied)")
+                && inside.stderr.filter { $0 == "\n" }.count == 1, "\(inside)")
+        let named = try suggest(locked.path)
+        #expect(named.isOneLineRefusal(naming: locked.path) && named.stderr.contains("Permission denied"), "\(named)")
+    }
+
+    /// Links that loop: a link to itself, two links to each other, and two
+    /// folders each holding a link to the other. Each real folder is looked
+    /// in once; a link that leads nowhere is no file.
+    @Test func symbolicLinkLoops() throws {
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: photos.appendingPathComponent("self.jpg").path, withDestinationPath: "self.jpg")
+        try fm.createSymbolicLink(atPath: photos.appendingPathComponent("ping.jpg").path, withDestinationPath: "pong.jpg")
+        try fm.createSymbolicLink(atPath: photos.appendingPathComponent("pong.jpg").path, withDestinationPath: "ping.jpg")
+        for (folder, other) in [("A", "B"), ("B", "A")] {
+            try fm.createDirectory(at: photos.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try fm.createSymbolicLink(atPath: photos.appendingPathComponent("\(folder)/to-\(other)").path, withDestinationPath: "../\(other)")
+        }
+        try fm.copyItem(at: photos.appendingPathComponent("coffee.jpg"), to: photos.appendingPathComponent("A/coffee-in-a.jpg"))
+        let run = try suggest("Trip", "--recursive", "--json")
+        #expect(run.succeeded, "\(run)")
+        let entries = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["photos"] as? [[String: Any]])
+        let paths = entries.compactMap { $0["path"] as? String }
+        #expect(paths.count == SuggestPhotos.shots.count + 1, "\(paths)")
+        #expect(paths.filter { $0.hasSuffix("/coffee-in-a.jpg") }.count == 1, "\(paths)")
+        // The same line as without the links.
+        #expect(run.stderr.hasPrefix("collage: warning: skipped 1 not a photo, 1 unreadable (\(photos.path)/broken.jpg: ")
+                && run.stderr.filter { $0 == "\n" }.count == 1, "\(run)")
     }
 
     @Test func badArgumentsAreOneLineRefusals() throws {

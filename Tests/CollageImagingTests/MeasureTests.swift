@@ -102,6 +102,51 @@ import Testing
         }
     }
 
+    /// A HEIF's own thumbnail stands in as a JPEG's EXIF one does, when it
+    /// covers the 160 pixels measured: made here by heif-enc (Debian
+    /// libheif-examples, which the tests install) from a sample, with a
+    /// thumbnail and without one; and a phone's HEIC and a camera's HIF from
+    /// the shared test data, which carry theirs. (Any decode takes a HEIF's
+    /// thumbnail that covers what it asks for, 160 x 160 here without
+    /// `use_thumbnail`; with it, the measure asks for no more than it
+    /// measures, so a 160 x 120 thumbnail of a 4:3 photo does too.)
+    @Test func aHEIFsThumbnailIsMeasuredWhenItCoversWhatIsMeasured() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 512 x 384 of the cameraman, so that heif-enc's 160 x 120 thumbnail
+        // has the photo's shape exactly (the loader takes one within a pixel
+        // of it; heif-enc rounds down).
+        let engine = ImageEngine()
+        let square = try engine.picture(of: Photo(path: Self.samples.appendingPathComponent("cameraman-grayscale.jpg").path),
+                                        fitting: 512, height: 512)
+        var wide = RGBImage(width: 512, height: 384, filledWith: .white)
+        wide.pixels = Array(square.pixels[(64 * 512 * 3)..<(448 * 512 * 3)])
+        let source = folder.appendingPathComponent("source.jpg")
+        try Data(try engine.encode(wide, as: .standard, options: SaveOptions(quality: 95))).write(to: source)
+        let with = folder.appendingPathComponent("with.heic").path, without = folder.appendingPathComponent("without.heic").path
+        for (output, thumbnail) in [(with, ["-t", "160"]), (without, [])] {
+            let run = try ToolRun("/usr/bin/heif-enc", ["-q", "80"] + thumbnail + ["-o", output, source.path])
+            try #require(run.status == 0, "heif-enc \(thumbnail)")
+        }
+        let measured = try Self.measure(with), primary = try Self.measure(without)
+        #expect(measured.from_thumbnail == 1)
+        #expect(measured.info.display_width == 512 && measured.info.display_height == 384)
+        #expect(measured.measured_width == 160 && measured.measured_height == 120)
+        #expect(try Self.measure(with, thumbnail: false).from_thumbnail == 0)
+        #expect(primary.from_thumbnail == 0)
+        // The thumbnail and the decode see one scene.
+        #expect(DuplicateGroups.distance(measured.hash, primary.hash) <= 6, "\(DuplicateGroups.distance(measured.hash, primary.hash))")
+
+        guard let heif = TestData.folder("heif/pillow-heif") else { return TestData.reportAbsent("heif/pillow-heif") }
+        // arrow.heic: 3024 x 4032 with a 240 x 320 thumbnail; cat.hif:
+        // 4240 x 2832 with 1616 x 1080 and 320 x 212 ones.
+        for name in ["arrow.heic", "cat.hif"] {
+            let phone = try Self.measure(heif.appendingPathComponent(name).path)
+            #expect(phone.from_thumbnail == 1, "\(name)")
+            #expect(max(phone.measured_width, phone.measured_height) == 160, "\(name)")
+        }
+    }
+
     @Test func notAPhotoIsRefusedByName() throws {
         let folder = try PNGTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

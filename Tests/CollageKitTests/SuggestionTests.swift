@@ -1,4 +1,4 @@
-import CollageKit
+@testable import CollageKit
 import Foundation
 import XCTest
 
@@ -150,10 +150,63 @@ final class SuggestionChoiceTests: XCTestCase {
         var verdicts = choice.judge(photos)
         let running = choice.running(verdicts)
         XCTAssertEqual(running.count, 8)
-        let chosen = choice.settle(&verdicts, photos: photos, running: running)
+        var measured = photos
+        let chosen = choice.settle(&verdicts, photos: &measured, running: running) { asked, photos in
+            for i in asked { photos[i].measures.faces = 0 }
+        }
         XCTAssertEqual(chosen.count, 2)
         XCTAssertTrue(chosen.allSatisfy(running.contains))
         XCTAssertEqual(verdicts.filter { $0.whyNot == "not chosen: a better photo was taken near it" }.count, 52)
+    }
+
+    /// Faces are looked for only where they could change a pick, and the
+    /// choice is the one every running photo's faces would give: over
+    /// photos of differing worth (exposure, shape), with people in some,
+    /// none, or all, for each count.
+    func testFacesAreLookedForOnlyWhereTheyCouldChangeThePickAndTheChoiceIsTheSame() {
+        var seed: UInt64 = 31
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        var asked = [0, 0, 0], running = [0, 0, 0]
+        for round in 0..<60 {
+            let people = round % 3   // none, some, all
+            let photos = (0..<(20 + next(60))).map { i in
+                shot("p\(i).jpg", time: Double(i) * 60, hash: scene(i + 200), mean: [0.5, 0.5, 0.12][next(3)],
+                     dark: Double(next(30)) / 100, width: [1600, 1200, 1920][next(3)], height: 1200)
+            }
+            let faces = photos.indices.map { _ in people == 0 ? 0 : people == 2 ? 1 + next(2) : next(3) == 0 ? 1 : 0 }
+            let choice = SuggestionChoice(count: SuggestionChoice.counts[next(3)])
+            let judged = choice.judge(photos)
+            let inRunning = choice.running(judged)
+
+            // Every running photo's faces first, then the choice.
+            var everyFace = photos
+            for i in inRunning { everyFace[i].measures.faces = faces[i] }
+            var full = judged
+            for i in inRunning { full[i].score = choice.score(everyFace[i].measures) }
+            let expected = choice.choose(&full, among: inRunning)
+
+            var lazy = judged, measured = photos
+            var searched: Set<Int> = []
+            let chosen = choice.settle(&lazy, photos: &measured, running: inRunning, batch: 1 + next(2)) { batch, photos in
+                for i in batch {
+                    XCTAssertNil(photos[i].measures.faces, "each photo is searched once")
+                    XCTAssertTrue(inRunning.contains(i))
+                    photos[i].measures.faces = faces[i]
+                    searched.insert(i)
+                }
+            }
+            XCTAssertEqual(chosen, expected, "round \(round)")
+            XCTAssertEqual(lazy.map(\.chosen), full.map(\.chosen), "round \(round)")
+            asked[people] += searched.count
+            running[people] += inRunning.count
+        }
+        // People everywhere: about one search a pick; nowhere: most of the running.
+        XCTAssertLessThan(Double(asked[2]), 0.6 * Double(running[2]), "\(asked) of \(running)")
+        XCTAssertLessThan(asked[1], running[1], "\(asked) of \(running)")
+        XCTAssertLessThanOrEqual(asked[0], running[0])
     }
 }
 
@@ -234,6 +287,30 @@ final class MeasuresCacheTests: XCTestCase {
             try cache.save()
             XCTAssertFalse(MeasuresCache(file: file).wasDamaged)
             XCTAssertEqual(MeasuresCache(file: file).count, 1)
+        }
+    }
+
+    /// A checksum guards against a disk's errors, not against a file
+    /// written with a correct one over values no measure has: each such
+    /// value makes the whole file rebuilt (Fuzz/FuzzMeasuresCache.swift
+    /// holds the reader to it).
+    func testValuesNoMeasureHasAreNotTrustedEvenUnderACorrectChecksum() throws {
+        let file = folder.appendingPathComponent("measures.json")
+        var cache = MeasuresCache(file: file)
+        cache.store(shot("a.jpg", time: 0, hash: 1, faces: 1).measures, of: Photo(path: "/a.jpg"), stamp: FileStamp(size: 1, modified: 0))
+        try cache.save()
+        let written = try Array(Data(contentsOf: file))
+        let json = String(decoding: try XCTUnwrap(MeasuresFile.checked(written)), as: UTF8.self)
+        XCTAssertNotNil(MeasuresFile.entries(reading: written))
+        for (value, bad) in [("\"width\":1600", "\"width\":0"), ("\"size\":1", "\"size\":-1"), ("\"darkShare\":0", "\"darkShare\":1.5"),
+                             ("\"meanLevel\":0.5", "\"meanLevel\":-0.5"), ("\"sharpness\":100", "\"sharpness\":-1"),
+                             ("\"faces\":1", "\"faces\":-1"), ("\"sharpness\":100", "\"sharpness\":1e999")] {
+            XCTAssertTrue(json.contains(value), "\(value) in \(json)")
+            let damaged = Array(json.replacingOccurrences(of: value, with: bad).utf8)
+            try Data(Array(MeasuresFile.checksum(damaged).utf8) + [0x0A] + damaged).write(to: file)
+            let read = MeasuresCache(file: file)
+            XCTAssertTrue(read.wasDamaged, bad)
+            XCTAssertEqual(read.count, 0, bad)
         }
     }
 

@@ -948,6 +948,7 @@ static void heif_choose(void *state, uint32_t need_width, uint32_t need_height, 
     header->width = draw->read.g.crop_width;
     header->height = draw->read.g.crop_height;
     header->orientation = draw->read.g.orientation;
+    header->stand_in = draw->read.thumbnail;
 }
 
 static ci_status heif_start(void *state, ci_scale *scale, ci_header *header, uint32_t *width,

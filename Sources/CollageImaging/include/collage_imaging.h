@@ -458,7 +458,8 @@ ci_status ci_pdf_write(const ci_pdf_page *page, uint8_t **out, size_t *out_size,
 
 typedef struct {
     ci_limits limits;
-    int use_thumbnail;      // nonzero: measure the camera's EXIF thumbnail where the file has a usable one
+    int use_thumbnail;      // nonzero: measure the thumbnail the file carries where usable (a JPEG's
+                            // EXIF one of the photo's shape, a HEIF's own covering the 160 pixels measured)
 } ci_measure_options;
 
 typedef struct {
@@ -468,12 +469,12 @@ typedef struct {
     double dark_share;      // share of pixels in clipped shadows (grey <= 10)
     double bright_share;    // share of pixels in clipped highlights (grey >= 245)
     double mean_level;      // mean grey level, 0-1
-    int from_thumbnail;     // nonzero: measured on the EXIF thumbnail, else on the smallest decode
+    int from_thumbnail;     // nonzero: measured on the file's thumbnail (EXIF's, a HEIF's), else on the smallest decode
     uint32_t measured_width, measured_height; // the grey picture measured (at most 160 on its long side)
 } ci_measures;
 
-// Measures the photo at `path` from its cheapest picture: the EXIF
-// thumbnail when asked for and usable (of the photo's shape), else a
+// Measures the photo at `path` from its cheapest picture: the thumbnail
+// the file carries when asked for and usable (of the photo's shape), else a
 // shrink-on-load decode to about 160 pixels. Never decodes a JPEG at
 // full size.
 ci_status ci_measure_photo(const char *path, const ci_measure_options *options, ci_measures *out, ci_error *err);

@@ -848,7 +848,7 @@ private struct FailureList: Sendable {
 // MARK: - Measures for `collage suggest` (issue #33)
 
 extension ImageEngine: PhotoMeasuring {
-    /// `ci_measure_photo`: the EXIF thumbnail where usable, else the
+    /// `ci_measure_photo`: the file's thumbnail (EXIF's, a HEIF's) where usable, else the
     /// smallest decode. `fileTime` (seconds since 1970) dates a photo whose
     /// file says nothing.
     public func measure(_ photo: Photo, fileTime: Double) throws -> PhotoMeasures {

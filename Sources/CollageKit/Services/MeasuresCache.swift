@@ -1,17 +1,6 @@
 import Foundation
 
-/// What a file is now, by `stat`: the cache's key besides its path. A file
-/// changed in place changes its size or its modification time.
-public struct FileStamp: Codable, Equatable, Sendable {
-    public var size: Int64
-    /// Modification time, seconds since 1970 (to the nanosecond).
-    public var modified: Double
-
-    public init(size: Int64, modified: Double) {
-        self.size = size
-        self.modified = modified
-    }
-
+extension FileStamp {
     /// The stamp of a regular file; nil for anything else, or one that cannot be stat'ed.
     public static func of(_ photo: Photo) -> FileStamp? {
         var info = stat()
@@ -25,25 +14,16 @@ public struct FileStamp: Codable, Equatable, Sendable {
 /// modification time, in `$XDG_CACHE_HOME/collage/measures.json`
 /// (`~/.cache/collage/` without it): a second `collage suggest` over the
 /// same folder decodes nothing. Written whole and atomically (`AtomicFile`),
-/// its checksum first; a file whose checksum fails or that does not parse
-/// as this version's is not trusted, only rebuilt. Not thread-safe: one per run, read before and written after the
-/// measuring.
+/// its checksum first (`MeasuresFile`); a file whose checksum fails, that
+/// does not parse as this version's or holds values no measure has is not
+/// trusted, only rebuilt. Not thread-safe: one per run, read before and
+/// written after the measuring.
 public struct MeasuresCache: Sendable {
     public let file: URL
     private var entries: [String: Entry] = [:]
     private var changed = false
 
-    struct Entry: Codable, Equatable, Sendable {
-        var stamp: FileStamp
-        var measures: PhotoMeasures
-    }
-
-    struct Contents: Codable {
-        var version: Int
-        var photos: [String: Entry]
-    }
-
-    static let version = 1
+    typealias Entry = MeasuresFile.Entry
 
     public static func defaultFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let folder: URL
@@ -63,13 +43,12 @@ public struct MeasuresCache: Sendable {
     public init(file: URL = MeasuresCache.defaultFile()) {
         self.file = file
         guard let data = FileManager.default.contents(atPath: file.path) else { return }
-        guard let json = Self.checked(Array(data)),
-              let contents = try? JSONDecoder().decode(Contents.self, from: Data(json)), contents.version == Self.version else {
+        guard let entries = MeasuresFile.entries(reading: Array(data)) else {
             wasDamaged = true
             changed = true
             return
         }
-        entries = contents.photos
+        self.entries = entries
     }
 
     /// A path as a key: its text, or for a name that is not UTF-8 its bytes
@@ -98,26 +77,7 @@ public struct MeasuresCache: Sendable {
     public func save() throws {
         guard changed else { return }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let json = Array(try JSONEncoder().encode(Contents(version: Self.version, photos: entries)))
-        try AtomicFile.write(Array(Self.checksum(json).utf8) + [UInt8(ascii: "\n")] + json, to: file.path,
-                             overwrite: true, mode: AtomicFile.privateFileMode)
-    }
-
-    /// The file is its checksum's line, then the JSON: a byte changed
-    /// anywhere (a disk's error, a hand's edit) that still parses would
-    /// otherwise be trusted as a measure.
-    static func checked(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
-        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        let json = bytes[(newline + 1)...]
-        guard String(decoding: bytes[..<newline], as: UTF8.self) == checksum(json) else { return nil }
-        return json
-    }
-
-    /// FNV-1a, 64 bits, as 16 hex digits.
-    static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        try AtomicFile.write(try MeasuresFile.bytes(of: entries), to: file.path, overwrite: true,
+                             mode: AtomicFile.privateFileMode)
     }
 }

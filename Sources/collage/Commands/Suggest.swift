@@ -203,7 +203,7 @@ enum SuggestionJSON {
         let entries = zip(report.photos, report.verdicts).map { photo, verdict in
             let m = photo.measures
             return Entry(path: photo.photo.path, taken: m.taken.iso8601, taken_from: m.taken.fromCamera ? "exif" : "file",
-                         width: m.width, height: m.height, measured_on: m.fromThumbnail ? "exif thumbnail" : "smallest decode",
+                         width: m.width, height: m.height, measured_on: m.fromThumbnail ? "embedded thumbnail" : "smallest decode",
                          sharpness: rounded(m.sharpness),
                          exposure: Exposure(dark: rounded(m.darkShare), bright: rounded(m.brightShare), mean: rounded(m.meanLevel)),
                          faces: m.faces, duplicate_group: verdict.group, event: verdict.event,

@@ -19,7 +19,8 @@ public struct PhotoMeasures: Codable, Equatable, Sendable {
     public var darkShare: Double
     public var brightShare: Double
     public var meanLevel: Double
-    /// Measured on the camera's EXIF thumbnail (else on the smallest decode).
+    /// Measured on the thumbnail the file carries (a JPEG's EXIF one, a
+    /// HEIF's own), else on the smallest decode.
     public var fromThumbnail: Bool
     /// The smart crop's faces; nil until they were looked for (only photos
     /// still in the running are).

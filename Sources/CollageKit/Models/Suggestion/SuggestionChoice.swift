@@ -139,17 +139,37 @@ public struct SuggestionChoice: Sendable {
         }
     }
 
-    /// Once the running photos' faces are known (in `photos`): scores them
-    /// again, sets aside the rest of `among` and chooses among the running.
-    /// Returns the chosen indices in the order taken.
+    /// Chooses among the running (indices in the order taken, among
+    /// `among`) as `choose` would with every running photo's faces known,
+    /// asking `lookForFaces` (indices, at most `batch` at a time; it fills
+    /// in their faces in `photos`) only of photos that could still be
+    /// chosen: one whose best score, with a face, could not beat a photo
+    /// already known is never searched. The choice is the same; where
+    /// people are found there are far fewer searches (a face found settles
+    /// a pick), where none are, each photo near the best is still searched.
+    /// Sets aside the rest of `among`. Returns the chosen indices in the
+    /// order taken.
     @discardableResult
-    public func settle(_ verdicts: inout [PhotoVerdict], photos: [MeasuredPhoto], running: [Int],
-                       among: [Int]? = nil) -> [Int] {
+    public func settle(_ verdicts: inout [PhotoVerdict], photos: inout [MeasuredPhoto], running: [Int],
+                       among: [Int]? = nil, batch: Int = 1,
+                       lookForFaces: (_ indices: [Int], _ photos: inout [MeasuredPhoto]) -> Void) -> [Int] {
         for i in (among ?? Array(verdicts.indices)) where verdicts[i].score != nil && !running.contains(i) {
             verdicts[i].whyNot = "not chosen: a better photo was taken near it"
         }
-        for i in running { verdicts[i].score = score(photos[i].measures) }
-        return choose(&verdicts, among: running)
+        let scored = running.filter { verdicts[$0].score != nil }
+        let picked = pick(scored, bounds: { i in
+            let m = photos[i].measures
+            guard m.faces == nil else { return (score(m), true) }
+            var withFace = m
+            withFace.faces = 1
+            return (score(withFace), false)
+        }, lookForFaces: { asked in
+            lookForFaces(asked, &photos)
+            // One the search said nothing of counts as without faces.
+            for i in asked where photos[i].measures.faces == nil { photos[i].measures.faces = 0 }
+        }, batch: batch)
+        for i in scored { verdicts[i].score = score(photos[i].measures) }
+        return mark(&verdicts, scored: scored, picked: picked)
     }
 
     /// Chooses among the scored photos at `among` (indices into `verdicts`,
@@ -158,24 +178,56 @@ public struct SuggestionChoice: Sendable {
     @discardableResult
     public func choose(_ verdicts: inout [PhotoVerdict], among: [Int]? = nil) -> [Int] {
         let scored = (among ?? Array(verdicts.indices)).filter { verdicts[$0].score != nil }
+        let known = verdicts
+        let picked = pick(scored, bounds: { (known[$0].score!, true) }, lookForFaces: { _ in }, batch: 1)
+        return mark(&verdicts, scored: scored, picked: picked)
+    }
+
+    /// The greedy choice of `chosenCount` of `scored` (indices in the order
+    /// taken): each the best score plus its distance (in places among
+    /// `scored`) from those chosen already, the earliest of equals. `bounds`
+    /// gives a photo's score, or while its faces are unknown the most it can
+    /// be (with a face); a pick is made only when no photo's most could
+    /// still beat the best known, and until then `lookForFaces` is asked of
+    /// the likeliest to (at most `batch` at a time). Returns the chosen
+    /// indices in the order taken.
+    private func pick(_ scored: [Int], bounds: (Int) -> (score: Double, known: Bool),
+                      lookForFaces: ([Int]) -> Void, batch: Int) -> [Int] {
         let wanted = chosenCount(available: scored.count)
         var chosen: [Int] = []   // positions in `scored`
         while chosen.count < wanted {
             var best: (position: Int, value: Double)?
+            var open: [(position: Int, most: Double)] = []
             for position in scored.indices where !chosen.contains(position) {
                 let spread = chosen.isEmpty || scored.count < 2 ? 0
                     : Double(chosen.map { abs($0 - position) }.min()!) / Double(scored.count - 1)
-                let value = verdicts[scored[position]].score! + Self.spreadWeight * spread
-                if best == nil || value > best!.value { best = (position, value) }
+                let (score, known) = bounds(scored[position])
+                let value = score + Self.spreadWeight * spread
+                if !known {
+                    open.append((position, value))
+                } else if best == nil || value > best!.value {
+                    best = (position, value)
+                }
             }
-            chosen.append(best!.position)
+            // Those that could beat it (or equal it, earlier).
+            let threats = open.filter { best == nil || $0.most > best!.value || ($0.most == best!.value && $0.position < best!.position) }
+            if threats.isEmpty {
+                chosen.append(best!.position)
+            } else {
+                let likeliest = threats.sorted { $0.most != $1.most ? $0.most > $1.most : $0.position < $1.position }
+                lookForFaces(likeliest.prefix(max(1, batch)).map { scored[$0.position] })
+            }
         }
-        let picked = chosen.map { scored[$0] }.sorted()
+        return chosen.map { scored[$0] }.sorted()
+    }
+
+    /// Marks the picked chosen, and gives the rest of `scored` their reason.
+    private func mark(_ verdicts: inout [PhotoVerdict], scored: [Int], picked: [Int]) -> [Int] {
         for i in scored {
             if picked.contains(i) {
                 verdicts[i].chosen = true
                 verdicts[i].whyNot = nil
-            } else if wanted == 0 {
+            } else if picked.isEmpty {
                 verdicts[i].whyNot = "too few photos worth showing for a collage"
             } else {
                 verdicts[i].whyNot = "not chosen: better photos, or photos of other times, were"
