@@ -11,6 +11,9 @@ public struct SaveOptions: Equatable, Sendable {
     /// PNG's pHYs, EXIF's XResolution and YResolution. nil: none, the file
     /// as before.
     public let resolution: PrintResolution?
+    /// The paper a page (PDF) is printed on (`--size A4`); nil: the canvas
+    /// at the print resolution (`pagePoints`).
+    public let page: PrintSize?
 
     /// The engine's default (`ci_save_options_default`): 90.
     public static let defaultQuality = Int(ci_save_options_default().quality)
@@ -18,10 +21,22 @@ public struct SaveOptions: Equatable, Sendable {
     /// The engine's defaults. (They pass every check, so this cannot fail.)
     public static let defaults: SaveOptions = try! SaveOptions()
 
-    public init(quality: Int = SaveOptions.defaultQuality, resolution: PrintResolution? = nil) throws {
+    public init(quality: Int = SaveOptions.defaultQuality, resolution: PrintResolution? = nil,
+                page: PrintSize? = nil) throws {
         guard (1...100).contains(quality) else { throw RenderValueError.qualityOutOfRange(quality) }
         self.quality = quality
         self.resolution = resolution
+        self.page = page
+    }
+
+    /// A page's size in points (1/72 inch) for a canvas of `width` x
+    /// `height` pixels: the paper when given, else the canvas at the print
+    /// resolution (300 dpi unless given: 2480x3508 pixels are 595.2 x
+    /// 841.92 points).
+    public func pagePoints(canvasWidth width: Int, height: Int) -> (width: Double, height: Double) {
+        if let page { return page.points }
+        let dotsPerInch = Double((resolution ?? .default).dotsPerInch)
+        return (Double(width) * 72 / dotsPerInch, Double(height) * 72 / dotsPerInch)
     }
 
     /// The engine's value, but for what the engine adds itself (its
