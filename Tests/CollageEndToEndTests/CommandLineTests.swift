@@ -242,7 +242,7 @@ import Testing
             (["save", "--text-colour", "#12345"], "The value '#12345' is invalid for '--text-colour <color>': colour '#12345' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
             (["save", "--size", "1920"], "The value '1920' is invalid for '--size <WxH>': size '1920' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx or xHEIGHT"),
             (["preview", "--graphics", "ascii"], "The value 'ascii' is invalid for '--graphics <mode>': graphics 'ascii' is not auto, symbols, sixel, kitty or iterm2"),
-            (["batch", "-", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'jpg', 'png', 'avif' or 'webp'."),
+            (["batch", "-", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'jpg', 'png', 'avif', 'webp' or 'pdf'."),
         ]
         for (arguments, expected) in cases {
             let output = try cli.run(arguments)

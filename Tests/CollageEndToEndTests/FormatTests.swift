@@ -80,7 +80,7 @@ import Testing
         try cli.run(["add", CLI.jpegs[0], Self.heic])
         let saved = try cli.run("save", "-o", "out.heic")
         #expect(saved.status == 64)
-        #expect(saved.stderr.contains("cannot save as '.heic': use .jpg, .jpeg, .png, .avif or .webp"), "\(saved.stderr)")
+        #expect(saved.stderr.contains("cannot save as '.heic': use .jpg, .jpeg, .png, .avif, .webp or .pdf"), "\(saved.stderr)")
     }
 
     static func fixture(_ kind: String, _ name: String) -> String {

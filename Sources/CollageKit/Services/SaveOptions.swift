@@ -11,8 +11,8 @@ public struct SaveOptions: Equatable, Sendable {
     /// PNG's pHYs, EXIF's XResolution and YResolution. nil: none, the file
     /// as before.
     public let resolution: PrintResolution?
-    /// The paper a page (PDF) is printed on (`--size A4`); nil: the canvas
-    /// at the print resolution (`pagePoints`).
+    /// The size on paper asked for (`--size A4`), drawn at `resolution`:
+    /// the page a PDF is; nil for a size in pixels.
     public let page: PrintSize?
 
     /// The engine's default (`ci_save_options_default`): 90.
@@ -21,8 +21,7 @@ public struct SaveOptions: Equatable, Sendable {
     /// The engine's defaults. (They pass every check, so this cannot fail.)
     public static let defaults: SaveOptions = try! SaveOptions()
 
-    public init(quality: Int = SaveOptions.defaultQuality, resolution: PrintResolution? = nil,
-                page: PrintSize? = nil) throws {
+    public init(quality: Int = SaveOptions.defaultQuality, resolution: PrintResolution? = nil, page: PrintSize? = nil) throws {
         guard (1...100).contains(quality) else { throw RenderValueError.qualityOutOfRange(quality) }
         self.quality = quality
         self.resolution = resolution
