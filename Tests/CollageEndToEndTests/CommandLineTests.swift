@@ -15,7 +15,7 @@ import Testing
             (["batch", "-", "--jobs", "-1"], "collage: --jobs -1 is less than 1: use 1 or more collages at once\n"),
             (["batch", "-", "--quality", "101"], "collage: --quality 101 is out of range: use 1 to 100\n"),
             (["save", "--size", "1920x"], "collage: --layout auto cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT\n"),
-            (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg, .png, .avif or .webp\n"),
+            (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg, .png, .avif, .webp or .pdf\n"),
             (["nope"], "collage: no command 'nope' (see 'collage --help')\n"),
             (["help", "nope"], "collage: no command 'nope' (see 'collage --help')\n"),
             // The nearest command or option by edit distance (issue #24).
@@ -277,7 +277,7 @@ import Testing
         try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
         let output = try cli.run("save", "-o", "x.png", "--quality", "50", "--size", "64x32")
         #expect(output.status == 0)
-        #expect(output.stderr == "collage: warning: --quality applies to JPEG, AVIF and WebP only: PNG is lossless, so it is ignored\n")
+        #expect(output.stderr == "collage: warning: --quality applies to JPEG, AVIF, WebP and PDF only: PNG is lossless, so it is ignored\n")
         try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
         #expect(try cli.run("save", "-o", "y.jpg", "--quality", "50", "--size", "64x32").stderr.isEmpty)
     }
