@@ -20,11 +20,11 @@ mkdir -p demo-output
 # size), portrait and banner, which is what a person gets by default.
 "$binary" save --keep --force --size 1080x1920 -o demo-output/collage-portrait.jpg
 "$binary" save --keep --force --size 3000x500 -o demo-output/collage-banner.jpg
-# An A4 page to print (issue #34): 2480x3508 pixels at 300 dpi are A4's
-# 210x297 mm, 10 mm (118 px) margins for a printer's edge, the title and
-# captions as text; and its page as pdftoppm draws it, 800 px tall, which is
-# the README's docs/images/collage-a4-pdf.png (copy it there to remake it).
-"$binary" save --keep --force --size 2480x3508 --dpi 300 --margin 118 --gap 24 \
+# An A4 page to print (issue #34): 2480x3508 pixels at 300 dpi, 10 mm
+# (118 px) margins for a printer's edge, the title and captions as text; and
+# its page as pdftoppm draws it, 800 px tall, which is the README's
+# docs/images/collage-a4-pdf.png (copy it there to remake it).
+"$binary" save --keep --force --size A4 --margin 118 --gap 24 \
   --title "Summer 2026" --caption name -o demo-output/collage-a4.pdf
 pdftoppm -png -singlefile -scale-to 800 demo-output/collage-a4.pdf demo-output/collage-a4-pdf
 "$binary" save --force -o demo-output/collage.jpg

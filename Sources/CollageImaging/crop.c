@@ -224,6 +224,17 @@ static uint8_t rounded_average(uint64_t sum, const divisor *d) {
     return (uint8_t)(d->multiplier ? (x * d->multiplier) >> 40 : x / d->n);
 }
 
+// band[i] = row[i] (the band's first row) or band[i] += row[i]: most of
+// reduce_upright's time, the frame's every byte (CI_VECTOR_CLONES: AVX2
+// widens and adds 8 bytes an instruction).
+CI_VECTOR_CLONES
+static void band_sum(uint32_t *restrict band, const uint8_t *restrict row, size_t count, int first) {
+    if (first)
+        for (size_t i = 0; i < count; i++) band[i] = row[i];
+    else
+        for (size_t i = 0; i < count; i++) band[i] += row[i];
+}
+
 // The frame reduced by averaging to about `width` x `height` upright pixels
 // (never more than it has), as 3 bytes a pixel. A box filter is enough for
 // looking at a photo; it reads each pixel of the frame once. Reduced as
@@ -243,7 +254,7 @@ static ci_status reduce_upright(const ci_image *frame, int orientation, uint32_t
     const int channels = frame->channels;
     const size_t row_values = (size_t)frame->width * (size_t)channels;
     // Each band of frame rows summed down its columns first: one pass over
-    // contiguous bytes, which the compiler vectorises.
+    // contiguous bytes, vectorised (band_sum).
     uint32_t *band = malloc(row_values * sizeof *band);
     uint32_t *column = malloc(((size_t)sw + 1) * sizeof *column);
     if (!band || !column) {
@@ -257,11 +268,8 @@ static ci_status reduce_upright(const ci_image *frame, int orientation, uint32_t
     for (uint32_t b = 0; b < sh; b++) {
         uint32_t row0 = (uint32_t)((uint64_t)b * frame->height / sh);
         uint32_t row1 = (uint32_t)((uint64_t)(b + 1) * frame->height / sh);
-        memset(band, 0, row_values * sizeof *band);
-        for (uint32_t r = row0; r < row1; r++) {
-            const uint8_t *p = frame->pixels + (size_t)r * frame->stride;
-            for (size_t i = 0; i < row_values; i++) band[i] += p[i];
-        }
+        for (uint32_t r = row0; r < row1; r++)
+            band_sum(band, frame->pixels + (size_t)r * frame->stride, row_values, r == row0);
         uint8_t *q = out->pixels + (size_t)b * out->stride;
         // Output columns are `narrow` or `narrow + 1` frame columns wide, so
         // two divisors serve the row, each as a multiplier (the divisions

@@ -44,17 +44,8 @@
 #include <emmintrin.h>
 #endif
 
-// The inner loops are plain C that the compiler vectorises. On x86-64 they
-// are also compiled for AVX2 and FMA (8 lanes, fused multiply-add), picked at
-// load time on the machines that have them; elsewhere the baseline build runs.
-#if defined(__x86_64__) && defined(__has_attribute)
-#if __has_attribute(target_clones) && !defined(__SANITIZE_ADDRESS__)
-#define CI_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-#endif
-#ifndef CI_VECTOR_CLONES
-#define CI_VECTOR_CLONES
-#endif
+// The inner loops are plain C that the compiler vectorises, also for AVX2
+// and FMA where the processor has them (CI_VECTOR_CLONES, internal.h).
 
 #define LANCZOS_LOBES 3.0
 static const double pi = 3.14159265358979323846;

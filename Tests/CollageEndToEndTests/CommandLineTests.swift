@@ -221,7 +221,7 @@ import Testing
                 #expect(listed == choice.values, "\(command) \(choice.option)")
             }
             let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-            #expect(flat.contains("--size <WxH> Canvas size in pixels.") && flat.contains("(default: 1920x1080)"))
+            #expect(flat.contains("--size <WxH> Canvas size in pixels, or on paper (drawn at --dpi where the command takes it): A3, A4, A5, A6, letter, legal") && flat.contains("(default: 1920x1080)"))
             #expect(flat.contains("(default: white)"), "\(command) --background")
             if command == ["preview"] || command == ["pick"] {
                 #expect(flat.contains("(values: auto, symbols, sixel, kitty, iterm2; default: auto)"), "\(command) --graphics")
@@ -240,7 +240,7 @@ import Testing
             (["pick", "--caption", "title"], "The value 'title' is invalid for '--caption <caption>': caption 'title' is not none, name or date"),
             (["--background", "nope"], "The value 'nope' is invalid for '--background <color>': colour 'nope' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
             (["save", "--text-colour", "#12345"], "The value '#12345' is invalid for '--text-colour <color>': colour '#12345' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
-            (["save", "--size", "1920"], "The value '1920' is invalid for '--size <WxH>': size '1920' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx or xHEIGHT"),
+            (["save", "--size", "1920"], "The value '1920' is invalid for '--size <WxH>': size '1920' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx, xHEIGHT or a size on paper (A4, A4-landscape, 6x4in, 15x10cm)"),
             (["preview", "--graphics", "ascii"], "The value 'ascii' is invalid for '--graphics <mode>': graphics 'ascii' is not auto, symbols, sixel, kitty or iterm2"),
             (["batch", "-", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'jpg', 'png', 'avif', 'webp' or 'pdf'."),
         ]

@@ -114,6 +114,9 @@ extension DecodedImage {
         #expect(coarse.contains("Page size:       576 x 864 pts"), "\(coarse)")
         // Without a title the document has none.
         #expect(!plain.contains("Title:"), "\(plain)")
+        // A size on paper is the page, exactly (its canvas 2480x3508 at 300 dpi).
+        let paper = try Self.poppler("pdfinfo", [], try save(cli, "paper.pdf", ["--size", "A4"])).text
+        #expect(paper.contains("Page size:       595.276 x 841.89 pts (A4)"), "\(paper)")
     }
 
     @Test func theTitleAndCaptionsAreTextInEmbeddedFonts() throws {

@@ -375,3 +375,39 @@ import CollageTestSupport
         }
     }
 }
+
+/// `#size SIZE` lines: the size of the collage they are a line of, as
+/// `--size` takes it, placed as `#layout` lines are.
+@Suite struct BatchListSizeTests {
+    let lists = BatchListLayoutTests()
+    func parse(_ text: String) -> [BatchGroup] { lists.parse(text) }
+
+    @Test func aSizeLineSizesItsCollageOnlyInPixelsOrOnPaper() throws {
+        let groups = parse("#size A4\na.jpg\nb.jpg\n\nc.jpg\nd.jpg\n\n#layout rows\n#size  1080x\ne.jpg\nf.jpg")
+        #expect(groups == [
+            BatchGroup(number: 1, firstLine: 1, lastLine: 3, photos: [Photo(path: "/lists/a.jpg"), Photo(path: "/lists/b.jpg")],
+                       size: ListedSize(try SizeRequest(parsing: "A4"), line: 1)),
+            BatchGroup(number: 2, firstLine: 5, lastLine: 6, photos: [Photo(path: "/lists/c.jpg"), Photo(path: "/lists/d.jpg")]),
+            BatchGroup(number: 3, firstLine: 8, lastLine: 11, photos: [Photo(path: "/lists/e.jpg"), Photo(path: "/lists/f.jpg")],
+                       layout: .rows, size: ListedSize(.pixels(try RequestedSize(width: 1080, height: nil)), line: 9)),
+        ])
+        #expect(parse("#size 6x4IN\r\na.jpg").first?.size?.request.description == "6x4in")
+    }
+
+    @Test func aWrongMissingOutOfPlaceOrSecondSizeLineIsAProblemNamingTheLine() {
+        #expect(parse("#size A7\na.jpg").first?.problem
+            == "line 1: size 'A7' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx, xHEIGHT or a size on paper (A4, A4-landscape, 6x4in, 15x10cm)")
+        #expect(parse("#size 0.0001x4mm\na.jpg").first?.problem == "line 1: size '0.0001x4mm' has a side of zero")
+        #expect(parse("#size\na.jpg").first?.problem
+            == "line 1: the size is missing: write '#size SIZE', SIZE in pixels or on paper, e.g. '#size A4', '#size 6x4in' or '#size 1080x1920'")
+        let long = String(repeating: "9", count: 60)
+        #expect(parse("#size \(long)\na.jpg").first?.problem
+            == "line 1: '\(long.prefix(40))...' is not a size: write '#size SIZE', SIZE in pixels or on paper, e.g. '#size A4', '#size 6x4in' or '#size 1080x1920'")
+        #expect(parse("a.jpg\n#size A4\nb.jpg").first?.problem
+            == "line 2: a #size line goes above its collage's first photo (line 1); to start another collage, leave a blank line above it")
+        #expect(parse("#size A4\n#size A4\na.jpg").first?.problem == "line 2: this collage already has a #size line (line 1)")
+        #expect(parse("#size A4\n\na.jpg\nb.jpg").first?.problem
+            == "line 1: no photo follows this #size line in its collage: write it right above the collage's first photo, with no blank line between (--size sets every collage's size)")
+        #expect(parse("#sizes A4\n#size-x\na.jpg").first == BatchGroup(number: 1, firstLine: 3, lastLine: 3, photos: [Photo(path: "/lists/a.jpg")]))
+    }
+}

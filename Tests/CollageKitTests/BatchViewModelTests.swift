@@ -178,6 +178,60 @@ import CollageTestSupport
         let plain = Recorder(untitled.results)
         _ = untitled.run(parse("a.jpg\nb.jpg"))
         #expect(plain.values.map { $0.message() } == ["collage 1 (lines 1-2): 2 photos, auto layout -> \(directory.path)/collage-001.jpg"])
+        // A collage's own #size is said too.
+        let sized = Recorder(untitled.results)
+        _ = untitled.run(parse("#size A4-landscape\na.jpg\nb.jpg"))
+        #expect(sized.values.map { $0.message() } == ["collage 1 (lines 1-3): 2 photos, auto layout, size A4-landscape -> \(directory.path)/collage-001.jpg"])
+    }
+
+    /// A `#size` line's size, at the run's --dpi: on paper 300 dpi unless
+    /// asked, and a size in pixels says a resolution only when one was asked,
+    /// whatever the run's --size.
+    @Test func aGroupsSizeIsDrawnAtTheRunsResolution() throws {
+        let list = "#size A5\na.jpg\nb.jpg\n\n#size 640x480\nc.jpg\nd.jpg\n\ne.jpg\nf.jpg\n\n#size A3\ng.jpg\nh.jpg"
+        for dpi in [nil, try PrintResolution(parsing: "150")] {
+            var render = try CollageRenderOptions()
+            try render.resize(to: SizeRequest(parsing: "6x4in"), dpi: dpi)
+            let renderer = FakeRenderer()
+            let batch = BatchViewModel(options: BatchOptions(outputDirectory: try temporaryDirectory(), render: render, jobs: 1, dpi: dpi),
+                                       inspector: FakeInspector(), renderer: renderer, writer: FakeWriter())
+            #expect(batch.run(parse(list)) == BatchSummary(saved: 4))
+            let sizes = renderer.renderedOptions.map(\.size.description)
+            let resolutions = renderer.renderedOptions.map(\.save.resolution?.dotsPerInch)
+            let pages = renderer.renderedOptions.map { $0.save.page?.name }
+            if dpi == nil {
+                #expect(sizes == ["1748x2480", "640x480", "1800x1200", "3508x4961"])
+                #expect(resolutions == [300, nil, 300, 300])
+            } else {
+                #expect(sizes == ["874x1240", "640x480", "900x600", "1754x2480"])
+                #expect(resolutions == [150, 150, 150, 150])
+            }
+            #expect(pages == ["A5", nil, "6x4in", "A3"])
+        }
+    }
+
+    @Test func aGroupsSizeOnPaperTooLargeAtTheRunsResolutionIsSkippedNamingItsLine() throws {
+        let dpi = try PrintResolution(parsing: "1200")
+        let renderer = FakeRenderer()
+        let batch = BatchViewModel(options: BatchOptions(outputDirectory: try temporaryDirectory(), render: try CollageRenderOptions(),
+                                                         jobs: 1, dpi: dpi),
+                                   inspector: FakeInspector(), renderer: renderer, writer: FakeWriter())
+        let results = Recorder(batch.results)
+        #expect(batch.run(parse("# big\n#size A3\na.jpg\nb.jpg\n\nc.jpg\nd.jpg")) == BatchSummary(saved: 1, skipped: 1))
+        #expect(results.values.first?.outcome
+            == .skipped(.problem("line 2: size A3 at 1200 dpi is 14031x19843 pixels: each side must be 1 to 16384 pixels")))
+        #expect(renderer.renderCalls.count == 1)
+    }
+
+    /// `#size 1920x` leaves the height to rows: with another layout that
+    /// line is the problem, named as the list's are (not --size).
+    @Test func aGroupsSizeItsLayoutCannotDrawIsAProblemOfItsLine() throws {
+        let batch = BatchViewModel(options: BatchOptions(outputDirectory: try temporaryDirectory(), render: try CollageRenderOptions(), jobs: 1),
+                                   inspector: FakeInspector(), renderer: FakeRenderer(), writer: FakeWriter())
+        let results = Recorder(batch.results)
+        #expect(batch.run(parse("#size 1920x\na.jpg\nb.jpg\n\n#layout rows\n#size 1920x\nc.jpg\nd.jpg")) == BatchSummary(saved: 1, skipped: 1))
+        #expect(results.values.first?.outcome == .skipped(.problem(
+            "line 1: the auto layout cannot draw the size 1920x: it leaves the height to the photos, which only rows does")))
     }
 
     @Test func aCaptionReachesTheRenderedPhotos() throws {

@@ -61,6 +61,15 @@ import CollageTestSupport
         #expect(t.renderer.renderedOptions.map(\.layout) == [.grid])
     }
 
+    /// A size on paper is shown as asked, with the resolution and the pixels it makes.
+    @Test func aSizeOnPaperIsShownWithItsResolutionAndPixels() throws {
+        var options = CollageRenderOptions.defaults
+        try options.resize(to: SizeRequest(parsing: "A4-landscape"), dpi: PrintResolution(parsing: "150"))
+        let t = try makeScreen(["a.jpg", "b.jpg"], options: options)
+        #expect(t.screen.currentState.canvas == "A4-landscape at 150 dpi, 1754x1240")
+        #expect(try makeScreen(["a.jpg"]).screen.currentState.canvas == "1920x1080")
+    }
+
     @Test func aSizeOnlyOneLayoutCanDrawIsNotCycledAway() throws {
         let options = try CollageRenderOptions(size: RequestedSize(parsing: "1920x"), layout: .rows)
         let t = try makeScreen(["a.jpg", "b.jpg"], options: options)

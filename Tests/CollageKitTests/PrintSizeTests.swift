@@ -59,4 +59,56 @@ import Testing
             #expect(throws: ValueError("resolution '\(bad)' is not a whole number of dpi from 72 to 1200"), "\(bad)") { try PrintResolution(parsing: bad) }
         }
     }
+
+    /// `--size` as typed: a paper size when it is one, pixels otherwise.
+    @Test func aSizeRequestIsPaperOrPixels() throws {
+        #expect(try SizeRequest(parsing: "A4") == .paper(try #require(try PrintSize(parsing: "A4"))))
+        #expect(try SizeRequest(parsing: "1920x") == .pixels(try RequestedSize(width: 1920, height: nil)))
+        #expect(try SizeRequest(parsing: "6x4in").description == "6x4in")
+        #expect(throws: ValueError("size 'A7' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx, xHEIGHT or a size on paper (A4, A4-landscape, 6x4in, 15x10cm)")) {
+            try SizeRequest(parsing: "A7")
+        }
+        #expect(try SizeRequest(parsing: "A4-landscape").aspectRatio == 297.0 / 210.0)
+        #expect(try SizeRequest(parsing: "1920x1080").aspectRatio == 1920.0 / 1080.0)
+        #expect(try SizeRequest(parsing: "x1080").aspectRatio == nil)
+    }
+
+    /// The one place a size becomes the pixels drawn and what the file says.
+    func resized(_ size: String, dpi: String? = nil) throws -> CollageRenderOptions {
+        var options = try CollageRenderOptions(save: SaveOptions(quality: 70))
+        try options.resize(to: SizeRequest(parsing: size), dpi: dpi.map { try PrintResolution(parsing: $0) })
+        return options
+    }
+
+    @Test func aSizeOnPaperIsItsPixelsAtTheResolutionWhichTheFileSays() throws {
+        for (size, dpi, width, height) in [("A4", nil, 2480, 3508), ("A4", "300", 2480, 3508), ("a4-landscape", nil, 3508, 2480),
+                                           ("6x4in", nil, 1800, 1200), ("letter", "150", 1275, 1650),
+                                           ("210x297mm", "72", 595, 842), ("15x10cm", "600", 3543, 2362)] {
+            let options = try resized(size, dpi: dpi)
+            #expect(options.size == RequestedSize(try CanvasSize(width: width, height: height)), "\(size) at \(dpi ?? "no") dpi")
+            #expect(options.save.resolution?.dotsPerInch == Int(dpi ?? "300"), "\(size)")
+            #expect(options.save.page == (try PrintSize(parsing: size)), "\(size)")
+            #expect(options.save.quality == 70, "the other save options are kept")
+        }
+    }
+
+    /// Pixels without --dpi: what was written before (no resolution); with it, the dpi only.
+    @Test func aSizeInPixelsSaysAResolutionOnlyWhenAsked() throws {
+        let plain = try resized("1800x1200")
+        #expect(plain.size == RequestedSize(try CanvasSize(width: 1800, height: 1200)))
+        #expect(plain.save == (try SaveOptions(quality: 70)))
+        let printed = try resized("1800x1200", dpi: "300")
+        #expect(printed.size == plain.size)
+        #expect(printed.save == (try SaveOptions(quality: 70, resolution: PrintResolution(parsing: "300"))))
+        // From paper back to pixels: nothing of the paper is left.
+        var options = try resized("A3")
+        try options.resize(to: SizeRequest(parsing: "640x480"), dpi: nil)
+        #expect(options.save == (try SaveOptions(quality: 70)))
+    }
+
+    @Test func aSizeOnPaperTooLargeAtTheResolutionIsRefusedSaying() {
+        #expect(throws: ValueError("size A3 at 1200 dpi is 14031x19843 pixels: each side must be 1 to 16384 pixels")) {
+            try resized("A3", dpi: "1200")
+        }
+    }
 }

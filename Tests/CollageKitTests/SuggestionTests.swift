@@ -174,6 +174,19 @@ final class PhotoTimeTests: XCTestCase {
         XCTAssertEqual(fromFile.instant, 1000)
         XCTAssertEqual(fromFile.wallClock, 1000 - 3600)
     }
+
+    /// One reading of an EXIF date, for events and captions alike: what is
+    /// not a date is none (not rolled over into the next month), so a
+    /// caption is not drawn and the file's time is used.
+    func testOnlyARealDateIsADate() {
+        XCTAssertEqual(PhotoTime.wallClock(exif: "2019:07:04 23:59:00"), 1_562_284_740)
+        for text in ["2026:02:30 10:00:00", "2026:13:01 10:00:00", "2026:07:04 24:00:00", "2026:07:+4 10:00:00",
+                     "0000:00:00 00:00:00", "2026:07:04"] {
+            XCTAssertNil(PhotoTime.wallClock(exif: text), text)
+            XCTAssertFalse(PhotoTime(exif: text, fileTime: 1000).fromCamera, text)
+            XCTAssertNil(CaptionSource.date.caption(for: Photo(path: "/p/a.jpg"), dateTaken: text), text)
+        }
+    }
 }
 
 final class MeasuresCacheTests: XCTestCase {

@@ -6,7 +6,7 @@ import Foundation
 public struct BatchGroup: Equatable, Sendable {
     public let number: Int
     /// Its first and last lines that are not comments: photos, `#focus`,
-    /// `#caption`, `#layout` and `#title` lines.
+    /// `#caption`, `#layout`, `#title` and `#size` lines.
     public let firstLine: Int
     public let lastLine: Int
     public let photos: [Photo]
@@ -14,29 +14,45 @@ public struct BatchGroup: Equatable, Sendable {
     public var layout: LayoutMode?
     /// The title its `#title TEXT` line gives; nil for the run's (`--title`, or none).
     public var title: CollageTitle?
+    /// The size its `#size SIZE` line gives; nil for the run's (`--size`).
+    public var size: ListedSize?
     /// Why the group cannot be made as written (a `#focus`, `#caption`,
-    /// `#layout` or `#title` line that does not parse or is out of place),
+    /// `#layout`, `#title` or `#size` line that does not parse or is out of place),
     /// naming the line; nil when fine.
     public var problem: String?
 
     public init(number: Int, firstLine: Int, lastLine: Int, photos: [Photo], layout: LayoutMode? = nil,
-                title: CollageTitle? = nil, problem: String? = nil) {
+                title: CollageTitle? = nil, size: ListedSize? = nil, problem: String? = nil) {
         self.number = number
         self.firstLine = firstLine
         self.lastLine = lastLine
         self.photos = photos
         self.layout = layout
         self.title = title
+        self.size = size
         self.problem = problem
     }
 
     public var lineRange: String { firstLine == lastLine ? "line \(firstLine)" : "lines \(firstLine)-\(lastLine)" }
 }
 
+/// A batch list's `#size` line: the size it asks for, and its number, which
+/// a size on paper too large at the run's `--dpi` is reported with (only
+/// the run knows the dpi).
+public struct ListedSize: Equatable, Sendable {
+    public let request: SizeRequest
+    public let line: Int
+
+    public init(_ request: SizeRequest, line: Int) {
+        self.request = request
+        self.line = line
+    }
+}
+
 /// The batch list format, one line at a time:
 /// - one photo path per line, surrounding whitespace trimmed (CRLF accepted);
 /// - a blank line, or a run of them, ends a collage; the last needs none;
-/// - lines starting with `#` are comments, except these four:
+/// - lines starting with `#` are comments, except these five:
 /// - `#focus X Y PATH`: the photo at PATH with its focus (`collage focus`),
 ///   X and Y fractions from 0 to 1 (or percentages) of the photo as you see
 ///   it, PATH the rest of the line after them. No file name is read as a
@@ -56,15 +72,16 @@ public struct BatchGroup: Equatable, Sendable {
 ///   `./#name`). The caption comes first because `#focus`'s PATH is the rest
 ///   of its line: `#focus X Y #caption ...` is the photo so named;
 /// - `#layout MODE` (auto, grid, rows or columns, any case) sets the layout
-///   of the collage it is a line of, and `#title TEXT` its title (TEXT the
-///   rest of the line, checked as `--title` is), for that collage only
-///   (`--layout` and `--title` set the others'). Such a line goes above the
+///   of the collage it is a line of, `#title TEXT` its title (TEXT the
+///   rest of the line, checked as `--title` is) and `#size SIZE` its size
+///   (as `--size` takes it: pixels or on paper), for that collage only
+///   (`--layout`, `--title` and `--size` set the others'). Such a line goes above the
 ///   collage's first photo, with no blank line between: a blank line ends a
 ///   collage, here as everywhere, so one followed by a blank line cannot be
 ///   mistaken for a setting of the whole list and is a problem, as are one
-///   below the collage's first photo, a second `#layout` or `#title` line,
-///   and an unknown or missing MODE or TEXT;
-/// - `#focused`, `#captions`, `#layouts`, `#titlex` (no blank after the word)
+///   below the collage's first photo, a second `#layout`, `#title` or
+///   `#size` line, and an unknown or missing MODE, TEXT or SIZE;
+/// - `#focused`, `#captions`, `#layouts`, `#titlex`, `#sizes` (no blank after the word)
 ///   are comments; a `#caption` or `#focus` line that does not parse meant a
 ///   photo, and is a problem;
 /// - each problem names its line, with the form to write;
@@ -92,11 +109,12 @@ public struct BatchListParser {
     private var settingLines: [Setting: Int] = [:]
     private var layout: LayoutMode?
     private var title: CollageTitle?
+    private var size: ListedSize?
 
     /// A line that sets something of its whole collage, as the run's option
     /// of the same name does for the others.
     private enum Setting: String, CaseIterable {
-        case layout, title
+        case layout, title, size
         var word: [UInt8] { Array("#\(rawValue)".utf8) }
     }
 
@@ -148,7 +166,7 @@ public struct BatchListParser {
         }
     }
 
-    /// A `#layout` or `#title` line. Only above the collage's first photo:
+    /// A `#layout`, `#title` or `#size` line. Only above the collage's first photo:
     /// one below it would be read as applying to the photos after it, and
     /// is most likely a missing blank line (the next collage's), so applying
     /// it to the whole collage would silently make the wrong one.
@@ -165,6 +183,7 @@ public struct BatchListParser {
                 switch setting {
                 case .layout: layout = try Self.layout(value)
                 case .title: title = try Self.title(value)
+                case .size: size = ListedSize(try Self.size(value), line: lineNumber)
                 }
             } catch {
                 report(line: lineNumber, "\(error)")
@@ -192,6 +211,19 @@ public struct BatchListParser {
             throw ValueError("the title is not valid UTF-8: save the list as UTF-8")
         }
         return try CollageTitle(text, withoutIt: "leave out the #title line")
+    }
+
+    /// A `#size` line's SIZE, as `--size` takes it.
+    static func size(_ text: ArraySlice<UInt8>) throws -> SizeRequest {
+        let example = "write '#size SIZE', SIZE in pixels or on paper, e.g. '#size A4', '#size 6x4in' or '#size 1080x1920'"
+        if text.isEmpty { throw ValueError("the size is missing: \(example)") }
+        let size = String(decoding: text, as: UTF8.self)
+        do {
+            return try SizeRequest(parsing: size)
+        } catch {
+            // The size parser's reason, which quotes the size: a line's worth is cut short.
+            throw size.count > 40 ? ValueError("'\(size.shortened(to: 40))' is not a size: \(example)") : error
+        }
     }
 
     private static let hash = UInt8(ascii: "#")
@@ -338,9 +370,10 @@ public struct BatchListParser {
             settingLines = [:]
             layout = nil
             title = nil
+            size = nil
         }
         return BatchGroup(number: groupsSoFar, firstLine: firstLine, lastLine: lastLine, photos: photos,
-                          layout: layout, title: title, problem: problem)
+                          layout: layout, title: title, size: size, problem: problem)
     }
 }
 

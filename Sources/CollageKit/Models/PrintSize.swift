@@ -70,6 +70,10 @@ public struct PrintSize: Equatable, Sendable, CustomStringConvertible {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
+    /// The sides in millimetres (exact to the micrometre: 6x4in is 152.4x101.6).
+    public var widthMillimetres: Double { Double(widthMicrometres) / 1_000 }
+    public var heightMillimetres: Double { Double(heightMicrometres) / 1_000 }
+
     /// The page in PostScript points (1/72 inch), as a PDF's MediaBox says it.
     public var points: (width: Double, height: Double) {
         (Double(widthMicrometres) * 72 / 25_400, Double(heightMicrometres) * 72 / 25_400)
@@ -106,4 +110,42 @@ public struct PrintResolution: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(dotsPerInch) dpi" }
+}
+
+/// The canvas `--size` (or a batch list's `#size`) asks for: pixels
+/// (`RequestedSize`), or a size on paper (`PrintSize`), which is pixels only
+/// at a print resolution. `CollageRenderOptions.resize(to:dpi:)` is where it
+/// becomes the pixels drawn; what draws a collage sees only those.
+public enum SizeRequest: Equatable, Sendable, CustomStringConvertible {
+    case pixels(RequestedSize)
+    case paper(PrintSize)
+
+    public static let `default` = SizeRequest.pixels(.default)
+
+    /// A paper size ("A4", "6x4in") when the text is one, else pixels ("1920x1080", "1920x").
+    public init(parsing text: String) throws {
+        if let paper = try PrintSize(parsing: text) {
+            self = .paper(paper)
+        } else {
+            self = .pixels(try RequestedSize(parsing: text))
+        }
+    }
+
+    /// Width over height, when both sides are given: the shape the photos should fit (`suggest`).
+    public var aspectRatio: Double? {
+        switch self {
+        case let .pixels(size):
+            guard let width = size.width, let height = size.height else { return nil }
+            return Double(width) / Double(height)
+        case let .paper(paper):
+            return Double(paper.widthMicrometres) / Double(paper.heightMicrometres)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .pixels(size): size.description
+        case let .paper(paper): paper.description
+        }
+    }
 }

@@ -98,7 +98,7 @@ public struct RequestedSize: Equatable, Sendable, CustomStringConvertible {
             }
         }
         guard sides.count == 2 else {
-            throw ValueError("size '\(text)' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx or xHEIGHT")
+            throw ValueError("size '\(text)' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx, xHEIGHT or a size on paper (A4, A4-landscape, 6x4in, 15x10cm)")
         }
         try self.init(width: sides[0], height: sides[1])
     }
@@ -401,5 +401,24 @@ public struct CollageRenderOptions: Equatable, Sendable {
         self.caption = caption
         self.font = font
         self.textColour = textColour
+    }
+
+    /// These options drawn at the size `request` asks for, `dpi` the print
+    /// resolution asked (`--dpi`; nil when not asked): the one place a size
+    /// on paper becomes pixels. A size on paper is drawn at `dpi` (300 when
+    /// not asked), and the file says that resolution (`save.resolution`) and
+    /// the page (`save.page`), so a print dialog prints it at its size
+    /// unasked. A size in pixels is drawn as it is, and its file says `dpi`
+    /// only when asked: without it, what it always wrote.
+    public mutating func resize(to request: SizeRequest, dpi: PrintResolution?) throws {
+        switch request {
+        case let .pixels(pixels):
+            size = pixels
+            save = try SaveOptions(quality: save.quality, resolution: dpi)
+        case let .paper(paper):
+            let resolution = dpi ?? .default
+            size = RequestedSize(try paper.canvas(at: resolution))
+            save = try SaveOptions(quality: save.quality, resolution: resolution, page: paper)
+        }
     }
 }

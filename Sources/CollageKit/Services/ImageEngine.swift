@@ -331,9 +331,18 @@ public enum PhotoNotice: Equatable, Sendable {
     case corruptData(Photo, count: Int)
     /// Scaled up by `factor` to fill its cell: it will look soft.
     case enlarged(Photo, factor: Double)
+    /// Printed at the print resolution asked, its cell has `dotsPerInch` of
+    /// the photo's pixels to the inch, fewer than `softPrintResolution`: the print
+    /// will look soft. Said instead of `enlarged` when a print resolution is
+    /// in play (a size on paper, or `--dpi`): what matters then is the
+    /// paper, not the pixels (at 300 dpi both say the same; at 600 a photo
+    /// enlarged 2x still prints at 300 dpi).
+    case softPrint(Photo, dotsPerInch: Int)
 
     /// Beyond this a photo enlarged to fill its cell looks soft.
     public static let softEnlargement = 2.0
+    /// Below this many of a photo's pixels to the inch, a print looks soft.
+    public static let softPrintResolution = 150
 
     public var message: String {
         switch self {
@@ -341,11 +350,15 @@ public enum PhotoNotice: Equatable, Sendable {
             return "\(photo.path): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled"
         case let .enlarged(photo, factor):
             return "\(photo.path) is enlarged \(String(format: "%.1f", factor))x to fill its cell: it will look soft"
+        case let .softPrint(photo, dotsPerInch):
+            return "\(photo.path) prints at \(dotsPerInch) dpi in its cell (below \(Self.softPrintResolution)): it will look soft"
         }
     }
 
-    /// What a draw's placement says of its photo (`cell`: the cell it was drawn in).
-    static func notices(of placement: ci_placement, photo: Photo, cell: CellRect) -> [PhotoNotice] {
+    /// What a draw's placement says of its photo (`cell`: the cell it was
+    /// drawn in; `resolution`: the print resolution in play, if any).
+    static func notices(of placement: ci_placement, photo: Photo, cell: CellRect,
+                        resolution: PrintResolution?) -> [PhotoNotice] {
         var notices: [PhotoNotice] = []
         if placement.corrupt_data > 0 { notices.append(.corruptData(photo, count: Int(placement.corrupt_data))) }
         // The part shown, in the photo's pixels, against the cell: the
@@ -354,7 +367,14 @@ public enum PhotoNotice: Equatable, Sendable {
         let shownHeight = placement.shown.height * Double(placement.display_height)
         if shownWidth > 0, shownHeight > 0 {
             let factor = min(Double(cell.width) / shownWidth, Double(cell.height) / shownHeight)
-            if factor > softEnlargement { notices.append(.enlarged(photo, factor: factor)) }
+            if let resolution {
+                // The photo's pixels across the part shown over the cell's
+                // inches: the canvas's dpi shrunk by the enlargement.
+                let effective = Int(Double(resolution.dotsPerInch) / factor)
+                if effective < softPrintResolution { notices.append(.softPrint(photo, dotsPerInch: effective)) }
+            } else if factor > softEnlargement {
+                notices.append(.enlarged(photo, factor: factor))
+            }
         }
         return notices
     }
@@ -685,7 +705,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     if status == CI_OK {
                         shown.withLock { $0[index] = placement.shown }
                         dates.withLock { $0[index] = date }
-                        let noted = PhotoNotice.notices(of: placement, photo: photos[index], cell: cell)
+                        let noted = PhotoNotice.notices(of: placement, photo: photos[index], cell: cell,
+                                                        resolution: options.save.resolution)
                         notices.withLock { $0[index] = noted }
                     }
                     // Each caption in its own cell, so the workers never write the same pixels.

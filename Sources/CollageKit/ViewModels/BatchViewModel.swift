@@ -21,11 +21,17 @@ public struct BatchOptions: Sendable {
     public var maxDecodedPixels: UInt64
     /// The part of the list this run makes (`--shard K/N`); the others' groups are read past.
     public var shard: BatchShard
+    /// The print resolution asked (`--dpi`), which a `#size` line's size is
+    /// drawn at as `--size`'s is (`CollageRenderOptions.resize(to:dpi:)`):
+    /// what `render` says may be the 300 dpi of a `--size` on paper, which
+    /// a `#size` in pixels does not take.
+    public var dpi: PrintResolution?
 
     public init(outputDirectory: URL, format: ImageFormat = .standard, render: CollageRenderOptions,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, overwrite: Bool = false,
                 skipExisting: Bool = false, dryRun: Bool = false,
-                maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels, shard: BatchShard = .whole) {
+                maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels, shard: BatchShard = .whole,
+                dpi: PrintResolution? = nil) {
         self.outputDirectory = outputDirectory
         self.format = format
         self.render = render
@@ -35,6 +41,7 @@ public struct BatchOptions: Sendable {
         self.dryRun = dryRun
         self.maxDecodedPixels = maxDecodedPixels
         self.shard = shard
+        self.dpi = dpi
     }
 
     /// Why `overwrite` and `skipExisting` cannot be asked for together: one
@@ -49,11 +56,16 @@ public struct BatchOptions: Sendable {
     public func makes(_ group: BatchGroup) -> Bool { shard.contains(group.number) }
 
     /// How `group` is drawn: the run's options, in the layout of its
-    /// `#layout` line and with the title of its `#title` line if it has them.
-    public func render(for group: BatchGroup) -> CollageRenderOptions {
+    /// `#layout` line, with the title of its `#title` line and at the size of
+    /// its `#size` line if it has them. Throws, naming the `#size` line, for
+    /// a size on paper too large at `dpi`.
+    public func render(for group: BatchGroup) throws -> CollageRenderOptions {
         var render = self.render
         if let layout = group.layout { render.layout = layout }
         if let title = group.title { render.title = title }
+        if let size = group.size {
+            do { try render.resize(to: size.request, dpi: dpi) } catch { throw ValueError("line \(size.line): \(error)") }
+        }
         return render
     }
 
@@ -144,7 +156,8 @@ public struct BatchResult: Equatable, Sendable {
         case .planned:
             // A long title cut short: the line is to check the plan by.
             let titled = title.map { ", titled \($0.text.shortened(to: 40).debugDescription)" } ?? ""
-            return "\(label): \(CollageRules.title(count: group.photos.count)), \(layout) layout\(titled) -> \(output)"
+            let sized = group.size.map { ", size \($0.request)" } ?? ""
+            return "\(label): \(CollageRules.title(count: group.photos.count)), \(layout) layout\(sized)\(titled) -> \(output)"
         case let .skipped(skip): return "\(label): skipped: \(wording.skip(skip))"
         case let .failed(failure): return "\(label): failed: \(wording.failure(failure))"
         }
@@ -296,7 +309,15 @@ public final class BatchViewModel {
     /// One collage: the rules through a CollageViewModel, then its save.
     func make(_ group: BatchGroup) -> BatchResult {
         let output = options.outputPath(for: group)
-        let render = options.render(for: group)
+        let render: CollageRenderOptions
+        do {
+            render = try options.render(for: group)
+        } catch {
+            // Its #size line's size on paper is too large at --dpi: a problem
+            // of its list (the earliest line's, if it has another).
+            return BatchResult(group: group, output: output, layout: options.render.layout, title: options.render.title,
+                               outcome: .skipped(.problem(group.problem ?? "\(error)")))
+        }
         // Said at the add and again at the save: kept once.
         let notices = Locked<[PhotoNotice]>([])
         func result(_ outcome: BatchResult.Outcome) -> BatchResult {
@@ -307,6 +328,8 @@ public final class BatchViewModel {
         // Before any file is read, and in a dry run too: `--size 1920x` is
         // valid with `--layout rows`, but not for a collage whose #layout is grid.
         if let open = render.size.openSide(for: render.layout) {
+            // A side its #size line leaves open: that line's problem, not --size's.
+            if let size = group.size { return result(.skipped(.problem("line \(size.line): \(open)"))) }
             return result(.skipped(.openSide(open, listed: group.layout != nil)))
         }
         let collage: CollageViewModel

@@ -57,7 +57,9 @@ public struct CollageScreenState: Equatable, Sendable {
     /// The layout the picture is drawn in and a save uses (`l` cycles it).
     public var layout: LayoutMode = .default
     /// The canvas size asked for (`--size`): "1920x1080", or "1920 wide"
-    /// when the photos give the height (rows), "1080 high" the width (columns).
+    /// when the photos give the height (rows), "1080 high" the width
+    /// (columns); a size on paper with its resolution and pixels, "A4 at 300
+    /// dpi, 2480x3508".
     public var canvas: String = RequestedSize.default.description
     /// `c` was pressed once: the message asks, and the next key answers
     /// (c or y clears; any other key keeps the photos and does nothing else).
@@ -465,10 +467,12 @@ public final class CollageScreenViewModel {
             ],
             drawnTitle: options.title?.text,
             layout: options.layout,
-            canvas: canvasText(options.size))
+            canvas: canvasText(options))
     }
 
-    static func canvasText(_ size: RequestedSize) -> String {
+    static func canvasText(_ options: CollageRenderOptions) -> String {
+        let size = options.size
+        if let page = options.save.page, let resolution = options.save.resolution { return "\(page) at \(resolution), \(size)" }
         switch (size.width, size.height) {
         case let (width?, height?): return "\(width)x\(height)"
         case let (width?, nil): return "\(width) wide"

@@ -14,7 +14,7 @@ struct Batch: ParsableCommand {
         discussion: """
             LIST is a text file, or - for standard input: one photo path per line;
             a blank line (or several) ends a collage; lines starting with # are
-            comments, except four:
+            comments, except five:
             - '#focus X Y PATH': the photo PATH, its crop centred on X, Y
               (fractions of the photo, as `collage focus` takes them; PATH is the
               rest of the line; a file whose name starts with # is written ./#name);
@@ -30,7 +30,10 @@ struct Batch: ParsableCommand {
               the like are comments. With --size WIDTHx a #layout other than rows
               fails (with xHEIGHT, other than columns): give WIDTHxHEIGHT to mix;
             - '#title TEXT': this collage's title, instead of --title's, TEXT the
-              rest of the line; placed as #layout is, and wrong in the same ways.
+              rest of the line; placed as #layout is, and wrong in the same ways;
+            - '#size SIZE': this collage's size, instead of --size's, as --size
+              takes it (1080x1920, A4, 6x4in; on paper at --dpi); placed as
+              #layout is, and wrong in the same ways.
             A #caption line that does not parse makes its collage fail, naming it.
             Relative paths are relative to the list's folder (to the current
             folder for standard input).
@@ -137,7 +140,8 @@ struct Batch: ParsableCommand {
                                    render: try render.renderOptions(),
                                    jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, overwrite: force,
                                    skipExisting: skipExisting, dryRun: dryRun,
-                                   maxDecodedPixels: limits.maxPixels.pixels, shard: shard ?? .whole)
+                                   maxDecodedPixels: limits.maxPixels.pixels, shard: shard ?? .whole,
+                                   dpi: render.layout.dpi)
         let viewModel = BatchViewModel(options: options)
         let progress = BatchProgressView(total: listSource.countGroups(including: options.makes), dryRun: dryRun,
                                          planOnStandardOutput: !reportIsStandardOutput)

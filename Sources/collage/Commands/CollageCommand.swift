@@ -49,6 +49,7 @@ struct CollageCommand: ParsableCommand {
               collage focus 1 0.5 0.2
               collage save -o holiday.jpg --size 3000x2000 --gap 8
               collage save --layout auto --size 1080x1920 --keep
+              collage save -o fridge.jpg --size A4 --title "Summer 2026"
               collage save --layout rows --size 1920x --dry-run --json
               collage batch summer.txt -o collages/
               collage clear

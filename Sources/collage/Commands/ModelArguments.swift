@@ -50,7 +50,7 @@ extension CaptionSource: ModelArgument {
 
 extension GraphicsMode: ModelArgument {}
 
-extension RequestedSize: ModelArgument {}
+extension SizeRequest: ModelArgument {}
 
 extension PixelLimit: ModelArgument {}
 extension PrintResolution: ModelArgument {}

@@ -31,10 +31,10 @@ struct Pick: ParsableCommand {
               ?             every key           q, Esc  quit
 
             The collage screen draws the collage as `collage save` will, with
-            the same options (--size, --layout, --gap, --margin, --background,
-            --crop, --fit), and saves it with them (and --quality) in the
-            layout shown. `l` skips the layouts that cannot draw --size (1920x
-            is for rows only, x1080 for columns).
+            the same options (--size, --dpi, --layout, --gap, --margin,
+            --background, --crop, --fit), and saves it with them (and
+            --quality) in the layout shown. `l` skips the layouts that cannot
+            draw --size (1920x is for rows only, x1080 for columns).
 
             Ctrl-C quits from anywhere. Set COLLAGE_TRACE_RESOURCES=1 to show the
             number of live subscriptions. NO_COLOR is honoured.

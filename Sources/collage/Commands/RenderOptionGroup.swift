@@ -1,15 +1,28 @@
 import ArgumentParser
 import CollageKit
 
+/// `--size`, a group of its own so that `suggest` has the one the root
+/// command reads: ArgumentParser lets the root's options follow a command's
+/// name, and gives them to the root, so `collage suggest --size A4` set the
+/// root's `--size` and an option of suggest's own of that name was never
+/// read (suggest chose for 1920x1080 whatever was asked). A command with an
+/// option group of the root's type is given the root's value.
+struct CanvasSizeOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Canvas size in pixels, or on paper (drawn at --dpi where the command takes it): \(PrintSize.papers.map(\.name).joined(separator: ", ")) (portrait; A4-landscape turns one), or WIDTHxHEIGHT in in, cm or mm (6x4in, 15x10cm, 210x297mm). With the rows layout, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
+        valueName: "WxH"))
+    var size: SizeRequest = .default
+}
+
 /// How the canvas is laid out and drawn: the options every command that
 /// draws a collage shares (`save`, `batch`, `preview`, `pick` and `collage`).
 struct LayoutOptionGroup: ParsableArguments {
     // The values of the options typed by models, and their defaults, are
     // listed by ArgumentParser from the models (ModelArguments.swift).
-    @Option(help: ArgumentHelp(
-        "Canvas size in pixels. With --layout rows, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
-        valueName: "WxH"))
-    var size: RequestedSize = .default
+    @OptionGroup var canvas: CanvasSizeOption
+
+    @Option(help: ArgumentHelp("The print resolution, in dots per inch (\(PrintResolution.allowed.lowerBound)-\(PrintResolution.allowed.upperBound)): a size on paper is drawn at it (default: \(PrintResolution.default.dotsPerInch)), and the file says it, so a print dialog or print shop prints the collage at its size (--size / DPI inches for pixels). Without it, a size in pixels says no size.", valueName: "dpi"))
+    var dpi: PrintResolution?
 
     @Option(help: "How the canvas is divided.")
     var layout: LayoutMode = .default
@@ -58,10 +71,12 @@ struct LayoutOptionGroup: ParsableArguments {
         if let font {
             do { _ = try ImageEngine.font(parsing: font) } catch { throw ValidationError("--font '\(font)': \(error)") }
         }
-        // Gap and margin: `CollageRenderOptions.init` is their one validator.
-        do { _ = try options() } catch { throw ValidationError(commandLineMessage(error)) }
+        // Gap and margin: `CollageRenderOptions.init` is their one validator;
+        // a size on paper too large at --dpi: `resize(to:dpi:)`.
+        let options: CollageRenderOptions
+        do { options = try self.options() } catch { throw ValidationError(commandLineMessage(error)) }
         // A side left to the photos: the layout model says which layouts work one out.
-        if let refusal = CollageRules.layoutRefusal(layout, size: size) { throw ValidationError(commandLineMessage(refusal)) }
+        if let refusal = CollageRules.layoutRefusal(layout, size: options.size) { throw ValidationError(commandLineMessage(refusal)) }
     }
 
     func renderOptions(save: SaveOptions = .defaults) throws -> CollageRenderOptions {
@@ -83,9 +98,11 @@ struct LayoutOptionGroup: ParsableArguments {
     }
 
     private func options(save: SaveOptions = .defaults, title: CollageTitle? = nil, font: CollageFont? = nil) throws -> CollageRenderOptions {
-        try CollageRenderOptions(size: size, layout: layout, background: background, gap: gap, margin: margin,
-                                 save: save, crop: placement.crop, fit: placement.fit, title: title,
-                                 caption: caption, font: font, textColour: textColour)
+        var options = try CollageRenderOptions(layout: layout, background: background, gap: gap, margin: margin,
+                                               save: save, crop: placement.crop, fit: placement.fit, title: title,
+                                               caption: caption, font: font, textColour: textColour)
+        try options.resize(to: canvas.size, dpi: dpi)
+        return options
     }
 }
 
@@ -98,9 +115,6 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("\(ImageFormat.qualityTitles) quality, 1-100 (default: \(SaveOptions.defaultQuality)).", valueName: "1-100"))
     var quality: Int?
 
-    @Option(help: ArgumentHelp("The print resolution the file says, in dots per inch (\(PrintResolution.allowed.lowerBound)-\(PrintResolution.allowed.upperBound)): a print dialog or print shop prints the collage at --size / DPI inches. Without it the file says no size.", valueName: "dpi"))
-    var dpi: PrintResolution?
-
     func validate() throws {
         do { _ = try saveOptions() } catch { throw ValidationError(commandLineMessage(error)) }
     }
@@ -111,7 +125,7 @@ struct RenderOptionGroup: ParsableArguments {
 
     /// The save options the flags give, each the engine's default where not given.
     private func saveOptions() throws -> SaveOptions {
-        try SaveOptions(quality: quality ?? SaveOptions.defaultQuality, resolution: dpi)
+        try SaveOptions(quality: quality ?? SaveOptions.defaultQuality)
     }
 
     /// Says so when --quality was given for a format it does not apply to.

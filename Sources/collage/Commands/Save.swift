@@ -164,10 +164,13 @@ extension Save {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(PlanJSON(plan)), as: UTF8.self))
+            print(String(decoding: try encoder.encode(PlanJSON(plan, options.save)), as: UTF8.self))
             return
         }
-        print("\(plan.canvas) \(plan.layout), \(plan.photos.count) photos (nothing written)")
+        // The print size, when one is in play: "(A4 at 300 dpi)", "(300 dpi)".
+        let page = options.save.page.map { "\($0) at " } ?? ""
+        let printed = options.save.resolution.map { " (\(page)\($0))" } ?? ""
+        print("\(plan.canvas)\(printed) \(plan.layout), \(plan.photos.count) photos (nothing written)")
         if let title = plan.title {
             print("  title \(Console.printable(title.text).debugDescription) in band \(title.rect)")
         }
@@ -203,6 +206,12 @@ private struct PlanJSON: Encodable {
     struct Size: Encodable {
         let width: Int
         let height: Int
+        /// The print resolution, when one was given (`--dpi`, or 300 for a size on paper); else absent.
+        let dpi: Int?
+        /// The size on paper, when one was given: as named ("A4", "6x4in") and in millimetres; else absent.
+        let paper: String?
+        let widthMillimetres: Double?
+        let heightMillimetres: Double?
     }
     struct Rect: Encodable {
         let x, y, width, height: Int
@@ -246,8 +255,10 @@ private struct PlanJSON: Encodable {
     /// Absent without --title (or without any font to draw it).
     let title: Title?
 
-    init(_ plan: CollagePlanReport) {
-        canvas = Size(width: plan.canvas.width, height: plan.canvas.height)
+    init(_ plan: CollagePlanReport, _ save: SaveOptions) {
+        canvas = Size(width: plan.canvas.width, height: plan.canvas.height, dpi: save.resolution?.dotsPerInch,
+                      paper: save.page?.name, widthMillimetres: save.page?.widthMillimetres,
+                      heightMillimetres: save.page?.heightMillimetres)
         layout = plan.layout.rawValue
         title = plan.title.map { Title(text: $0.text, x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: $0.rect.height,
                                        fontSize: $0.fontPixels) }

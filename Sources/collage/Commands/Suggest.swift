@@ -31,8 +31,9 @@ struct Suggest: ParsableCommand {
             completion: .list(SuggestionChoice.counts.map(String.init)))
     var count: Int = SuggestionChoice.defaultCount
 
-    @Option(help: ArgumentHelp("The canvas the photos are for, whose shape they should fit.", valueName: "WxH"))
-    var size: RequestedSize = .default
+    /// The canvas the photos are for, whose shape they should fit (`--size`: the root command's, see CanvasSizeOption).
+    @OptionGroup var canvas: CanvasSizeOption
+    var size: SizeRequest { canvas.size }
 
     @Flag(help: "Look in folders inside the folders too.")
     var recursive = false
@@ -53,7 +54,7 @@ struct Suggest: ParsableCommand {
         if !SuggestionChoice.counts.contains(count) {
             throw ValidationError("--count \(count) is not one of 2, 4 or 6")
         }
-        if size.width == nil || size.height == nil { throw ValidationError("--size needs both sides, e.g. 1920x1080") }
+        if size.aspectRatio == nil { throw ValidationError("--size needs both sides, e.g. 1920x1080") }
         if add && events { throw ValidationError("--add and --events do not go together: --events makes a list for `collage batch`") }
         if add && json { throw ValidationError("--add and --json do not go together") }
     }
@@ -64,7 +65,7 @@ struct Suggest: ParsableCommand {
         let cache = MeasuresCache()
         if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
         let service = SuggestService(measurer: engine, cache: cache)
-        let choice = SuggestionChoice(count: count, canvasShape: Double(size.width!) / Double(size.height!))
+        let choice = SuggestionChoice(count: count, canvasShape: size.aspectRatio!)
         let progress = ProgressLine()
         let report: SuggestionReport
         do {
@@ -197,7 +198,7 @@ enum SuggestionJSON {
         let photos: [Entry]
     }
 
-    static func text(_ report: SuggestionReport, count: Int, size: RequestedSize) -> String {
+    static func text(_ report: SuggestionReport, count: Int, size: SizeRequest) -> String {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         let entries = zip(report.photos, report.verdicts).map { photo, verdict in
             let m = photo.measures

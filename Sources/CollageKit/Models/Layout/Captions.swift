@@ -61,15 +61,10 @@ public enum CaptionSource: String, OptionChoice, Sendable, CustomStringConvertib
     /// An EXIF date ("2019:07:04 18:30:00", local time as the camera's clock
     /// had it, no zone) as the locale writes a medium date ("Jul 4, 2019").
     public static func formatted(exifDate: String, locale: Locale) -> String? {
-        let parser = DateFormatter()
-        parser.locale = Locale(identifier: "en_US_POSIX")
-        parser.timeZone = TimeZone(identifier: "UTC")
-        parser.dateFormat = "yyyy:MM:dd HH:mm:ss"
         // The local time the camera showed; an offset after it ("+02:00") is
         // not applied: the caption says the time where the photo was taken.
-        guard let date = parser.date(from: String(exifDate.prefix(19))) else { return nil }
-        // Read in UTC both ways: the date is the one the camera's clock showed.
-        return mediumDate(wallClock: date.timeIntervalSince1970, locale: locale)
+        guard let wallClock = PhotoTime.wallClock(exif: exifDate) else { return nil }
+        return mediumDate(wallClock: wallClock, locale: locale)
     }
 
     /// A wall clock (seconds since 1970 read as UTC, as `PhotoTime.wallClock`)

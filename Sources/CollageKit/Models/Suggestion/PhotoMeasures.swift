@@ -111,19 +111,42 @@ public struct PhotoTime: Codable, Equatable, Sendable {
         }
     }
 
-    private static func parse(_ text: String, zone: TimeZone) -> PhotoTime? {
+    /// The wall clock of an EXIF date ("2026:07:04 18:30:00", anything
+    /// after it ignored) as seconds since 1970 read as UTC, or nil when it is
+    /// not a date (the 30th of February is not rolled into March): a
+    /// photo's time here and a caption's date (`CaptionSource`).
+    public static func wallClock(exif text: String) -> Double? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 19 else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int? { Int(String(decoding: bytes[from..<(from + count)], as: UTF8.self)) }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-              let minute = number(14, 2), let second = number(17, 2) else { return nil }
+        return wallClock(bytes)
+    }
+
+    private static func number(_ bytes: [UInt8], _ from: Int, _ count: Int) -> Int? {
+        let digits = bytes[from..<(from + count)]
+        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int(String(decoding: digits, as: UTF8.self))
+    }
+
+    private static func wallClock(_ bytes: [UInt8]) -> Double? {
+        guard let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
+              let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2)
+        else { return nil }
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
-        guard let wall = utc.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute,
-                                                       second: second)) else { return nil }
-        let wallClock = wall.timeIntervalSince1970
+        let asked = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        // Calendar rolls an impossible date over; a date is one that comes back as asked.
+        guard let wall = utc.date(from: asked),
+              utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: wall) == asked
+        else { return nil }
+        return wall.timeIntervalSince1970
+    }
+
+    private static func parse(_ text: String, zone: TimeZone) -> PhotoTime? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 19, let wallClock = wallClock(bytes) else { return nil }
+        let wall = Date(timeIntervalSince1970: wallClock)
         var offset: Int
-        if bytes.count >= 25, let hours = number(20, 2), let minutes = number(23, 2),
+        if bytes.count >= 25, let hours = number(bytes, 20, 2), let minutes = number(bytes, 23, 2),
            bytes[19] == UInt8(ascii: "+") || bytes[19] == UInt8(ascii: "-") {
             offset = (hours * 60 + minutes) * 60 * (bytes[19] == UInt8(ascii: "-") ? -1 : 1)
         } else {
