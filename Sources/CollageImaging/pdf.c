@@ -15,6 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+// How far inside its place a photo is drawn, in canvas pixels (pdf_draw):
+// above the precision Cairo writes a clip with (a thousandth of a point,
+// 1/240 of a pixel at 300 dpi), far below anything a print shows.
+#define PDF_PHOTO_INSET (1.0 / 64)
+
 // The PDF as Cairo writes it, grown as it comes.
 typedef struct {
     ci_growing_buffer file;
@@ -91,10 +96,18 @@ static ci_status pdf_draw(const ci_text_api *t, cairo_t *cr, const ci_pdf_page *
         cairo_surface_t *surface = pdf_photo_surface(t, photo);
         cairo_status_t made = t->cairo_surface_status(surface);
         if (made == CAIRO_STATUS_SUCCESS) {
+            // Inset by a sliver of a pixel: poppler's Splash (pdftoppm, CUPS's
+            // pdftoraster) draws an image over every device pixel from the
+            // floor of its left edge to the floor of its right edge plus one,
+            // so a photo whose edges land on pixel boundaries (a page printed
+            // at its canvas's resolution) was stretched a pixel wider and
+            // taller, resampled, softer and shifted. Edges a sliver inside
+            // keep it pixel for pixel there; any other reader cannot see it.
+            const double inset = PDF_PHOTO_INSET;
             t->cairo_save(cr);
-            t->cairo_translate(cr, photo->where.x, photo->where.y);
-            t->cairo_scale(cr, (double)photo->where.width / photo->pixels.width,
-                           (double)photo->where.height / photo->pixels.height);
+            t->cairo_translate(cr, photo->where.x + inset, photo->where.y + inset);
+            t->cairo_scale(cr, (photo->where.width - 2 * inset) / photo->pixels.width,
+                           (photo->where.height - 2 * inset) / photo->pixels.height);
             t->cairo_rectangle(cr, 0, 0, photo->pixels.width, photo->pixels.height);
             t->cairo_clip(cr);
             t->cairo_set_source_surface(cr, surface, 0, 0);

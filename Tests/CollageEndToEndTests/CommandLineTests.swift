@@ -15,7 +15,7 @@ import Testing
             (["batch", "-", "--jobs", "-1"], "collage: --jobs -1 is less than 1: use 1 or more collages at once\n"),
             (["batch", "-", "--quality", "101"], "collage: --quality 101 is out of range: use 1 to 100\n"),
             (["save", "--size", "1920x"], "collage: --layout auto cannot be drawn: --size 1920x leaves the height to the photos, which only rows does; give --size WIDTHxHEIGHT\n"),
-            (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg, .png, .avif or .webp\n"),
+            (["save", "-o", "x.gif"], "collage: cannot save as '.gif': use .jpg, .jpeg, .png, .avif, .webp or .pdf\n"),
             (["nope"], "collage: no command 'nope' (see 'collage --help')\n"),
             (["help", "nope"], "collage: no command 'nope' (see 'collage --help')\n"),
             // The nearest command or option by edit distance (issue #24).
@@ -242,7 +242,7 @@ import Testing
             (["save", "--text-colour", "#12345"], "The value '#12345' is invalid for '--text-colour <color>': colour '#12345' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
             (["save", "--size", "1920"], "The value '1920' is invalid for '--size <WxH>': size '1920' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx, xHEIGHT or a size on paper (A4, A4-landscape, 6x4in, 15x10cm)"),
             (["preview", "--graphics", "ascii"], "The value 'ascii' is invalid for '--graphics <mode>': graphics 'ascii' is not auto, symbols, sixel, kitty or iterm2"),
-            (["batch", "-", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'jpg', 'png', 'avif' or 'webp'."),
+            (["batch", "-", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'jpg', 'png', 'avif', 'webp' or 'pdf'."),
         ]
         for (arguments, expected) in cases {
             let output = try cli.run(arguments)
@@ -277,7 +277,7 @@ import Testing
         try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
         let output = try cli.run("save", "-o", "x.png", "--quality", "50", "--size", "64x32")
         #expect(output.status == 0)
-        #expect(output.stderr == "collage: warning: --quality applies to JPEG, AVIF and WebP only: PNG is lossless, so it is ignored\n")
+        #expect(output.stderr == "collage: warning: --quality applies to JPEG, AVIF, WebP and PDF only: PNG is lossless, so it is ignored\n")
         try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
         #expect(try cli.run("save", "-o", "y.jpg", "--quality", "50", "--size", "64x32").stderr.isEmpty)
     }

@@ -16,8 +16,8 @@ import Testing
         for name in ["batch", "grid"] {
             try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
         }
-        // A file of each extension read and written (photo-heic.heic, photo-avif.avif...).
-        for ext in Set(ImageFormat.all.flatMap { [$0.extensions[0], $0.saveExtensions[0]] }) {
+        // A file of each extension read and written (photo-heic.heic, photo-avif.avif, photo-pdf.pdf...).
+        for ext in Set(ImageFormat.all.flatMap { [$0.extensions[0], $0.saveExtensions[0]] } + ImageFormat.writable.map(\.fileExtension)) {
             try Data().write(to: folder.appendingPathComponent("photo-\(ext)").appendingPathExtension(ext))
         }
         try Data().write(to: folder.appendingPathComponent("notes.txt"))
@@ -93,8 +93,10 @@ import Testing
                 #expect(screen.contains(written), "\(written): \(screen)")
             }
         }
+        // A page is written, never read.
+        #expect(screen.contains("photo-pdf.pdf"), "\(screen)")
         let add = try complete(session, "collage add photo-")
         for format in ImageFormat.all { #expect(add.contains("photo-\(format.extensions[0])."), "add offers every format read") }
-        #expect(!add.contains("notes.txt"))
+        #expect(!add.contains("notes.txt") && !add.contains("photo-pdf.pdf"))
     }
 }

@@ -148,7 +148,7 @@ import Testing
         try cli.run("add", CLI.jpegs[0], CLI.jpegs[1])
         let output = try cli.run("save", "-o", "c.gif")
         #expect(output.status != 0)
-        #expect(output.stderr.contains("use .jpg, .jpeg, .png, .avif or .webp"))
+        #expect(output.stderr.contains("use .jpg, .jpeg, .png, .avif, .webp or .pdf"))
         #expect(try cli.count() == 2)
     }
 }

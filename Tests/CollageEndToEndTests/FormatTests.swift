@@ -80,7 +80,7 @@ import Testing
         try cli.run(["add", CLI.jpegs[0], Self.heic])
         let saved = try cli.run("save", "-o", "out.heic")
         #expect(saved.status == 64)
-        #expect(saved.stderr.contains("cannot save as '.heic': use .jpg, .jpeg, .png, .avif or .webp"), "\(saved.stderr)")
+        #expect(saved.stderr.contains("cannot save as '.heic': use .jpg, .jpeg, .png, .avif, .webp or .pdf"), "\(saved.stderr)")
     }
 
     static func fixture(_ kind: String, _ name: String) -> String {
@@ -196,7 +196,7 @@ import Testing
         try cli.run(["add", CLI.jpegs[0], CLI.jpegs[1]])
         let bare = try cli.bash("\"$COLLAGE\" save -o - > out.bin")
         #expect(bare.status == 64)
-        #expect(bare.stderr == "collage: -o - writes to standard output: name its format with --format (jpg, png, avif, webp)\n")
+        #expect(bare.stderr == "collage: -o - writes to standard output: name its format with --format (jpg, png, avif, webp, pdf)\n")
         let both = try cli.run("save", "-o", "x.png", "--format", "png")
         #expect(both.status == 64)
         #expect(both.stderr == "collage: --format goes with -o -: a file's format follows its extension\n")

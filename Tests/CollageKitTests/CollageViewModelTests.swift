@@ -258,7 +258,7 @@ import OpenCombine
         let viewModel = try makeViewModel(store: InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")]), renderer: renderer)
         let result = viewModel.save(to: URL(fileURLWithPath: "/out/c.gif"), options: try CollageRenderOptions(), overwrite: false)
             .waitForCompletion()
-        #expect(throws: CollageActionError.failed(CollageFailure(.options, message: "cannot save as '.gif': use .jpg, .jpeg, .png, .avif or .webp"))) {
+        #expect(throws: CollageActionError.failed(CollageFailure(.options, message: "cannot save as '.gif': use .jpg, .jpeg, .png, .avif, .webp or .pdf"))) {
             try result.get()
         }
         #expect(renderer.rendered.isEmpty)

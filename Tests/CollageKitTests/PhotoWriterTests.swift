@@ -7,9 +7,10 @@ import CollageTestSupport
     struct BytesEncoder: ImageEncoding {
         var bytes: [UInt8]
         func encode(_ image: RGBImage, as format: ImageFormat, options: SaveOptions) throws -> [UInt8] { bytes }
+        func encode(_ page: CollagePage, options: SaveOptions) throws -> [UInt8] { bytes }
     }
 
-    let image = RGBImage(width: 2, height: 2, filledWith: .white)
+    let image = CollageOutput.image(RGBImage(width: 2, height: 2, filledWith: .white))
 
     @Test func writesTheFileAndNothingElse() throws {
         let directory = try temporaryDirectory()

@@ -78,7 +78,8 @@ public final class FakeWriter: PhotoWriting, @unchecked Sendable {
 
     public init() {}
 
-    public func save(_ image: RGBImage, to destination: URL, format: ImageFormat, options: SaveOptions, overwrite: Bool) -> Completable {
+    public func save(_ collage: CollageOutput, to destination: URL, format: ImageFormat, options: SaveOptions,
+                     overwrite: Bool) -> Completable {
         during?()
         if let failure { return Fail(error: failure).eraseToAnyPublisher() }
         saved.append(destination)
@@ -88,7 +89,7 @@ public final class FakeWriter: PhotoWriting, @unchecked Sendable {
     /// What was sent to standard output, by format.
     public private(set) var sent: [ImageFormat] = []
 
-    public func send(_ image: RGBImage, format: ImageFormat, options: SaveOptions) -> Completable {
+    public func send(_ collage: CollageOutput, format: ImageFormat, options: SaveOptions) -> Completable {
         during?()
         if let failure { return Fail(error: failure).eraseToAnyPublisher() }
         sent.append(format)

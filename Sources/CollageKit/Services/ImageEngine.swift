@@ -46,13 +46,24 @@ public struct ImageFormat: Equatable, Sendable {
 
     /// The format written for a file extension, nil when none is.
     static func saving(extension ext: String) -> ImageFormat? {
-        all.first { $0.canSave && $0.saveExtensions.contains(ext.lowercased()) }
+        writable.first { $0.saveExtensions.contains(ext.lowercased()) }
     }
 }
 
 extension ImageFormat {
-    /// The formats a collage can be saved in, in the table's order.
-    public static let writable: [ImageFormat] = all.filter(\.canSave)
+    /// A page to print (issue #34): written only, never read, so not in the
+    /// engine's table of formats; `ImageEngine.encode(_:options:)` makes it
+    /// through `ci_pdf_write`. Its quality is its photos' (JPEG).
+    public static let pdf = ImageFormat(
+        format: CI_FORMAT_UNKNOWN, name: "PDF", title: "PDF", extensions: ["pdf"], saveExtensions: ["pdf"],
+        canSave: true, hasQuality: true, smallestScale: 8)
+
+    /// A page that sets the title and captions as text over the photos
+    /// (PDF), rather than pixels that have them drawn in.
+    public var isPage: Bool { self == .pdf }
+
+    /// The formats a collage can be saved in: the table's, in its order, then PDF.
+    public static let writable: [ImageFormat] = all.filter(\.canSave) + [pdf]
 
     /// The table's first writable format (JPEG): what a batch writes unless told.
     public static var standard: ImageFormat { writable[0] }
@@ -283,15 +294,27 @@ extension PhotoInspecting {
 public protocol CollageRendering: Sendable {
     /// The collage, its plan, and what each cell shows of its photo.
     func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RenderedCollage
-    /// `render`, with what a person should be told of the photos drawn.
-    func renderNoting(_ photos: [Photo], options: CollageRenderOptions) throws -> NotedCollage
+    /// `render`, with what a person should be told of the photos drawn, and
+    /// the title and captions drawn into the pixels or left for a page.
+    func renderNoting(_ photos: [Photo], options: CollageRenderOptions, text: TextDrawing) throws -> NotedCollage
 }
 
 extension CollageRendering {
     /// For renderers with nothing to tell (fakes).
-    public func renderNoting(_ photos: [Photo], options: CollageRenderOptions) throws -> NotedCollage {
+    public func renderNoting(_ photos: [Photo], options: CollageRenderOptions, text: TextDrawing) throws -> NotedCollage {
         NotedCollage(collage: try render(photos, options: options), notices: [])
     }
+}
+
+/// Where a collage's title and captions go: into its pixels (a raster
+/// file), or apart, measured and placed but not drawn, for a page that sets
+/// them as text over the photos (PDF: `CollagePage`).
+public enum TextDrawing: Sendable {
+    case onPixels
+    case apart
+
+    /// What `format` needs.
+    public init(for format: ImageFormat) { self = format.isPage ? .apart : .onPixels }
 }
 
 /// A collage drawn, and what a person should be told of its photos.
@@ -362,9 +385,11 @@ extension PhotoShape {
     public init(_ info: PhotoInfo) { self.init(width: info.displayWidth, height: info.displayHeight) }
 }
 
-/// Turns an image into file bytes.
+/// Turns an image, or a page, into file bytes.
 public protocol ImageEncoding: Sendable {
     func encode(_ image: RGBImage, as format: ImageFormat, options: SaveOptions) throws -> [UInt8]
+    /// A PDF of one page (`ImageFormat.pdf`).
+    func encode(_ page: CollagePage, options: SaveOptions) throws -> [UInt8]
 }
 
 /// The C engine (`CollageImaging`) behind Swift protocols.
@@ -456,11 +481,11 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// they finish. Layouts other than the grid read the photos' headers
     /// first, for their shapes.
     public func render(_ photos: [Photo], options: CollageRenderOptions) throws -> RenderedCollage {
-        try renderNoting(photos, options: options).collage
+        try renderNoting(photos, options: options, text: .onPixels).collage
     }
 
-    public func renderNoting(_ photos: [Photo], options: CollageRenderOptions) throws -> NotedCollage {
-        try drawNoting(photos, plan: try plan(photos, options: options), options: options)
+    public func renderNoting(_ photos: [Photo], options: CollageRenderOptions, text: TextDrawing) throws -> NotedCollage {
+        try drawNoting(photos, plan: try plan(photos, options: options), options: options, text: text)
     }
 
     /// Where each photo goes (`CollageLayout`), reading the photos' shapes
@@ -536,10 +561,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                                     colour: RGBColor = .black, _ body: (inout ci_text_run) -> ci_status) -> ci_status {
         text.withCString { text in
             font.withCString { font in
-                var run = ci_text_run(text: text, font: font, pixel_size: pixels,
-                                      colour: ci_color(r: colour.red, g: colour.green, b: colour.blue),
-                                      width: UInt32(max(1, width)), height: UInt32(max(1, height)), max_lines: lines,
-                                      align: CI_TEXT_CENTRE)
+                var run = ci_text_run(text: text, font: font, pixels: pixels, width: width, height: height, lines: lines,
+                                      colour: colour)
                 return body(&run)
             }
         }
@@ -600,59 +623,52 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         return TitleRequest(text: title.text, fontPixels: pixels, textHeight: lineHeight * reserve)
     }
 
-    /// Draws a title's lines in its band (already the background's colour),
-    /// in `--text-colour`, else black or white, whichever contrasts more
-    /// with the background.
-    func drawTitle(_ title: TitleBand, on canvas: inout ci_image, options: CollageRenderOptions) throws {
-        let colour = options.textColour ?? TitleBand.textColour(on: options.background)
-        let box = title.textBox
+    /// Composites `text` (a title's lines, a caption's line) into `canvas`.
+    func draw(_ text: CollageText, on canvas: inout ci_image) throws(ImageEngineError) {
         var error = ci_error()
-        let rect = ci_rect(x: Int32(box.x), y: Int32(box.y), width: UInt32(box.width), height: UInt32(box.height))
-        let status = Self.withTextRun(title.text, font: options.font?.description ?? CollageFont.titleDefault,
-                                      pixels: title.fontPixels, width: box.width, height: box.height,
-                                      lines: Int32(TitleRequest.maximumLines), colour: colour) {
-            ci_draw_text(&canvas, rect, &$0, nil, &error)
+        let status = Self.withTextRun(text.text, font: text.font, pixels: text.fontPixels, width: text.box.width,
+                                      height: text.box.height, lines: Int32(text.lines), colour: text.colour) {
+            ci_draw_text(&canvas, ci_rect(text.box), &$0, nil, &error)
         }
         guard status == CI_OK else { throw ImageEngineError(error) }
     }
 
-    /// Draws `text` in a translucent band across the bottom of `cell`
-    /// (`CaptionBand`), over the photo already drawn there; nil when no
-    /// font can draw it (nothing is drawn then).
-    func drawCaption(_ text: String, in cell: CellRect, fontPixels: Double, on canvas: inout ci_image,
-                     options: CollageRenderOptions) throws(ImageEngineError) -> DrawnCaption? {
-        let font = options.font?.description ?? CollageFont.captionDefault
+    /// Where `text` goes as a caption of `cell`: a band across its bottom
+    /// (`CaptionBand`) as tall as the line the text engine lays out; nil
+    /// when no font can draw it (nothing is drawn then).
+    func placeCaption(_ text: String, in cell: CellRect, fontPixels: Double,
+                      options: CollageRenderOptions) throws(ImageEngineError) -> DrawnCaption? {
         var metrics = ci_text_metrics()
         var error = ci_error()
         let width = CaptionBand.textBox(in: cell, fontPixels: fontPixels).width
-        let measured = Self.withTextRun(text, font: font, pixels: fontPixels, width: width, height: 1, lines: 1) {
+        let measured = Self.withTextRun(text, font: options.font?.description ?? CollageFont.captionDefault,
+                                        pixels: fontPixels, width: width, height: 1, lines: 1) {
             ci_text_measure(&$0, &metrics, &error)
         }
         guard measured == CI_OK else { throw ImageEngineError(error) }
         guard metrics.has_fonts != 0 else { return nil }
         // A broken font's line cannot make the band take the cell.
         let lineHeight = min(Int(metrics.height), Int((fontPixels * 3).rounded()))
-        let band = CaptionBand.rect(in: cell, lineHeight: lineHeight, fontPixels: fontPixels)
-        let box = CaptionBand.textBox(in: band, fontPixels: fontPixels)
-        let colours = CaptionBand.colours(text: options.textColour)
-        ci_shade_box(&canvas, ci_rect(x: Int32(band.x), y: Int32(band.y), width: UInt32(band.width), height: UInt32(band.height)),
-                     ci_color(r: colours.band.red, g: colours.band.green, b: colours.band.blue), CaptionBand.opacity)
-        let rect = ci_rect(x: Int32(box.x), y: Int32(box.y), width: UInt32(box.width), height: UInt32(box.height))
-        let drawn = Self.withTextRun(text, font: font, pixels: fontPixels, width: box.width, height: box.height, lines: 1,
-                                     colour: colours.text) {
-            ci_draw_text(&canvas, rect, &$0, nil, &error)
-        }
-        guard drawn == CI_OK else { throw ImageEngineError(error) }
-        return DrawnCaption(text: text, band: band, fontPixels: fontPixels)
+        return DrawnCaption(text: text, band: CaptionBand.rect(in: cell, lineHeight: lineHeight, fontPixels: fontPixels),
+                            fontPixels: fontPixels)
+    }
+
+    /// Composites a caption into `canvas`: its translucent band over the
+    /// photo already drawn there, then its line.
+    func draw(_ caption: DrawnCaption, on canvas: inout ci_image, options: CollageRenderOptions) throws(ImageEngineError) {
+        let (shade, line) = CollageText.caption(caption, options: options)
+        ci_shade_box(&canvas, ci_rect(shade.box), ci_color(shade.colour), shade.opacity)
+        try draw(line, on: &canvas)
     }
 
     /// Draws the photos into the cells of `plan` (one per photo), on its canvas.
     public func draw(_ photos: [Photo], plan: LayoutPlan, options: CollageRenderOptions) throws -> RenderedCollage {
-        try drawNoting(photos, plan: plan, options: options).collage
+        try drawNoting(photos, plan: plan, options: options, text: .onPixels).collage
     }
 
-    /// `draw`, with what a person should be told of the photos (in their order).
-    func drawNoting(_ photos: [Photo], plan: LayoutPlan, options: CollageRenderOptions) throws -> NotedCollage {
+    /// `draw`, with what a person should be told of the photos (in their
+    /// order); the title and captions placed either way, drawn `.onPixels` only.
+    func drawNoting(_ photos: [Photo], plan: LayoutPlan, options: CollageRenderOptions, text: TextDrawing) throws -> NotedCollage {
         precondition(plan.cells.count == photos.count, "a plan has one cell per photo")
         let cells = plan.cells
         var image = RGBImage(width: plan.canvas.width, height: plan.canvas.height, filledWith: options.background,
@@ -677,7 +693,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                 while let index = queue.take() {
                     let cell = cells[index]
                     var error = ci_error()
-                    let rect = ci_rect(x: Int32(cell.x), y: Int32(cell.y), width: UInt32(cell.width), height: UInt32(cell.height))
+                    let rect = ci_rect(cell)
                     var drawOptions = drawOptions(for: photos[index], drawing)
                     var placement = ci_placement()
                     let status = photos[index].withFileSystemPath {
@@ -696,9 +712,9 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     // Each caption in its own cell, so the workers never write the same pixels.
                     if status == CI_OK, let caption = options.caption.caption(for: photos[index], dateTaken: date) {
                         do throws(ImageEngineError) {
-                            let drawn = try drawCaption(caption, in: cell, fontPixels: captionPixels, on: &canvas,
-                                                        options: options)
-                            drawnCaptions.withLock { $0[index] = drawn }
+                            let placed = try placeCaption(caption, in: cell, fontPixels: captionPixels, options: options)
+                            if let placed, text == .onPixels { try draw(placed, on: &canvas, options: options) }
+                            drawnCaptions.withLock { $0[index] = placed }
                         } catch {
                             failures.record(error, at: index)
                         }
@@ -714,12 +730,12 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         // Report the first failing photo in the order they were added, so the
         // message does not depend on which thread finished first.
         if let failure = failures.first { throw failure }
-        if let title = plan.title {
+        if let title = plan.title, text == .onPixels {
             try image.pixels.withUnsafeMutableBufferPointer { buffer in
                 var canvas = ci_image(
                     pixels: buffer.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
                     stride: image.width * 3, channels: 3)
-                try drawTitle(title, on: &canvas, options: options)
+                try draw(CollageText.title(title, options: options), on: &canvas)
             }
         }
         let regions = shown.withLock { $0 }.map { PhotoRegion(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
@@ -733,7 +749,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// background, crop rule and fit, the limit, and the photo's own focus.
     func drawOptions(for photo: Photo, _ options: CollageRenderOptions) -> ci_draw_options {
         var draw = ci_draw_options()
-        draw.background = ci_color(r: options.background.red, g: options.background.green, b: options.background.blue)
+        draw.background = ci_color(options.background)
         draw.limits = ci_limits(max_pixels: maxDecodedPixels)
         switch options.crop {
         case .smart: draw.crop = CI_CROP_SMART
@@ -814,6 +830,26 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             return Array(UnsafeBufferPointer(start: output, count: size))
         }
     }
+}
+
+extension ci_text_run {
+    /// A run centred in a `width` x `height` box, of strings the caller
+    /// keeps alive for as long as the run.
+    init(text: UnsafePointer<CChar>, font: UnsafePointer<CChar>, pixels: Double, width: Int, height: Int, lines: Int32,
+         colour: RGBColor) {
+        self.init(text: text, font: font, pixel_size: pixels, colour: ci_color(colour), width: UInt32(max(1, width)),
+                  height: UInt32(max(1, height)), max_lines: lines, align: CI_TEXT_CENTRE)
+    }
+}
+
+extension ci_rect {
+    init(_ rect: CellRect) {
+        self.init(x: Int32(rect.x), y: Int32(rect.y), width: UInt32(rect.width), height: UInt32(rect.height))
+    }
+}
+
+extension ci_color {
+    init(_ colour: RGBColor) { self.init(r: colour.red, g: colour.green, b: colour.blue) }
 }
 
 /// Hands out the indices 0..<count to parallel workers, each once.

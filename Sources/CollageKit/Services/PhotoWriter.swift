@@ -13,11 +13,12 @@ import Glibc
 /// shape of "the file is written" or "it is not, and here is why".
 public typealias Completable = AnyPublisher<Never, Error>
 
-/// Saves a rendered collage.
+/// Saves a rendered collage: its pixels, or its page (PDF).
 public protocol PhotoWriting {
-    func save(_ image: RGBImage, to destination: URL, format: ImageFormat, options: SaveOptions, overwrite: Bool) -> Completable
+    func save(_ collage: CollageOutput, to destination: URL, format: ImageFormat, options: SaveOptions,
+              overwrite: Bool) -> Completable
     /// Writes it to standard output (`save -o -`), for a pipe.
-    func send(_ image: RGBImage, format: ImageFormat, options: SaveOptions) -> Completable
+    func send(_ collage: CollageOutput, format: ImageFormat, options: SaveOptions) -> Completable
 }
 
 /// Encodes a collage and writes it so that a crash never leaves a
@@ -35,18 +36,19 @@ public final class PhotoWriter: PhotoWriting {
         self.queue = queue
     }
 
-    public func save(_ image: RGBImage, to destination: URL, format: ImageFormat, options: SaveOptions, overwrite: Bool) -> Completable {
-        encode(image, as: format, options: options) { bytes in
+    public func save(_ collage: CollageOutput, to destination: URL, format: ImageFormat, options: SaveOptions,
+                     overwrite: Bool) -> Completable {
+        encode(collage, as: format, options: options) { bytes in
             try AtomicFile.write(bytes, to: destination.path, overwrite: overwrite, mode: AtomicFile.sharedFileMode)
         }
     }
 
-    public func send(_ image: RGBImage, format: ImageFormat, options: SaveOptions) -> Completable {
-        encode(image, as: format, options: options) { try StandardOutput.write($0) }
+    public func send(_ collage: CollageOutput, format: ImageFormat, options: SaveOptions) -> Completable {
+        encode(collage, as: format, options: options) { try StandardOutput.write($0) }
     }
 
     /// Encodes on the writer's queue, then hands the bytes to `write` there.
-    private func encode(_ image: RGBImage, as format: ImageFormat, options: SaveOptions,
+    private func encode(_ collage: CollageOutput, as format: ImageFormat, options: SaveOptions,
                         then write: @escaping @Sendable ([UInt8]) throws -> Void) -> Completable {
         let encoder = self.encoder
         let queue = self.queue
@@ -54,7 +56,7 @@ public final class PhotoWriter: PhotoWriting {
             Future<Void, Error> { promise in
                 queue.async {
                     promise(Result {
-                        try write(try encoder.encode(image, as: format, options: options))
+                        try write(try collage.encoded(by: encoder, as: format, options: options))
                     })
                 }
             }

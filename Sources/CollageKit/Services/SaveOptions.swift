@@ -28,6 +28,16 @@ public struct SaveOptions: Equatable, Sendable {
         self.page = page
     }
 
+    /// A page's size in points (1/72 inch) for a canvas of `width` x
+    /// `height` pixels: the paper when given, else the canvas at the print
+    /// resolution (300 dpi unless given: 2480x3508 pixels are 595.2 x
+    /// 841.92 points).
+    public func pagePoints(canvasWidth width: Int, height: Int) -> (width: Double, height: Double) {
+        if let page { return page.points }
+        let dotsPerInch = Double((resolution ?? .default).dotsPerInch)
+        return (Double(width) * 72 / dotsPerInch, Double(height) * 72 / dotsPerInch)
+    }
+
     /// The engine's value, but for what the engine adds itself (its
     /// threads, the collage's date).
     var engineOptions: ci_save_options {

@@ -238,7 +238,8 @@ public final class CollageViewModel {
     /// Renders the selection and writes it to `destination`, as a
     /// Completable: it finishes once the file is in place and the saved photos
     /// are cleared from the selection (unless `keep`), or fails, keeping the
-    /// selection. The format follows the destination's extension. Rendering
+    /// selection. The format follows the destination's extension (a PDF is a
+    /// page whose title and captions are text: `CollagePage`). Rendering
     /// and writing run on the work queue.
     public func save(to destination: URL, options: CollageRenderOptions, overwrite: Bool,
                      keep: Bool = false) -> Completable {
@@ -266,21 +267,21 @@ public final class CollageViewModel {
             let renderer = self.renderer
             let writer = self.writer
             let notice = self.notice
-            return Future<RGBImage, Error> { [workQueue] promise in
+            return Future<CollageOutput, Error> { [workQueue] promise in
                 workQueue.async {
                     promise(Result {
-                        let drawn = try renderer.renderNoting(photos, options: options)
+                        let drawn = try renderer.renderNoting(photos, options: options, text: TextDrawing(for: format))
                         drawn.notices.forEach(notice)
-                        return drawn.collage.image
+                        return CollageOutput(drawn.collage, format: format, options: options)
                     })
                 }
             }
-            .flatMap { image -> Completable in
+            .flatMap { collage -> Completable in
                 switch target {
                 case let .file(destination):
-                    writer.save(image, to: destination, format: format, options: options.save, overwrite: overwrite)
+                    writer.save(collage, to: destination, format: format, options: options.save, overwrite: overwrite)
                 case .standardOutput:
-                    writer.send(image, format: format, options: options.save)
+                    writer.send(collage, format: format, options: options.save)
                 }
             }
             .catch { [weak self] error -> Completable in

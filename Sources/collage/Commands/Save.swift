@@ -13,6 +13,10 @@ struct Save: ParsableCommand {
             format --format names (`collage save -o - --format png | ...`).
             AVIF is encoded by libaom at speed 8: a 1920x1080 collage takes
             about 0.4 s more than as JPEG on two cores.
+            A PDF is one page to print: the canvas at --dpi (300 unless given;
+            2480x3508 pixels is an A4 page), each photo embedded once as a
+            JPEG of its cell at --quality, the title and captions as text
+            (selectable, their fonts embedded), the background as vector.
             An existing file is never replaced without --force. If saving
             fails, the selection is kept; with --keep it is kept after a save
             too, to try another size or layout.
