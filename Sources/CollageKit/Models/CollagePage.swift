@@ -30,7 +30,7 @@ public struct CollagePage: Equatable, Sendable {
     }
 }
 
-/// What a save writes: pixels (JPEG, PNG, WebP, AVIF) or a page (PDF).
+/// What a save writes: pixels (every raster format) or a page (PDF).
 public enum CollageOutput: Equatable, Sendable {
     case image(RGBImage)
     case page(CollagePage)
