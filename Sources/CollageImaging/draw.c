@@ -361,7 +361,7 @@ static ci_scale choose_scale(const ci_header *header, ci_rect cell, const ci_dra
 // raises its mapping threshold to that block's size, so every later frame
 // came from the drawing thread's arena, and a thread's arena keeps the
 // free memory at its top resident (malloc_trim does not trim it) to the
-// end of the process: W6's smart save peaked 2.3 MiB higher
+// end of the process: W6's smart save peaked 2.6 MiB higher
 // (docs/performance.md).
 static ci_status frame_alloc(ci_image *frame, uint32_t width, uint32_t height, const ci_limits *limits,
                              const char *name, ci_error *err) {
