@@ -130,13 +130,13 @@ build_harnesses() {
   # asked for saves minutes a target).
   local target
   for target in "${targets[@]}"; do
-    [ "$target" = batchlist ] && continue
+    case $target in batchlist|measures) continue ;; esac  # Swift: below
     say "building fuzz-$target"
     "$clang" "${cflags[@]}" "${includes[@]}" -o "$build/bin/fuzz-$target" \
       "$root/Fuzz/fuzz_$target.c" "${engine[@]}" "${libs[@]}"
   done
   "$clang" -O1 -o "$build/bin/extract-app1" "$root/Fuzz/extract_app1.c"
-  [[ " ${targets[*]} " == *" batchlist "* ]] || return 0
+  named() { [[ " ${targets[*]} " == *" $1 "* ]]; }
 
   # The batch list parser is Swift: compiled with swiftc's own libFuzzer
   # support, with the model files it is made of (see Fuzz/README.md): the
@@ -146,18 +146,21 @@ build_harnesses() {
   # which it once took for ValueError, grew types of its own and broke
   # this build twice; TitleBand.swift and Captions.swift, where CollageTitle
   # and TextLine began, need it, so each has a file of its own.
-  say "building fuzz-batchlist"
-  "$swiftc" -sanitize=fuzzer,address -parse-as-library -g -O -module-name CollageKit \
-    -o "$build/bin/fuzz-batchlist" \
-    "$root/Fuzz/FuzzBatchList.swift" \
-    "$root/Sources/CollageKit/Models/BatchList.swift" "$root/Sources/CollageKit/Models/Photo.swift" \
-    "$root/Sources/CollageKit/Models/ValueError.swift" "$root/Sources/CollageKit/Models/NearestWord.swift" \
-    "$root/Sources/CollageKit/Models/Layout/LayoutMode.swift" \
-    "$root/Sources/CollageKit/Models/CollageTitle.swift" "$root/Sources/CollageKit/Models/TextLine.swift"
+  if named batchlist; then
+    say "building fuzz-batchlist"
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -g -O -module-name CollageKit \
+      -o "$build/bin/fuzz-batchlist" \
+      "$root/Fuzz/FuzzBatchList.swift" \
+      "$root/Sources/CollageKit/Models/BatchList.swift" "$root/Sources/CollageKit/Models/Photo.swift" \
+      "$root/Sources/CollageKit/Models/ValueError.swift" "$root/Sources/CollageKit/Models/NearestWord.swift" \
+      "$root/Sources/CollageKit/Models/Layout/LayoutMode.swift" \
+      "$root/Sources/CollageKit/Models/CollageTitle.swift" "$root/Sources/CollageKit/Models/TextLine.swift"
+  fi
 
   # The measures cache's reader (`collage suggest`), Swift too: its file
   # format (MeasuresFile.swift) and the measures it holds, which name a
   # Photo (Photo.swift, with ValueError and NearestWord for its captions).
+  named measures || return 0
   say "building fuzz-measures"
   local models=$root/Sources/CollageKit/Models
   "$swiftc" -sanitize=fuzzer,address -parse-as-library -g -O -module-name CollageKit \
