@@ -141,8 +141,9 @@ build_harnesses() {
   # The batch list parser is Swift: compiled with swiftc's own libFuzzer
   # support, with the model files it is made of (see Fuzz/README.md): the
   # list, Photo and its focus and caption, ValueError, LayoutMode (the
-  # list's #layout lines), CollageTitle (its #title lines) and TextLine
-  # (how CollageTitle cleans a title). Only those: RenderOptions.swift,
+  # list's #layout lines), CollageTitle (its #title lines), TextLine
+  # (how CollageTitle cleans a title), CanvasSize and PrintSize (its #size
+  # lines). Only those: RenderOptions.swift,
   # which it once took for ValueError, grew types of its own and broke
   # this build twice; TitleBand.swift and Captions.swift, where CollageTitle
   # and TextLine began, need it, so each has a file of its own.
@@ -154,7 +155,8 @@ build_harnesses() {
       "$root/Sources/CollageKit/Models/BatchList.swift" "$root/Sources/CollageKit/Models/Photo.swift" \
       "$root/Sources/CollageKit/Models/ValueError.swift" "$root/Sources/CollageKit/Models/NearestWord.swift" \
       "$root/Sources/CollageKit/Models/Layout/LayoutMode.swift" \
-      "$root/Sources/CollageKit/Models/CollageTitle.swift" "$root/Sources/CollageKit/Models/TextLine.swift"
+      "$root/Sources/CollageKit/Models/CollageTitle.swift" "$root/Sources/CollageKit/Models/TextLine.swift" \
+      "$root/Sources/CollageKit/Models/CanvasSize.swift" "$root/Sources/CollageKit/Models/PrintSize.swift"
   fi
 
   # The measures cache's reader (`collage suggest`), Swift too: its file
