@@ -9,6 +9,11 @@ import Testing
 @Suite struct MeasureTests {
     static let samples = TestData.packageRoot.appendingPathComponent("SampleImages")
 
+    /// A sample photo drawn to fit `width` x `height`, to make test files from.
+    static func sample(_ name: String, fitting width: Int, height: Int) throws -> RGBImage {
+        try ImageEngine().picture(of: Photo(path: samples.appendingPathComponent(name).path), fitting: width, height: height)
+    }
+
     static func measure(_ path: String, thumbnail: Bool = true) throws -> ci_measures {
         var options = ci_measure_options()
         options.use_thumbnail = thumbnail ? 1 : 0
@@ -73,10 +78,8 @@ import Testing
         let folder = try PNGTestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let engine = ImageEngine()
-        let image = try engine.picture(of: Photo(path: Self.samples.appendingPathComponent("chelsea-the-cat.jpg").path),
-                                       fitting: 640, height: 480)
-        let small = try engine.picture(of: Photo(path: Self.samples.appendingPathComponent("chelsea-the-cat.jpg").path),
-                                       fitting: 160, height: 120)
+        let image = try Self.sample("chelsea-the-cat.jpg", fitting: 640, height: 480)
+        let small = try Self.sample("chelsea-the-cat.jpg", fitting: 160, height: 120)
         let full = try engine.encode(image, as: .standard, options: SaveOptions(quality: 90))
         let thumbnail = try engine.encode(small, as: .standard, options: SaveOptions(quality: 80))
         let withThumbnail = folder.appendingPathComponent("thumb.jpg").path
@@ -117,8 +120,7 @@ import Testing
         // has the photo's shape exactly (the loader takes one within a pixel
         // of it; heif-enc rounds down).
         let engine = ImageEngine()
-        let square = try engine.picture(of: Photo(path: Self.samples.appendingPathComponent("cameraman-grayscale.jpg").path),
-                                        fitting: 512, height: 512)
+        let square = try Self.sample("cameraman-grayscale.jpg", fitting: 512, height: 512)
         var wide = RGBImage(width: 512, height: 384, filledWith: .white)
         wide.pixels = Array(square.pixels[(64 * 512 * 3)..<(448 * 512 * 3)])
         let source = folder.appendingPathComponent("source.jpg")
