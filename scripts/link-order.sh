@@ -10,7 +10,7 @@
 # commands run (of about 60,000, mostly the static Swift runtime and
 # Foundation) are spread over most of the 16 MB of code, so a W6 save had
 # 11-14 MB of the binary resident. Side by side (1.5 MB of them) about
-# 6 MB: W6's smart save went 35.2 -> 30.4 MiB, the same output bytes
+# 6 MB: W6's smart save went 35.7 -> 30.8 MiB, the same output bytes
 # (docs/performance.md, "the binary's own pages"). What stays is mostly
 # the prebuilt runtime's own large sections, which the linker cannot split.
 #
