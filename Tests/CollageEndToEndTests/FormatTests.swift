@@ -142,7 +142,7 @@ import Testing
         let plan = try ImageEngine().plan(photos, options: options)
         #expect(plan.cells == [CellRect(x: 0, y: 0, width: 192, height: 128), CellRect(x: 192, y: 0, width: 192, height: 128)])
         #expect(throws: ImageEngineError.self) { try ImageEngine().admit(photos[0]) }
-        #expect(try ImageEngine().admit(photos[1]) == (try ImageEngine().inspect(photos[1])))
+        #expect(try ImageEngine().admit(photos[1]) == Admission(info: try ImageEngine().inspect(photos[1])))
     }
 
     /// Help texts, completions and the photo browser take the formats from

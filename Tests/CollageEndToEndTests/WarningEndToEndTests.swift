@@ -14,15 +14,18 @@ import Testing
         return path
     }
 
-    @Test func aCorruptJPEGIsDrawnAndSaidAtSave() throws {
+    @Test func aCorruptJPEGIsDrawnAndSaidAtAddAndAtSave() throws {
         let cli = try CLI()
         let damaged = try corruptJPEG(in: cli)
         let line = "collage: warning: \(damaged): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled\n"
-        // add walks the file, it does not decode it: only save tells.
         let add = try cli.run("add", damaged, CLI.jpegs[1])
-        #expect(add.status == 0 && add.stderr.isEmpty, "\(add)")
+        #expect(add.status == 0 && add.stderr == line, "\(add)")
+        #expect(try cli.count() == 2)
         let save = try cli.run("save", "-o", "out.png", "--size", "320x180", "--keep")
         #expect(save.status == 0 && save.stderr == line, "\(save)")
+        // A pick refused for another reason says only why it was refused.
+        let refused = try cli.run("add", damaged, cli.workingDirectory.appendingPathComponent("missing.jpg").path)
+        #expect(refused.status == 1 && !refused.stderr.contains("warning"), "\(refused)")
         // A whole file says nothing.
         try cli.run("clear")
         #expect(try cli.run("add", CLI.jpegs[0], CLI.jpegs[1]).stderr.isEmpty)
@@ -30,12 +33,13 @@ import Testing
     }
 
     /// A GIF whose first frame's data stops halfway is drawn as far as it
-    /// goes (the rest is background), and said at save as a corrupt JPEG is.
-    @Test func aGIFWhoseFirstFrameIsCutShortIsDrawnAndSaidAtSave() throws {
+    /// goes (the rest is background), and said at add and save as a corrupt
+    /// JPEG is.
+    @Test func aGIFWhoseFirstFrameIsCutShortIsDrawnAndSaidAtAddAndAtSave() throws {
         let cli = try CLI()
         let short = FormatTests.fixture("gif", "short-frame.gif")
         let add = try cli.run("add", short, FormatTests.fixture("gif", "still.gif"))
-        #expect(add.status == 0 && add.stderr.isEmpty, "\(add)")
+        #expect(add.status == 0 && add.stderr == "collage: warning: \(short): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled\n", "\(add)")
         // 96x64 photos in cells no larger: nothing is enlarged.
         let save = try cli.run("save", "-o", "out.png", "--size", "192x64", "--layout", "grid", "--keep")
         #expect(save.status == 0, "\(save)")

@@ -117,6 +117,47 @@ import Testing
         #expect(result.image == nil)
     }
 
+    /// What `add` asks (issue #32): a JPEG with corrupt data libjpeg reads
+    /// past is accepted, and the check says how often, as the draw at save
+    /// does; a clean one says 0; without the count asked, the walk alone.
+    @Test func checkingAJPEGCountsTheCorruptDataItsDecoderReadsPast() throws {
+        guard let folder = TestData.folder("jpeg") else {
+            TestData.reportAbsent("jpeg")
+            return
+        }
+        let clean = folder.appendingPathComponent("testorig.jpg").path
+        let whole = try Data(contentsOf: URL(fileURLWithPath: clean))
+        let damaged = FileManager.default.temporaryDirectory.appendingPathComponent("damaged-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: damaged) }
+        // 600 bytes cut from the middle of the scan: "premature end of data segment".
+        let middle = whole.count / 2
+        try (whole.prefix(middle) + whole.dropFirst(middle + 600)).write(to: damaged)
+
+        func check(_ path: String, counting: Bool) -> (ci_status, Int32) {
+            var error = ci_error()
+            var corrupt: Int32 = -1
+            var limits = ci_limits(max_pixels: 0)
+            let status = counting ? ci_check_complete(path, &limits, &corrupt, &error)
+                                  : ci_check_complete(path, nil, nil, &error)
+            return (status, corrupt)
+        }
+        #expect(check(clean, counting: true) == (CI_OK, 0))
+        let (status, corrupt) = check(damaged.path, counting: true)
+        #expect(status == CI_OK && corrupt > 0, "\(status) \(corrupt)")
+        // The same count as the draw at save.
+        var placement = ci_placement()
+        var pixels = [UInt8](repeating: 0, count: 64 * 64 * 3)
+        var error = ci_error()
+        let drawn = pixels.withUnsafeMutableBufferPointer { buffer -> ci_status in
+            var canvas = ci_image(pixels: buffer.baseAddress, width: 64, height: 64, stride: 64 * 3, channels: 3)
+            var options = ci_draw_options()
+            return ci_draw_photo_placed(damaged.path, &canvas, ci_rect(x: 0, y: 0, width: 64, height: 64), &options,
+                                        &placement, &error)
+        }
+        #expect(drawn == CI_OK && placement.corrupt_data == corrupt)
+        #expect(check(damaged.path, counting: false).0 == CI_OK)
+    }
+
     // MARK: - Shrink-on-load
 
     /// libjpeg's scaled size at n/8 is ceil(size * n / 8) per axis; for the

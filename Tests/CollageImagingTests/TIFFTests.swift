@@ -68,7 +68,7 @@ enum FormatFixtures {
         var (status, info, message) = probe(path)
         guard status == CI_OK else { return (status, info, message) }
         var error = ci_error()
-        status = ci_check_complete(path, &error)
+        status = ci_check_complete(path, nil, nil, &error)
         if status != CI_OK { (info, message) = (ci_photo_info(), PNGTestSupport.message(error)) }
         return (status, info, message)
     }

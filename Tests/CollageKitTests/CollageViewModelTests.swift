@@ -155,12 +155,12 @@ import OpenCombine
                 asked.withLock { $0.append("inspect \(photo.fileName)") }
                 return FakeInspector.info
             }
-            func admit(_ photo: Photo) throws -> PhotoInfo {
+            func admit(_ photo: Photo) throws -> Admission {
                 asked.withLock { $0.append("admit \(photo.fileName)") }
                 guard !photo.fileName.hasPrefix("cut") else {
                     throw ImageEngineError(kind: .corrupt, message: "\(photo.path): the file is cut short (no end)")
                 }
-                return FakeInspector.info
+                return Admission(info: FakeInspector.info)
             }
         }
         let inspector = CutShort()
@@ -177,6 +177,32 @@ import OpenCombine
         let options = try CollageRenderOptions(size: RequestedSize(width: 800, height: 300), layout: .auto)
         #expect(try viewModel.plan(options: options).get().photos.count == 2)
         #expect(inspector.asked.current == ["inspect a.jpg", "inspect cut.jpg"])
+    }
+
+    /// What `admit` tells of a photo it accepts (corrupt data its decoder
+    /// reads past) is said when the pick is recorded, in the pick's order,
+    /// and not when the pick is refused: then the refusal is what to read.
+    @Test func anAcceptedPhotosNoticesAreSaidWhenItIsRecorded() throws {
+        struct Damaged: PhotoInspecting {
+            func inspect(_ photo: Photo) throws -> PhotoInfo { FakeInspector.info }
+            func admit(_ photo: Photo) throws -> Admission {
+                if photo.fileName.hasPrefix("gone") { throw ImageEngineError(kind: .open, message: "\(photo.path): gone") }
+                let damaged = photo.fileName.hasPrefix("damaged")
+                return Admission(info: FakeInspector.info, notices: damaged ? [.corruptData(photo, count: 3)] : [])
+            }
+        }
+        let told = Locked<[PhotoNotice]>([])
+        let viewModel = try CollageViewModel(store: InMemorySelectionStore(), inspector: Damaged(), renderer: FakeRenderer(),
+                                             writer: FakeWriter(), notice: { notice in told.withLock { $0.append(notice) } })
+        #expect(viewModel.add([photo("damaged-1.jpg"), photo("a.jpg"), photo("damaged-2.jpg")]).isSuccess)
+        #expect(told.current == [.corruptData(photo("damaged-1.jpg"), count: 3), .corruptData(photo("damaged-2.jpg"), count: 3)])
+        told.withLock { $0 = [] }
+        #expect(!viewModel.add([photo("damaged-3.jpg"), photo("gone.jpg")]).isSuccess)
+        #expect(told.current.isEmpty)
+        // Refused by the rules (a seventh photo), after the files were read: not said either.
+        #expect(viewModel.add([photo("b.jpg"), photo("c.jpg"), photo("d.jpg")]).isSuccess)
+        #expect(!viewModel.add([photo("damaged-4.jpg")]).isSuccess)
+        #expect(told.current.isEmpty)
     }
 
     @Test("the plan is refused as a save would be", arguments: [0, 3])

@@ -266,8 +266,8 @@ static ci_status gif_start(void *state, ci_scale *scale, ci_header *header, uint
     return CI_OK;
 }
 
-// A first frame cut short is drawn as far as it goes, and said at save,
-// as a JPEG's corrupt data is.
+// A first frame cut short is drawn as far as it goes, and said at add and
+// save, as a JPEG's corrupt data is.
 static int gif_corrupt_data(const void *state) { return ((const gif_draw *)state)->cut_short; }
 
 static void gif_close(void *state) {

@@ -275,10 +275,11 @@ public protocol PhotoInspecting: Sendable {
     /// a preview). A file cut short after its header passes.
     func inspect(_ photo: Photo) throws -> PhotoInfo
     /// `inspect`, and the file refused when it is not whole (a copy cut
-    /// short): what `add` asks before it accepts a photo. Dearer: it reads
-    /// the whole file, and a JPEG XL's first frame is decoded (0.5 s for 12
-    /// megapixels).
-    func admit(_ photo: Photo) throws -> PhotoInfo
+    /// short) or cannot be drawn: what `add` asks before it accepts a photo,
+    /// with what a person should be told of it (corrupt data its decoder
+    /// reads past). Dearer: it reads the whole file, a JPEG or GIF is drawn
+    /// small, and a JPEG XL's first frame is decoded (0.5 s for 12 megapixels).
+    func admit(_ photo: Photo) throws -> Admission
     /// Why the photo's file cannot be read now (gone, or refused), nil
     /// when it can: checked on every reload, so it must be cheap (no decoding).
     func absence(of photo: Photo) -> PhotoAbsence?
@@ -287,7 +288,19 @@ public protocol PhotoInspecting: Sendable {
 extension PhotoInspecting {
     public func absence(of photo: Photo) -> PhotoAbsence? { photo.absence }
     /// For inspectors whose `inspect` reads all there is (fakes).
-    public func admit(_ photo: Photo) throws -> PhotoInfo { try inspect(photo) }
+    public func admit(_ photo: Photo) throws -> Admission { Admission(info: try inspect(photo)) }
+}
+
+/// A photo `add` may record: its header, and what a person should be told
+/// of it though it is accepted.
+public struct Admission: Equatable, Sendable {
+    public let info: PhotoInfo
+    public let notices: [PhotoNotice]
+
+    public init(info: PhotoInfo, notices: [PhotoNotice] = []) {
+        self.info = info
+        self.notices = notices
+    }
 }
 
 /// Draws a collage of photos.
@@ -419,16 +432,15 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     }
 
     /// The header, then the whole file (ci_check_complete): a photo over the
-    /// limit is refused before the walk.
-    ///
-    /// A JPEG with corrupt data libjpeg reads past is not found here: only
-    /// decoding tells, and a decode at add (even at 1/8, into one pixel)
-    /// cost 0.1 s for a 12-megapixel JPEG, more than the whole collage of
-    /// six takes to save; `save` decodes anyway, and says it there.
-    public func admit(_ photo: Photo) throws -> PhotoInfo {
+    /// limit is refused before the walk. A JPEG or GIF is drawn small too,
+    /// which is the only way to tell corrupt data its decoder reads past
+    /// (issue #32: said at `add` as at `save`).
+    public func admit(_ photo: Photo) throws -> Admission {
         let info = try inspect(photo)
-        try call(photo) { ci_check_complete($0, &$1) }
-        return info
+        var limits = ci_limits(max_pixels: maxDecodedPixels)
+        var corrupt: Int32 = 0
+        try call(photo) { ci_check_complete($0, &limits, &corrupt, &$1) }
+        return Admission(info: info, notices: corrupt > 0 ? [.corruptData(photo, count: Int(corrupt))] : [])
     }
 
     /// Calls the engine on the photo's path; its refusal thrown.

@@ -122,13 +122,16 @@ public final class CollageViewModel {
         // bad file is named, so one attempt shows all there is to fix. Only
         // here is a file checked to be whole (`admit`), so a copy cut short
         // is refused now rather than at save; the files are checked at once,
-        // as the check may decode (a JPEG XL's is the only way to tell it is
-        // whole: 0.5 s for 12 megapixels).
+        // as the check decodes (a JPEG's or GIF's corrupt data is told only
+        // so; a JPEG XL's is the only way to tell it is whole: 0.5 s for 12
+        // megapixels).
         let reasons = Locked([CollageFailure?](repeating: nil, count: pick.count))
+        let notices = Locked([[PhotoNotice]](repeating: [], count: pick.count))
         let inspector = self.inspector
         DispatchQueue.concurrentPerform(iterations: pick.count) { index in
             do {
-                _ = try inspector.admit(pick[index])
+                let admission = try inspector.admit(pick[index])
+                notices.withLock { $0[index] = admission.notices }
             } catch {
                 reasons.withLock { $0[index] = CollageFailure(error) }
             }
@@ -138,13 +141,17 @@ public final class CollageViewModel {
         }
         if unreadable.count == 1 { return publish(.refused(unreadable[0])) }
         if !unreadable.isEmpty { return publish(.refused(.unreadablePhotos(unreadable))) }
-        return change { photos in
+        let event = change { photos in
             if let refusal = CollageRules.addRefusal(count: photos.count, adding: pick.count) {
                 return .refused(refusal)
             }
             photos.append(contentsOf: pick)
             return .added(pick)
         }
+        // Told of the photos recorded only: a refused pick's refusal is what
+        // there is to read.
+        if case .added = event { notices.current.joined().forEach(notice) }
+        return event
     }
 
     /// Empties the selection; refused when it is already empty.
