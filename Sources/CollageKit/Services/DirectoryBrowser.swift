@@ -81,7 +81,12 @@ public struct FileSystemBrowser: DirectoryBrowsing {
         while let entry = readdir(handle) {
             // The name's exact bytes: decoding it as UTF-8 here once turned
             // "caf\xe9.jpg" into "caf\u{FFFD}.jpg", a file that does not exist.
-            let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            // Read in place: a copy of `d_name` reads all 256 bytes of the
+            // array, past the end of a short record at the end of readdir's
+            // buffer (AddressSanitizer found it: a heap-buffer-overflow on a
+            // folder of 100,000 files).
+            let name = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+            let nameBytes = Array(UnsafeRawBufferPointer(start: name, count: strlen(name.assumingMemoryBound(to: CChar.self))))
             if nameBytes == [UInt8(ascii: ".")] || nameBytes == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
             let file = directory.appending(nameBytes)
             var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
