@@ -46,12 +46,12 @@ import Testing
             photo.jpeg.withUnsafeBufferPointer { jpegBytes in
                 title.withCString { titleText in
                     "Sans".withCString { font in
-                        var placed = ci_pdf_photo(
+                        let placed = ci_pdf_photo(
                             where: ci_rect(x: 96, y: 300, width: 800, height: 533),
                             pixels: ci_image(pixels: buffer.baseAddress, width: UInt32(Photo.width),
                                              height: UInt32(Photo.height), stride: Photo.width * 3, channels: 3),
                             jpeg: jpeg ? jpegBytes.baseAddress : nil, jpeg_size: jpeg ? jpegBytes.count : 0)
-                        var shade = ci_pdf_shade(box: ci_rect(x: 96, y: 760, width: 800, height: 73),
+                        let shade = ci_pdf_shade(box: ci_rect(x: 96, y: 760, width: 800, height: 73),
                                                  colour: ci_color(r: 0, g: 0, b: 0), alpha: 128)
                         var texts = [
                             ci_pdf_text(box: ci_rect(x: 96, y: 100, width: 800, height: 120),
@@ -67,14 +67,20 @@ import Testing
                             return texts.withUnsafeBufferPointer { textList in
                                 "collage test".withCString { creator in
                                     "2026-11-28T10:00:00Z".withCString { date in
-                                        var page = ci_pdf_page(
-                                            width_points: widthPoints, height_points: 841.8897637795276,
-                                            canvas_width: 992, canvas_height: 1403,
-                                            background: ci_color(r: 250, g: 240, b: 230),
-                                            photos: &placed, photo_count: 1, shades: &shade, shade_count: 1,
-                                            texts: textList.baseAddress, text_count: textList.count,
-                                            title: titleText, creator: creator, creation_date: date)
-                                        return ci_pdf_write(&page, &out, &size, &error)
+                                        // Pointers that outlive the page's initialiser (`&placed`
+                                        // there would be valid for that call only).
+                                        withUnsafePointer(to: placed) { placedPointer in
+                                            withUnsafePointer(to: shade) { shadePointer in
+                                                var page = ci_pdf_page(
+                                                    width_points: widthPoints, height_points: 841.8897637795276,
+                                                    canvas_width: 992, canvas_height: 1403,
+                                                    background: ci_color(r: 250, g: 240, b: 230),
+                                                    photos: placedPointer, photo_count: 1, shades: shadePointer, shade_count: 1,
+                                                    texts: textList.baseAddress, text_count: textList.count,
+                                                    title: titleText, creator: creator, creation_date: date)
+                                                return ci_pdf_write(&page, &out, &size, &error)
+                                            }
+                                        }
                                     }
                                 }
                             }
