@@ -117,6 +117,34 @@ import Glibc
         #expect(!session.inAlternateScreen, "the terminal is given back")
     }
 
+    /// What `add` and `save` tell of a photo (issue #32: nothing silent)
+    /// cannot be written over the full-screen picture: it is kept, and said
+    /// once as the commands say it, a warning line, when the terminal is
+    /// given back (a damaged file is told at add and again at save).
+    @Test func aDamagedPhotoIsSaidOnceWhenThePickerQuits() throws {
+        guard Self.tmuxAvailable else { return }
+        let cli = try CLI()
+        let folder = try temporaryDirectory()
+        let damaged = folder.appendingPathComponent("damaged.jpg").path
+        try FileManager.default.moveItem(atPath: try WarningEndToEndTests().corruptJPEG(in: cli), toPath: damaged)
+        try FileManager.default.copyItem(atPath: CLI.jpegs[2], toPath: folder.appendingPathComponent("whole.jpg").path)
+        let session = try TmuxSession(command: "'\(CLI.binary.path)' pick '\(folder.path)'",
+                                      environment: ["XDG_STATE_HOME": cli.state.path], folder: cli.workingDirectory)
+        try session.waitFor("the photos screen") { $0.contains("whole.jpg") }
+        try session.keys("Enter", "j", "Enter")  // damaged.jpg, then whole.jpg
+        try session.waitFor("the two photos") { $0.contains("2 photos · add photos") }
+        try session.keys("q")
+        try session.waitFor("the collage screen") { $0.contains("a add") }
+        try session.save(as: "out.jpg", in: cli.workingDirectory)
+        #expect(!(try session.screen()).contains("warning"), "nothing is written over the screen")
+        try session.keys("q")
+        #expect(session.exitStatus() == "0")
+        // The lines as written, not as the pane wraps them (-J).
+        let shell = try session.tmux(["capture-pane", "-p", "-J"])
+        let line = "collage: warning: \(damaged): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled"
+        #expect(shell.components(separatedBy: "\n").filter { $0 == line }.count == 1, "\(shell)")
+    }
+
     @Test("the terminal is restored on Ctrl-C and on SIGTERM", arguments: ["C-c", "SIGTERM"])
     func restoredOnInterruption(how: String) throws {
         guard Self.tmuxAvailable else { return }

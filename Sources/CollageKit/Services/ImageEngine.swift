@@ -393,6 +393,14 @@ public enum PhotoNotice: Equatable, Sendable {
     }
 }
 
+extension Array where Element == PhotoNotice {
+    /// Appends `notice` unless one that reads the same is there: a damaged
+    /// file is told at add and again at save, and said once.
+    public mutating func appendOnce(_ notice: PhotoNotice) {
+        if !contains(where: { $0.message == notice.message }) { append(notice) }
+    }
+}
+
 extension PhotoShape {
     /// The photo as it is seen: after its EXIF orientation.
     public init(_ info: PhotoInfo) { self.init(width: info.displayWidth, height: info.displayHeight) }

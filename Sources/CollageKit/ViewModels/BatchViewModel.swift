@@ -336,7 +336,7 @@ public final class BatchViewModel {
         do {
             collage = try CollageViewModel(store: InMemorySelectionStore(), inspector: inspector,
                                            renderer: renderer, writer: writer) { notice in
-                notices.withLock { if !$0.contains(where: { $0.message == notice.message }) { $0.append(notice) } }
+                notices.withLock { $0.appendOnce(notice) }
             }
         } catch {
             return result(.failed(CollageFailure(error)))

@@ -15,8 +15,16 @@ func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, options: 
     let noColor = ANSIScreenWriter.noColorRequested(in: environment)
     let renderer = ChafaPictureRenderer(kind: GraphicsDetection.pictureKind(for: graphics, environment: environment),
                                         noColor: noColor, terminal: terminal.size)
-    // Not to stderr: a line there would be written over the full-screen picture.
-    let coordinator = AppCoordinator(collage: try makeCollageViewModel(notice: { _ in }), previews: PreviewService(renderer: renderer),
+    // What `add` and `save` tell of a photo (corrupt data, enlarged until
+    // soft) cannot go to stderr while the screen is up: a line there would
+    // be written over the full-screen picture. Kept, once each (a damaged
+    // file is told at add and again at save), and said as warning lines
+    // when the terminal is given back, as the commands say them.
+    let notices = Locked<[PhotoNotice]>([])
+    let noted: @Sendable (PhotoNotice) -> Void = { notice in
+        notices.withLock { $0.appendOnce(notice) }
+    }
+    let coordinator = AppCoordinator(collage: try makeCollageViewModel(notice: noted), previews: PreviewService(renderer: renderer),
                                      suggester: SuggestService(measurer: ImageEngine(), cache: MeasuresCache()),
                                      renderOptions: options)
     coordinator.startLiveUpdates()
@@ -26,7 +34,10 @@ func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, options: 
                           closing: { writer.closingSequence() },
                           traceResources: environment["COLLAGE_TRACE_RESOURCES"] == "1")
     do {
-        try app.start(photosAt: directory) { exit(0) }
+        try app.start(photosAt: directory) {
+            notices.current.forEach { Console.warning($0.message) }
+            exit(0)
+        }
     } catch {
         Console.error("\(error)")
         throw ExitCode.failure
