@@ -101,7 +101,6 @@ ci_status ci_walk_file(int fd, ci_status (*walk)(ci_walker *walker, const char *
                        const char *name, ci_error *err);
 int ci_walk_byte(ci_walker *walker, uint8_t *byte);     // 0 at the end of the file
 int ci_walk_skip(ci_walker *walker, uint64_t count);    // 0 when the file ends first
-int ci_walk_find_ff(ci_walker *walker);                 // to the byte after the next 0xFF; 0 at the end
 // "NAME: the file is cut short (what)", CI_ERR_CORRUPT.
 ci_status ci_cut_short(const char *name, const char *what, ci_error *err);
 

@@ -60,8 +60,9 @@ import Glibc
     /// Files cut at many points: refused when added, in one line naming the
     /// file: a cut header fails the probe, a cut body the walk to the end
     /// marker (issue #11: once they were only refused at save). Nothing is
-    /// added, nothing is left behind.
-    @Test(arguments: [cat, alphaPNG])
+    /// added, nothing is left behind. (A JPEG cut past its header is drawn
+    /// as far as it goes: `aJPEGCutShortIsDrawnAsFarAsItGoesWithAWarning`.)
+    @Test(arguments: [alphaPNG])
     func truncatedFilesAreRefusedByName(_ source: String) throws {
         let cli = try CLI()
         let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: source)))
@@ -89,6 +90,41 @@ import Glibc
         }
         #expect(refusedAtAdd == cuts.count && refusedAtSave == 0, "every cut is refused when added")
         #expect(try cli.contents() == [URL(fileURLWithPath: target).lastPathComponent], "no stray file")
+    }
+
+    /// A JPEG cut at many points (issue #32: "Premature end of JPEG file",
+    /// a download that stopped, opens in other readers): a cut in its header
+    /// is refused at add in one line naming it; a cut past it is added and
+    /// saved, drawn as far as it goes, with the same warning line naming it
+    /// at both. Nothing is left behind.
+    @Test func aJPEGCutShortIsDrawnAsFarAsItGoesWithAWarning() throws {
+        let cli = try CLI()
+        let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: cat)))
+        let target = cli.file("cut.jpg").path
+        let sos = try #require((0..<whole.count - 1).first { whole[$0] == 0xFF && whole[$0 + 1] == 0xDA })
+        let warning = "collage: warning: \(target): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled\n"
+        var cuts = Array(Swift.stride(from: 1, to: sos, by: 97)) + [sos + 1]
+        cuts += Array(Swift.stride(from: sos + 20, to: whole.count, by: max(1, whole.count / 8)))
+        cuts += [whole.count - 2, whole.count - 1]
+        var refused = 0, drawn = 0
+        for cut in cuts {
+            try write(Array(whole.prefix(cut)), to: URL(fileURLWithPath: target))
+            let added = try cli.collage("add", target, cup, timeout: 30)
+            if cut <= sos + 1 {
+                #expect(added.isOneLineRefusal(naming: target), "cut at \(cut): \(added)")
+                #expect(try cli.count() == 0)
+                refused += 1
+                continue
+            }
+            #expect(added.succeeded && added.stderr == warning, "cut at \(cut) of \(whole.count): \(added)")
+            let saved = try cli.collage("save", "-o", "x.jpg", "--size", "200x100", timeout: 60)
+            #expect(saved.succeeded && saved.stderr == warning, "cut at \(cut) of \(whole.count): \(saved)")
+            #expect(try cli.count() == 0)
+            try FileManager.default.removeItem(atPath: cli.file("x.jpg").path)
+            drawn += 1
+        }
+        #expect(refused > 0 && drawn > 0)
+        #expect(try cli.contents() == ["cut.jpg"], "no stray file")
     }
 
     /// PNG CRCs: a bad CRC on a critical chunk refuses the file (at add for

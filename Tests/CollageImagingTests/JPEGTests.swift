@@ -302,30 +302,61 @@ import Testing
 
     // MARK: - Broken files
 
-    @Test func truncatedJPEGIsCorrupt() throws {
+    /// A JPEG cut short (issue #32: "Premature end of JPEG file", a
+    /// download that stopped). Cut in its header there is nothing to draw:
+    /// refused, naming the file. Cut anywhere after it, it is drawn as far
+    /// as it goes with the rest grey, as other readers show it, and the cut
+    /// is counted with the corrupt data `add` and `save` report.
+    @Test func aJPEGCutShortIsRefusedInItsHeaderAndDrawnAsFarAsItGoesPastIt() throws {
         guard let folder = TestData.folder("jpeg") else {
             TestData.reportAbsent("jpeg")
             return
         }
-        let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent("testorig.jpg")))
+        let path = folder.appendingPathComponent("testorig.jpg")
+        let bytes = try [UInt8](Data(contentsOf: path))
+        // Where the scan's data begins: past the SOS segment (one, baseline).
+        let sos = try #require((0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let scan = sos + 2 + (Int(bytes[sos + 2]) << 8 | Int(bytes[sos + 3]))
+        let whole = try JPEGTestSupport.decodeMemoryOK(bytes, name: "whole.jpg")
 
-        let half = JPEGTestSupport.decodeMemory(Array(bytes.prefix(bytes.count / 2)), name: "cut.jpg")
-        #expect(half.status == CI_ERR_CORRUPT)
-        #expect(half.message == "cut.jpg: file is truncated")
-        #expect(half.image == nil)
+        // Half the file: the top rows as the whole file decodes them, the
+        // last row the grey of blocks with no data (128).
+        let half = try JPEGTestSupport.decodeMemoryOK(Array(bytes.prefix(bytes.count / 2)), name: "cut.jpg")
+        #expect(half.width == whole.width && half.height == whole.height)
+        let row = whole.width * whole.channels
+        #expect(half.pixels.prefix(16 * row) == whole.pixels.prefix(16 * row))
+        #expect(half.pixels.suffix(row).allSatisfy { $0 == 128 }, "\(Array(half.pixels.suffix(row).prefix(12)))")
+        #expect(half.pixels.suffix(row) != whole.pixels.suffix(row))
 
         // Every cut, from just past the signature to one byte short of the
         // end (which loses the EOI marker, after all the pixels).
         var wrong: [String] = []
         for length in 3..<bytes.count {
             let result = JPEGTestSupport.decodeMemory(Array(bytes.prefix(length)), name: "cut.jpg")
-            if result.status != CI_ERR_CORRUPT || !result.message.hasPrefix("cut.jpg: ")
-                || result.message.contains("\n") {
-                wrong.append("\(length) bytes: status \(result.status.rawValue), \(result.message)")
-            }
+            let right = length < scan
+                ? result.status == CI_ERR_CORRUPT && result.message.hasPrefix("cut.jpg: ") && !result.message.contains("\n")
+                : result.status == CI_OK && result.image?.width == whole.width && result.image?.height == whole.height
+            if !right { wrong.append("\(length) bytes: status \(result.status.rawValue), \(result.message)") }
         }
         let wrongCount = wrong.count
-        #expect(wrongCount == 0, "cuts not reported as corrupt, first ones: \(wrong.prefix(5))")
+        #expect(wrongCount == 0, "cuts before the scan (\(scan) bytes) refused, after it drawn; wrong, first ones: \(wrong.prefix(5))")
+
+        // What `add` asks: the cut counted, the file accepted; a cut header refused.
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: cut) }
+        for (length, accepted) in [(bytes.count / 2, true), (bytes.count - 2, true), (scan - 1, false)] {
+            try Data(bytes.prefix(length)).write(to: cut)
+            var error = ci_error()
+            var corrupt: Int32 = 0
+            var limits = ci_limits(max_pixels: 0)
+            let status = ci_check_complete(cut.path, &limits, &corrupt, &error)
+            if accepted {
+                #expect(status == CI_OK && corrupt > 0, "\(length) bytes: \(status) \(corrupt)")
+            } else {
+                #expect(status == CI_ERR_CORRUPT && PNGTestSupport.message(error) == "\(cut.path): file is truncated",
+                        "\(length) bytes: \(PNGTestSupport.message(error))")
+            }
+        }
     }
 
     @Test func garbageAfterSOIIsAnErrorNotACrash() {

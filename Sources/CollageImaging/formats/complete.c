@@ -3,14 +3,13 @@
 //
 // A file cut short (a copy interrupted, a download stopped) probes fine, since
 // its header is intact, and only fails when the collage is saved. These walks
-// find the end marker the way a decoder would, without decoding: JPEG marker
-// segments are skipped by their lengths and entropy-coded data is scanned
-// with memchr for the next marker (inside it, 0xFF is always followed by 0x00
-// or a restart marker); PNG chunks are skipped by their lengths. They stop at
-// the end marker, so data a camera appends after it (a Motion Photo's video)
-// is never read. A few milliseconds for a 12-megapixel photo in the page
-// cache. Written by hand because libjpeg and libpng offer no such check
-// short of decoding every pixel; each walk is in its loader's file.
+// find the end marker the way a decoder would, without decoding: PNG chunks
+// and GIF blocks are skipped by their lengths. They stop at the end marker,
+// so data appended after it is never read. A few milliseconds for a
+// 12-megapixel photo in the page cache. Written by hand because libpng and
+// giflib offer no such check short of decoding every pixel; each walk is in
+// its loader's file. JPEG has none: a JPEG cut short is drawn as far as it
+// goes (issue #32), and `add`'s small draw of it tells that it was.
 #include "../internal.h"
 
 #include <stddef.h>
@@ -51,18 +50,6 @@ int ci_walk_skip(walker *w, uint64_t count) {
         count -= here;
     }
     return 1;
-}
-
-int ci_walk_find_ff(walker *w) {
-    for (;;) {
-        if (!fill(w)) return 0;
-        uint8_t *found = memchr(w->buffer + w->at, 0xFF, w->filled - w->at);
-        if (found) {
-            w->at = (size_t)(found - w->buffer) + 1;
-            return 1;
-        }
-        w->at = w->filled;
-    }
 }
 
 ci_status ci_cut_short(const char *name, const char *what, ci_error *err) {

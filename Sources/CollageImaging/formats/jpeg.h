@@ -12,7 +12,8 @@
 typedef struct {
     struct jpeg_error_mgr pub;  // first, so libjpeg's pointer is also ours
     jmp_buf jump;
-    int truncated;              // the data ended before the image did
+    int truncated;              // the data ended before the header did
+    int eof_is_warning;         // past the header: data that ends early is drawn as far as it goes
     int too_many_scans;         // see limit_scans
     struct jpeg_progress_mgr progress;
     char reason[JMSG_LENGTH_MAX];

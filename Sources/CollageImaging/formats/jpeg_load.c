@@ -36,10 +36,13 @@ static void on_error_exit(j_common_ptr cinfo) {
 static void on_emit_message(j_common_ptr cinfo, int level) {
     jpeg_failure *failure = (jpeg_failure *)cinfo->err;
     if (level >= 0) return;  // trace messages: nothing to report
-    // At the end of the data libjpeg warns and then pads the image with
-    // grey, which would pass a half-downloaded photo off as a whole one.
-    // Stop right there instead.
-    if (cinfo->err->msg_code == JWRN_JPEG_EOF) {
+    // At the end of the data libjpeg warns and reads on as if the image
+    // ended there. In the header that leaves no image to draw: refused,
+    // "file is truncated". Past it (a photo whose download stopped, "Premature
+    // end of JPEG file") the rest of the picture is grey, as every viewer
+    // shows it (issue #32): drawn, and counted with the corrupt data below,
+    // which `add` and `save` report by the photo's name.
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF && !failure->eof_is_warning) {
         failure->truncated = 1;
         (*cinfo->err->format_message)(cinfo, failure->reason);
         longjmp(failure->jump, 1);
@@ -167,8 +170,7 @@ static int read_header_exif(j_decompress_ptr cinfo, int *has_subject, ci_box *su
 // What libjpeg's own sources do, over a descriptor and a buffer the caller
 // owns. The buffer may start with bytes already read (the caller sniffed the
 // format from them). At the end of the file it warns (JWRN_JPEG_EOF, which
-// on_emit_message turns into "file is truncated", as with jpeg_mem_src) and
-// inserts a fake EOI marker.
+// on_emit_message weighs, as with jpeg_mem_src) and inserts a fake EOI marker.
 
 typedef struct {
     struct jpeg_source_mgr pub;  // first, so libjpeg's pointer is also ours
@@ -467,6 +469,9 @@ static ci_status jpeg_begin(void *state, ci_header *header, uint32_t *first_colu
     jpeg_draw *draw = state;
     j_decompress_ptr cinfo = &draw->cinfo;
     if (setjmp(draw->failure.jump)) return fd_failure(&draw->failure, &draw->source, draw->name, err);
+    // The header is whole: from here data that ends early is drawn
+    // (jpeg_start_decompress reads a progressive file's scans).
+    draw->failure.eof_is_warning = 1;
     jpeg_start_decompress(cinfo);
     // Only the columns the cell reads are transformed (plus a margin, so the
     // crop's edge never changes a pixel the filter uses).
@@ -489,8 +494,9 @@ static ci_status jpeg_begin(void *state, ci_header *header, uint32_t *first_colu
     return CI_OK;
 }
 
-// Skipped rows are still entropy-decoded, and the last row is read, so a
-// truncated file is refused wherever the cut lies, as a full decode would.
+// Skipped rows are still entropy-decoded, and the last row is read, so
+// corrupt data and a file cut short are counted wherever they lie, as a
+// full decode would count them.
 static ci_status jpeg_rows(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
                            uint32_t columns, const ci_row_sink *sink, ci_error *err) {
     jpeg_draw *draw = state;
@@ -528,40 +534,6 @@ static void jpeg_close(void *state) {
     ci_colour_rows_close(draw->cmyk);
 }
 
-// ---------------------------------------------------------------------------
-// Is the file whole?
-
-static ci_status jpeg_walk(ci_walker *w, const char *name, ci_error *err) {
-    uint8_t byte;
-    if (!ci_walk_skip(w, 2)) return ci_cut_short(name, "no end-of-image marker", err);  // SOI
-    int in_scan = 0;
-    for (;;) {
-        if (in_scan) {
-            if (!ci_walk_find_ff(w)) return ci_cut_short(name, "no end-of-image marker", err);
-        } else {
-            if (!ci_walk_byte(w, &byte)) return ci_cut_short(name, "no end-of-image marker", err);
-            if (byte != 0xFF) continue;  // tolerate junk between segments, as libjpeg does
-        }
-        // The marker code, after any fill bytes (0xFF).
-        do {
-            if (!ci_walk_byte(w, &byte)) return ci_cut_short(name, "no end-of-image marker", err);
-        } while (byte == 0xFF);
-        if (byte == 0x00 || (byte >= 0xD0 && byte <= 0xD7)) continue;  // stuffing, restart: still in the scan
-        if (byte == 0xD9) return CI_OK;                               // EOI
-        if (byte == 0x01) continue;                                   // TEM: no length
-        uint8_t high, low;
-        if (!ci_walk_byte(w, &high) || !ci_walk_byte(w, &low)) return ci_cut_short(name, "no end-of-image marker", err);
-        unsigned length = (unsigned)high << 8 | low;
-        if (length < 2) return ci_fail(err, CI_ERR_CORRUPT, "%s: a marker segment has a bad length", name);
-        if (!ci_walk_skip(w, length - 2)) return ci_cut_short(name, "no end-of-image marker", err);
-        in_scan = byte == 0xDA;  // SOS: entropy-coded data follows its header
-    }
-}
-
-static ci_status jpeg_complete(int fd, const char *name, ci_error *err) {
-    return ci_walk_file(fd, jpeg_walk, name, err);
-}
-
 static int jpeg_sniff(const uint8_t *data, size_t size) {
     return size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF;
 }
@@ -582,7 +554,6 @@ const ci_loader ci_jpeg_loader = {
     .library = jpeg_library,
     .smallest_scale = 1,
     .sniff = jpeg_sniff,
-    .complete = jpeg_complete,
     .probe = jpeg_probe_source,
     .state_size = sizeof(jpeg_draw),
     .open = jpeg_open,

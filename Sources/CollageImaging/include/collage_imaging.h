@@ -174,21 +174,23 @@ ci_format ci_sniff_format(const uint8_t *data, size_t size);
 // short after its header probes fine (ci_check_complete tells).
 ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err);
 
-// Refuses a file cut short (no JPEG end-of-image marker, no PNG IEND chunk,
-// ...) with CI_ERR_CORRUPT and a message naming it ("PATH: the file is cut
-// short (...)"). Walks the file's structure without decoding where the
-// format allows (a few milliseconds for a 12-megapixel JPEG); a JPEG XL's
-// first frame is decoded (libjxl cannot tell otherwise: about 0.5 s for 12
-// megapixels). For `add`, which must refuse such a file before accepting
-// it; what only wants a photo's size (a layout's plan, a preview) calls
-// ci_probe_file alone.
+// Refuses a file cut short (no PNG IEND chunk, no GIF trailer, a TIFF
+// strip past the end, ...) with CI_ERR_CORRUPT and a message naming it
+// ("PATH: the file is cut short (...)"). Walks the file's structure without
+// decoding where the format allows (a few milliseconds for a 12-megapixel
+// photo); a JPEG XL's first frame is decoded (libjxl cannot tell otherwise:
+// about 0.5 s for 12 megapixels). A JPEG cut short after its header is not
+// refused: it is drawn as far as it goes, as other readers draw it (with
+// `corrupt_data`, counted there). For `add`, which must refuse such a file
+// before accepting it; what only wants a photo's size (a layout's plan, a
+// preview) calls ci_probe_file alone.
 // With `corrupt_data` (may be NULL: the walk alone), a format whose decoder
 // reads past broken data (JPEG, GIF) is also drawn as small as it decodes,
 // within `limits` (NULL: the default), as `save` would draw it: a file that
 // draw refuses is refused, and *corrupt_data says how often the decoder
-// read past broken data (ci_placement.corrupt_data; 0 for a clean file).
-// That draw is mostly a JPEG's entropy decoding: about 35 ms of CPU for 12
-// megapixels.
+// read past broken data or the end of a file cut short
+// (ci_placement.corrupt_data; 0 for a clean file). That draw is mostly a
+// JPEG's entropy decoding: about 35 ms of CPU for 12 megapixels.
 ci_status ci_check_complete(const char *path, const ci_limits *limits, int *corrupt_data, ci_error *err);
 
 // Decodes `path` into a new image (free it with ci_image_free).
@@ -262,7 +264,8 @@ typedef struct {
     char date_taken[CI_DATE_TAKEN_BYTES]; // when it was taken (EXIF), "" when the file does not say
     uint32_t display_width, display_height; // the upright photo's size, which `shown` is a fraction of
     int corrupt_data;           // how often the decoder read past broken data and drew on (libjpeg's
-                                // "Corrupt JPEG data" warnings); 0 for a whole, clean file
+                                // "Corrupt JPEG data" and "Premature end of JPEG file" warnings, a GIF
+                                // frame cut short); 0 for a whole, clean file
 } ci_placement;
 
 // ci_draw_photo with a crop rule and fit; `placement` (may be NULL) says
