@@ -386,17 +386,9 @@ static ci_scale choose_scale(const ci_header *header, ci_rect cell, const ci_dra
 // (docs/performance.md).
 // Under AddressSanitizer (make test-sanitized, the fuzzers) it comes from
 // malloc, whose red zones catch a loader writing past it; a mapping has none.
-#if defined(__SANITIZE_ADDRESS__)
-#define FRAME_FROM_MALLOC 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FRAME_FROM_MALLOC 1
-#endif
-#endif
-
 static ci_status frame_alloc(ci_image *frame, uint32_t width, uint32_t height, const ci_limits *limits,
                              const char *name, ci_error *err) {
-#ifdef FRAME_FROM_MALLOC
+#ifdef CI_ADDRESS_SANITIZER
     return ci_image_alloc(frame, width, height, 4, limits, name, err);
 #else
     memset(frame, 0, sizeof *frame);
@@ -417,7 +409,7 @@ static ci_status frame_alloc(ci_image *frame, uint32_t width, uint32_t height, c
 }
 
 static void frame_free(ci_image *frame) {
-#ifdef FRAME_FROM_MALLOC
+#ifdef CI_ADDRESS_SANITIZER
     ci_image_free(frame);
 #else
     if (frame->pixels) munmap(frame->pixels, frame->stride * frame->height);

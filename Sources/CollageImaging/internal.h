@@ -24,6 +24,18 @@
 
 #define CI_MAX_FILE_BYTES ((size_t)1 << 30)  // 1 GiB
 
+// Built with AddressSanitizer (make test-sanitized, the fuzzers), whose
+// allocator replaces glibc's: what works on glibc's own heap (a frame
+// mapped apart, malloc_trim) is left out there. GCC and newer clang say so
+// with __SANITIZE_ADDRESS__, clang with __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define CI_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CI_ADDRESS_SANITIZER 1
+#endif
+#endif
+
 // Sets err (if not NULL) to `status` and a printf-style message; returns status.
 ci_status ci_fail(ci_error *err, ci_status status, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
