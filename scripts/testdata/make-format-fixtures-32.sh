@@ -114,11 +114,15 @@ EOF
 # phone writes, the nclx on the tiles and an ICC profile on the grid.
 heif-enc -q 90 -p x265:range=full -o "$work/single.heic" "$work/colourful.png" >/dev/null
 python3 scripts/testdata/heif_nclx.py single "$work/single.heic" "$h/nclx-limited.heic"
+# The same saying what a phone's HDR HEIF says: BT.601 primaries (5), the
+# BT.709 transfer (1), BT.601 matrix, limited range (issue #42). heif-convert
+# shows the transfer as sRGB, as other readers do.
+python3 scripts/testdata/heif_nclx.py single "$work/single.heic" "$h/nclx-phone.heic" 5 1 5
 convert "$work/colourful.png" -crop 48x64+0+0 +repage "$work/left.png"
 convert "$work/colourful.png" -crop 48x64+48+0 +repage "$work/right.png"
 heif-enc -q 90 -p x265:range=full -o "$work/left.heic" "$work/left.png" >/dev/null
 heif-enc -q 90 -p x265:range=full -o "$work/right.heic" "$work/right.png" >/dev/null
 python3 scripts/testdata/heif_nclx.py grid "$work/left.heic" "$work/right.heic" "$h/grid-nclx-tiles.heic" 96 64
-for f in nclx-limited grid-nclx-tiles; do heif-convert --quiet "$h/$f.heic" "$h/$f.png" >/dev/null; done
+for f in nclx-limited nclx-phone grid-nclx-tiles; do heif-convert --quiet "$h/$f.heic" "$h/$f.png" >/dev/null; done
 
 echo "make-format-fixtures-32: wrote the files of issue #32 in $out/tiff, $out/gif and $out/heif"
