@@ -48,6 +48,9 @@ cp "$t/cmyk16.tif" "$t/cmyk16-jpeg.tif"
 tiffset -s 259 7 "$t/cmyk16-jpeg.tif"
 convert "$work/rgb.png" -resize 24x16 -compress None "$work/plain.tif"
 tiffcp -r 8 "$work/plain.tif" "$t/empty-strip.tif"
+# Issue #42: uncompressed strips holding fewer bytes than their rows take,
+# RowsPerStrip 2^31 + 1, shaped like Pillow's tiff_overflow_rows_per_strip.tif.
+python3 scripts/testdata/tiff_overflow_strips.py "$t/overflow-rows-per-strip.tif"
 python3 - "$t/empty-strip.tif" <<'EOF'
 # The second strip's byte count set to 0 (tiffset cannot write one entry of a list).
 import struct, sys
