@@ -95,6 +95,56 @@ struct GIFTests {
         })
     }
 
+    /// Issue #42: Pillow's issue_2811.gif says an LZW minimum code size of
+    /// 11, which giflib refuses (it stops at 8) and Pillow and browsers
+    /// decode: decoded here, to the level of Pillow's decode, nothing said.
+    @Test func anLZWCodeSizeOver8IsDecodedAsPillowDecodesIt() throws {
+        let path = FormatFixtures.path("gif", "issue_2811.gif")
+        #expect(FormatFixtures.admit(path).0 == CI_OK, "\(FormatFixtures.admit(path).2)")
+        var corrupt: Int32 = 0
+        var error = ci_error()
+        #expect(ci_check_complete(path, nil, &corrupt, &error) == CI_OK && corrupt == 0)
+        try FormatFixtures.expectDrawnLikeReference(path, FormatFixtures.path("gif", "issue_2811.png"), largest: 0, mean: 0)
+    }
+
+    /// Its sub-blocks cut after a third (then the terminator and the
+    /// trailer: the file itself whole): the rows that came are drawn as
+    /// Pillow draws them, the rest is background, and add is told it was
+    /// cut short. A code size over 11 (codes past GIF's 12 bits) is refused.
+    @Test func anLZWCodeSizeOver8CutShortIsDrawnAsFarAsItGoes() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FormatFixtures.path("gif", "issue_2811.gif"))))
+        // 13 bytes of screen, its 256-entry table, the 10-byte descriptor, the code size (11), the sub-blocks.
+        let codeSize = 13 + 768 + 10
+        #expect(whole[codeSize - 10] == 0x2C && whole[codeSize] == 11)
+        var blocks = codeSize + 1
+        for _ in 0..<7 { blocks += Int(whole[blocks]) + 1 }
+        let cut = folder.appendingPathComponent("cut.gif").path
+        try Data(whole[..<blocks] + [0x00, 0x3B]).write(to: URL(fileURLWithPath: cut))
+        var corrupt: Int32 = 0
+        var error = ci_error()
+        #expect(ci_check_complete(cut, nil, &corrupt, &error) == CI_OK && corrupt > 0, "\(PNGTestSupport.message(error))")
+        let reference = try FormatFixtures.reference(FormatFixtures.path("gif", "issue_2811.png"), background: FormatFixtures.background)
+        let drawn = FormatFixtures.drawAtOwnSize(cut)
+        try #require(drawn.status == CI_OK, "\(drawn.message)")
+        let row = reference.width * 3
+        let same = (0..<reference.height).first {
+            Array(drawn.rgb[$0 * row..<($0 + 1) * row]) != Array(reference.pixels[$0 * row..<($0 + 1) * row])
+        } ?? reference.height
+        #expect(same >= reference.height / 5 && same < reference.height, "\(same) rows as the whole frame")
+        let bg = FormatFixtures.background
+        let rest = drawn.rgb[min(drawn.rgb.count, (same + 1) * row)...]
+        #expect(stride(from: rest.startIndex, to: rest.endIndex, by: 3).allSatisfy {
+            rest[$0] == bg.r && rest[$0 + 1] == bg.g && rest[$0 + 2] == bg.b
+        })
+        var twelve = whole
+        twelve[codeSize] = 12
+        let refused = try FormatFixtures.refusal(twelve, named: "twelve.gif", in: folder)
+        #expect(refused.add == CI_ERR_CORRUPT && refused.addMessage.hasSuffix("broken GIF data (an LZW code size of 12, over 11)"),
+                "\(refused.addMessage)")
+    }
+
     @Test("The probe says GIF, its size and whether anything is transparent")
     func probe() {
         for (name, alpha) in [("still", false), ("transparent", true), ("animated", false)] {
