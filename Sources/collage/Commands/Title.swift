@@ -9,9 +9,9 @@ struct Title: ParsableCommand {
             The title is kept with the selection (`collage status` shows it; the
             collage screen's t sets the same) and drawn in a band across the top
             by `collage save`, which then forgets it with the photos, as `collage
-            clear` does; `save --title` draws another for that save only. It is
-            UTF-8 text of at most \(CollageTitle.maximumCharacters) characters, one
-            line; surrounding spaces are trimmed.
+            clear` does; `save --title` draws another for that save only.
+            It is one line of UTF-8 text, at most \(CollageTitle.maximumCharacters) characters;
+            surrounding spaces are trimmed.
 
             EXAMPLES:
               collage title "Summer in Kyoto, 2026"
