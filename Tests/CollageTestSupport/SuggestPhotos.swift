@@ -104,6 +104,47 @@ public enum SuggestPhotos {
         }
     }
 
+    /// A folder as a new user's is (issue #41): photos of very different
+    /// sizes (a 100-pixel one, a thumbnail-sized copy of another), an
+    /// exposure bracket 26 s apart, photos copied without a capture date,
+    /// and a README. Two dated events, on Sep 1 and Sep 3, 2026.
+    public enum Mixed {
+        /// 100x67: too small for a cell at 1920x1080, never chosen while others fit.
+        public static let tiny = "cat-small.jpg"
+        public static let thumbnailCopy = "coffee-thumb.jpg"
+        public static let bracket = ["cameraman.jpg", "cameraman-bracket.jpg"]
+        public static let undated = ["chelsea-the-cat.jpg", "retina-round-alpha.png"]
+        public static let readme = "README.txt"
+        public static let firstDay = ["astronaut.jpg", "rocket.jpg", tiny, "coffee.jpg", thumbnailCopy] + bracket
+        public static let thirdDay = ["astronaut-mirrored.jpg", "cameraman-mirrored.jpg"]
+
+        public static func make(in folder: URL, samples: URL) throws {
+            let engine = ImageEngine()
+            func picture(_ sample: String, fitting side: Int = 640) throws -> RGBImage {
+                try engine.picture(of: Photo(path: samples.appendingPathComponent(sample).path), fitting: side, height: side)
+            }
+            func write(_ image: RGBImage, _ name: String, _ date: String) throws {
+                var dated = image
+                dated.dateTaken = date
+                try Data(try engine.encode(dated, as: .standard, options: SaveOptions(quality: 90))).write(to: folder.appendingPathComponent(name))
+            }
+            try write(try picture("astronaut-eileen-collins.jpg"), "astronaut.jpg", "2026:09:01 10:00:00+02:00")
+            try write(try picture("rocket-exif-orientation-6.jpg"), "rocket.jpg", "2026:09:01 10:20:00+02:00")
+            try write(mirrored(try picture("chelsea-the-cat.jpg", fitting: 100)), tiny, "2026:09:01 10:40:00+02:00")
+            try write(try picture("coffee-cup.jpg"), "coffee.jpg", "2026:09:01 11:00:00+02:00")
+            try write(try picture("coffee-cup.jpg", fitting: 120), thumbnailCopy, "2026:09:01 11:00:05+02:00")
+            try makeBrackets(in: folder, samples: samples, brackets: [
+                Bracket(sample: "cameraman-grayscale.jpg", stops: 2, date: "2026:09:01 11:20:00+02:00", seconds: 26)])
+            try write(mirrored(try picture("astronaut-eileen-collins.jpg")), "astronaut-mirrored.jpg", "2026:09:03 09:00:00+02:00")
+            try write(mirrored(try picture("cameraman-grayscale.jpg")), "cameraman-mirrored.jpg", "2026:09:03 09:10:00+02:00")
+            // Copies as they come, without a capture date.
+            for name in undated {
+                try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+            }
+            try Data("Photos from the trip.\n".utf8).write(to: folder.appendingPathComponent(readme))
+        }
+    }
+
     /// An EXIF date ("2026:08:01 10:00:00+02:00") `seconds` later, within its minute's hour.
     public static func later(_ date: String, seconds: Int) -> String {
         let parts = date.split(separator: ":", omittingEmptySubsequences: false)
