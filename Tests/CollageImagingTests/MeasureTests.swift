@@ -207,3 +207,93 @@ import Testing
         print("gradient hash: " + notes.joined(separator: "; ") + "; nearest other scene: \(nearest) bits")
     }
 }
+
+/// A photo's capture date (issue #41): EXIF DateTimeOriginal, else
+/// DateTimeDigitized, else DateTime, else the GPS's UTC date and time; none
+/// when the file says none. In EXIF blocks written here by hand into a JPEG
+/// the engine made without one.
+@Suite struct CaptureDateTests {
+    struct Entry {
+        let tag: UInt16, type: UInt16, count: UInt32, bytes: [UInt8]
+        static func ascii(_ tag: UInt16, _ text: String) -> Entry {
+            let bytes = Array(text.utf8) + [0]
+            return Entry(tag: tag, type: 2, count: UInt32(bytes.count), bytes: bytes)
+        }
+        static func rationals(_ tag: UInt16, _ values: [UInt32]) -> Entry {
+            Entry(tag: tag, type: 5, count: UInt32(values.count), bytes: values.flatMap { le($0) + le(UInt32(1)) })
+        }
+        static func long(_ tag: UInt16, _ value: UInt32) -> Entry { Entry(tag: tag, type: 4, count: 1, bytes: le(value)) }
+    }
+
+    static func le(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+    static func le(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+
+    /// A little-endian TIFF structure: IFD0, and the EXIF and GPS IFDs
+    /// when they hold anything, each followed by its values.
+    static func tiff(ifd0: [Entry], exif: [Entry] = [], gps: [Entry] = []) -> [UInt8] {
+        var first = ifd0
+        if !exif.isEmpty { first.append(.long(0x8769, 0)) }
+        if !gps.isEmpty { first.append(.long(0x8825, 0)) }
+        var ifds = [first] + [exif, gps].filter { !$0.isEmpty }
+        func size(_ ifd: [Entry]) -> Int { 6 + 12 * ifd.count + ifd.reduce(0) { $0 + ($1.bytes.count > 4 ? ($1.bytes.count + 1) & ~1 : 0) } }
+        var offsets = [8]
+        for ifd in ifds.dropLast() { offsets.append(offsets.last! + size(ifd)) }
+        var k = 1
+        for (i, entry) in ifds[0].enumerated() where entry.tag == 0x8769 || entry.tag == 0x8825 {
+            ifds[0][i] = .long(entry.tag, UInt32(offsets[k]))
+            k += 1
+        }
+        var out: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le(UInt32(8))
+        for (n, ifd) in ifds.enumerated() {
+            let sorted = ifd.sorted { $0.tag < $1.tag }
+            var data: [UInt8] = []
+            let dataStart = offsets[n] + 6 + 12 * sorted.count
+            out += le(UInt16(sorted.count))
+            for entry in sorted {
+                out += le(entry.tag) + le(entry.type) + le(entry.count)
+                if entry.bytes.count <= 4 {
+                    out += entry.bytes + Array(repeating: 0, count: 4 - entry.bytes.count)
+                } else {
+                    out += le(UInt32(dataStart + data.count))
+                    data += entry.bytes + (entry.bytes.count % 2 == 1 ? [0] : [])
+                }
+            }
+            out += le(UInt32(0)) + data
+        }
+        return out
+    }
+
+    /// The date the engine reads from a JPEG carrying `tiff` as its EXIF.
+    static func date(_ tiff: [UInt8], in folder: URL) throws -> String? {
+        let engine = ImageEngine()
+        let picture = try MeasureTests.sample("coffee-cup.jpg", fitting: 64, height: 64)
+        let jpeg = try engine.encode(picture, as: .standard, options: .defaults)
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        let file = folder.appendingPathComponent("dated.jpg")
+        try Data(Array(jpeg.prefix(2)) + app1 + Array(jpeg.dropFirst(2))).write(to: file)
+        return try engine.inspect(Photo(path: file.path)).dateTaken
+    }
+
+    @Test func eachDateTagInTurnAndNoneIsNone() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = Entry.ascii(0x9003, "2022:05:06 07:08:09"), digitized = Entry.ascii(0x9004, "2021:03:04 05:06:07")
+        let digitizedOffset = Entry.ascii(0x9012, "+05:30"), dateTime = Entry.ascii(0x0132, "2020:01:02 03:04:05")
+        let blank = Entry.ascii(0x9003, "    :  :     :  :  ")
+        let gps = [Entry.ascii(0x001D, "2019:12:31"), .rationals(0x0007, [23, 59, 30])]
+        let cases: [(String, [UInt8], String?)] = [
+            ("original first", Self.tiff(ifd0: [dateTime], exif: [original, digitized], gps: gps), "2022:05:06 07:08:09"),
+            ("digitized, with its offset", Self.tiff(ifd0: [dateTime], exif: [digitized, digitizedOffset], gps: gps),
+             "2021:03:04 05:06:07+05:30"),
+            ("DateTime", Self.tiff(ifd0: [dateTime], gps: gps), "2020:01:02 03:04:05"),
+            ("a blank original is none", Self.tiff(ifd0: [dateTime], exif: [blank]), "2020:01:02 03:04:05"),
+            ("GPS, in UTC", Self.tiff(ifd0: [], exif: [blank], gps: gps), "2019:12:31 23:59:30+00:00"),
+            ("none", Self.tiff(ifd0: [Entry.ascii(0x010F, "Camera maker")]), nil),
+        ]
+        for (name, tiff, expected) in cases {
+            #expect(try Self.date(tiff, in: folder) == expected, "\(name)")
+        }
+    }
+}
