@@ -296,4 +296,23 @@ import Testing
             #expect(try Self.date(tiff, in: folder) == expected, "\(name)")
         }
     }
+
+    /// PNG (eXIf), WebP and AVIF carry EXIF too: the date the engine
+    /// writes into each is the date it reads back.
+    @Test func otherFormatsEXIFDatesAreRead() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let engine = ImageEngine()
+        var picture = try MeasureTests.sample("coffee-cup.jpg", fitting: 64, height: 64)
+        picture.dateTaken = "2024:02:29 12:34:56"
+        for ext in ["png", "webp", "avif"] {
+            guard let format = ImageFormat.writable.first(where: { $0.extensions.contains(ext) }) else {
+                Issue.record("no writer for \(ext)")
+                continue
+            }
+            let file = folder.appendingPathComponent("dated.\(ext)")
+            try Data(try engine.encode(picture, as: format, options: .defaults)).write(to: file)
+            #expect(try engine.inspect(Photo(path: file.path)).dateTaken?.hasPrefix("2024:02:29 12:34:56") == true, "\(ext)")
+        }
+    }
 }
