@@ -59,7 +59,12 @@ import Glibc
                 && run.stderr.filter { $0 == "\n" }.count == 1, "\(run)")
     }
 
+    /// With COLLAGE_TRIP_FOLDER_OUT=DIR the trip's photos are copied to DIR.
     @Test func countTwoAndFour() throws {
+        if let out = ProcessInfo.processInfo.environment["COLLAGE_TRIP_FOLDER_OUT"] {
+            try? FileManager.default.removeItem(atPath: out)
+            try FileManager.default.copyItem(at: photos, to: URL(fileURLWithPath: out))
+        }
         for count in [2, 4] {
             let run = try suggest("Trip", "--count", "\(count)")
             #expect(run.succeeded, "\(run)")

@@ -39,7 +39,13 @@ import Testing
 
     /// The six: never the 100-pixel photo while photos that fit are left,
     /// never the thumbnail-sized copy, one of the bracket; the README named.
+    /// With COLLAGE_MIXED_OUT=DIR the folder is copied to DIR, to look at
+    /// what suggest makes of it.
     @Test func theBestSixNeitherTinyNorTwiceTheSameScene() throws {
+        if let out = ProcessInfo.processInfo.environment["COLLAGE_MIXED_OUT"] {
+            try? FileManager.default.removeItem(atPath: out)
+            try FileManager.default.copyItem(at: mixed, to: URL(fileURLWithPath: out))
+        }
         let run = try suggest("Mixed")
         #expect(run.succeeded, "\(run)")
         let chosen = names(run)

@@ -425,6 +425,11 @@ final class ChoosingAsAPersonWouldTests: XCTestCase {
         // With no other left it is chosen.
         var two = choice.judge(Array(photos.prefix(2)))
         XCTAssertEqual(choice.choose(&two), [0, 1])
+        // Where every photo is too small, size decides nothing and says nothing.
+        let huge = SuggestionChoice(count: 2, canvasShape: 16.0 / 9, canvasArea: 8000 * 4500)
+        var allSmall = huge.judge(photos)
+        XCTAssertEqual(huge.choose(&allSmall).count, 2)
+        XCTAssertTrue(allSmall.allSatisfy { !($0.whyNot ?? "").hasPrefix("too small") }, "\(allSmall)")
         // At a canvas it fits, it is not held back.
         var small = SuggestionChoice(count: 2, canvasShape: 16.0 / 9, canvasArea: 160 * 90).judge(photos)
         XCTAssertTrue(SuggestionChoice(count: 2, canvasShape: 16.0 / 9, canvasArea: 160 * 90).choose(&small).contains(0))

@@ -252,8 +252,11 @@ public struct SuggestionChoice: Sendable {
     public func settle(_ verdicts: inout [PhotoVerdict], photos: inout [MeasuredPhoto], running: [Int],
                        among: [Int]? = nil, batch: Int = 1,
                        lookForFaces: (_ indices: [Int], _ photos: inout [MeasuredPhoto]) -> Void) -> [Int] {
-        for i in (among ?? Array(verdicts.indices)) where verdicts[i].score != nil && !running.contains(i) {
-            verdicts[i].whyNot = verdicts[i].demotion ?? "not chosen: a better photo was taken near it"
+        let scope = among ?? Array(verdicts.indices)
+        // A demotion decided only where a photo without one was there to take instead.
+        let anyUndemoted = scope.contains { verdicts[$0].score != nil && verdicts[$0].demotion == nil }
+        for i in scope where verdicts[i].score != nil && !running.contains(i) {
+            verdicts[i].whyNot = (anyUndemoted ? verdicts[i].demotion : nil) ?? "not chosen: a better photo was taken near it"
         }
         let scored = running.filter { verdicts[$0].score != nil }
         let demoted = verdicts.map { $0.demotion != nil ? Self.demotionPenalty : 0 }
@@ -323,13 +326,15 @@ public struct SuggestionChoice: Sendable {
 
     /// Marks the picked chosen, and gives the rest of `scored` their reason.
     private func mark(_ verdicts: inout [PhotoVerdict], scored: [Int], picked: [Int]) -> [Int] {
+        // A demotion decided only where a photo without one was chosen.
+        let undemotedPicked = picked.contains { verdicts[$0].demotion == nil }
         for i in scored {
             if picked.contains(i) {
                 verdicts[i].chosen = true
                 verdicts[i].whyNot = nil
             } else if picked.isEmpty {
                 verdicts[i].whyNot = "too few photos worth showing for a collage"
-            } else if let demotion = verdicts[i].demotion {
+            } else if undemotedPicked, let demotion = verdicts[i].demotion {
                 verdicts[i].whyNot = demotion
             } else {
                 verdicts[i].whyNot = "not chosen: better photos, or photos of other times, were"
