@@ -435,6 +435,21 @@ final class ChoosingAsAPersonWouldTests: XCTestCase {
         XCTAssertTrue(SuggestionChoice(count: 2, canvasShape: 16.0 / 9, canvasArea: 160 * 90).choose(&small).contains(0))
     }
 
+    /// A collage's cells are as many as it will hold: an event of three
+    /// photos worth showing makes a collage of two, whose cells are three
+    /// times six's, so a photo that fits one of six may be too small there.
+    func testTheCellIsTheCollagesItWillHold() {
+        let choice = SuggestionChoice(count: 6, canvasShape: 16.0 / 9, canvasArea: 1920 * 1080)
+        let photos = (0..<3).map { shot("p\($0).jpg", time: Double($0) * 600, hash: scene(1100 + $0), width: 600, height: 400) }
+        var verdicts = choice.judge(photos)
+        XCTAssertEqual(verdicts[0].enlarged!, (1920.0 * 1080 / 6 / 240_000).squareRoot(), accuracy: 1e-9)
+        XCTAssertNil(verdicts[0].demotion)
+        let collage = choice.forCollage(&verdicts, photos: photos, among: [0, 1, 2])
+        XCTAssertEqual(collage.count, 2)
+        XCTAssertEqual(verdicts[0].enlarged!, (1920.0 * 1080 / 2 / 240_000).squareRoot(), accuracy: 1e-9)
+        XCTAssertEqual(verdicts[0].demotion, "too small for its cell: 600x400 would be enlarged 2.1x")
+    }
+
     /// Of a scene, a thumbnail-sized copy never wins for measuring sharper
     /// (it is measured at its own few pixels), and of shots about as sharp
     /// the larger wins.

@@ -185,8 +185,9 @@ public final class SuggestService: @unchecked Sendable {
         var skipped: [Int] = []
         // Faces only where they could change a pick, `threads` photos at a time.
         for scope in scopes {
-            let chosen = choice.settle(&verdicts, photos: &photos, running: choice.running(verdicts, among: scope),
-                                       among: scope, batch: threads) { asked, photos in lookForFaces(asked, in: &photos) }
+            let collage = choice.forCollage(&verdicts, photos: photos, among: scope)
+            let chosen = collage.settle(&verdicts, photos: &photos, running: collage.running(verdicts, among: scope),
+                                        among: scope, batch: threads) { asked, photos in lookForFaces(asked, in: &photos) }
             if chosen.isEmpty && byEvents { skipped.append(verdicts[scope[0]].event) } else { choices.append(chosen) }
         }
         try cache?.save()

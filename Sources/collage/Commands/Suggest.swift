@@ -100,7 +100,7 @@ struct Suggest: ParsableCommand {
         progress.finish()
         summarise(report, roots: photos)
         if json {
-            print(SuggestionJSON.text(report, choice: choice, count: count, size: size))
+            print(SuggestionJSON.text(report, count: count, size: size))
             return
         }
         if events {
@@ -267,7 +267,7 @@ enum SuggestionJSON {
         let photos: [Entry]
     }
 
-    static func text(_ report: SuggestionReport, choice: SuggestionChoice, count: Int, size: SizeRequest) -> String {
+    static func text(_ report: SuggestionReport, count: Int, size: SizeRequest) -> String {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         let entries = zip(report.photos, report.verdicts).map { photo, verdict in
             let m = photo.measures
@@ -276,7 +276,7 @@ enum SuggestionJSON {
                          sharpness: rounded(m.sharpness),
                          exposure: Exposure(dark: rounded(m.darkShare), bright: rounded(m.brightShare), mean: rounded(m.meanLevel)),
                          faces: m.faces, duplicate_group: verdict.group, event: verdict.event,
-                         score: verdict.score.map(rounded), enlarged: choice.enlargement(m).map { ($0 * 100).rounded() / 100 },
+                         score: verdict.score.map(rounded), enlarged: verdict.enlarged.map { ($0 * 100).rounded() / 100 },
                          corrupt_data: m.corruptData, chosen: verdict.chosen, why_not: verdict.whyNot)
         }
         let document = Document(count: count, size: size.description,

@@ -14,6 +14,8 @@ public struct PhotoVerdict: Equatable, Sendable {
     /// Why a photo worth showing is chosen only when too few others are
     /// left (too small for its cell, cut short or corrupt); nil for most.
     public var demotion: String? = nil
+    /// How much its cell would enlarge it (`SuggestionChoice.enlargement`).
+    public var enlarged: Double? = nil
 }
 
 /// The choice of `collage suggest` (issue #33), as rules on measures alone
@@ -116,7 +118,10 @@ public struct SuggestionChoice: Sendable {
         var events = PhotoEvents.events(of: dated)
         let undatedEvent = (events.last ?? -1) + 1
         events += Array(repeating: undatedEvent, count: photos.count - dated.count)
-        var verdicts = photos.indices.map { PhotoVerdict(group: groups[$0], event: events[$0], score: nil, chosen: false, whyNot: nil) }
+        var verdicts = photos.indices.map {
+            PhotoVerdict(group: groups[$0], event: events[$0], score: nil, chosen: false, whyNot: nil,
+                         enlarged: enlargement(photos[$0].measures))
+        }
         for members in Dictionary(grouping: photos.indices, by: { groups[$0] }).values {
             let best = members.max { a, b in betterShot(photos[b].measures, than: photos[a].measures) }!
             let sharpest = members.map { photos[$0].measures.sharpness }.max()!
@@ -227,6 +232,24 @@ public struct SuggestionChoice: Sendable {
             let part = scored[(k * scored.count / stretches)..<((k + 1) * scored.count / stretches)]
             return part.max { Self.rank(verdicts[$0]) < Self.rank(verdicts[$1]) }
         }
+    }
+
+    /// The choice for one collage of the photos at `among` (an event's, or
+    /// all of them): as many cells as it will hold (`chosenCount` of the
+    /// scored there, with those already in), and each scored photo's
+    /// enlargement and demotion its cell's. An event of three photos makes
+    /// a collage of two, whose cells are three times the size of six's.
+    public func forCollage(_ verdicts: inout [PhotoVerdict], photos: [MeasuredPhoto], among: [Int]) -> SuggestionChoice {
+        let scored = among.filter { verdicts[$0].score != nil }
+        let holding = chosenCount(available: scored.count)
+        guard holding > 0 else { return self }
+        var collage = self
+        collage.count = holding
+        for i in scored {
+            verdicts[i].enlarged = collage.enlargement(photos[i].measures)
+            verdicts[i].demotion = collage.demotion(photos[i].measures)
+        }
+        return collage
     }
 
     /// A photo is chosen only when no other is left: below every other.
