@@ -74,6 +74,21 @@ import Testing
         #expect(try Self.dateTaken(webp) == "2001:02:03 04:05:06")
     }
 
+    /// A JPEG XL's `Exif` box (issue #41): cjxl keeps the JPEG's EXIF in one.
+    @Test func aJPEGXLsExifBoxIsRead() throws {
+        let (path, folder) = try Self.jpeg(app1: EXIFBlock.dateTaken("2002:03:04 05:06:07"))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jxl = folder.appendingPathComponent("dated.jxl").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/cjxl")
+        process.arguments = [path, jxl, "--quiet"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "cjxl (libjxl-tools) failed")
+        #expect(try Self.dateTaken(jxl) == "2002:03:04 05:06:07")
+    }
+
     /// The capture date (issue #41): DateTimeOriginal, else
     /// DateTimeDigitized, else DateTime, each with its offset, else the GPS's
     /// UTC date and time; none when the file says none.
