@@ -70,6 +70,18 @@ final class FakeSuggester: PhotoSuggesting, @unchecked Sendable {
         #expect(collage.currentState.photos.map(\.path) == ["/p/b.jpg", "/p/d.jpg", "/p/a.jpg", "/p/c.jpg"])
     }
 
+    /// The service's own answer for a full collage, before any folder is read.
+    @Test func aFullCollageIsSaidNotSearched() throws {
+        let service = SuggestService(measurer: ImageEngine(), cache: nil)
+        let six = (1...6).map { Photo(path: "/p/\($0).jpg") }
+        #expect(throws: CollageFailure.self) { try service.suggest(in: Photo(path: "/nowhere"), alreadyIn: six) }
+        do {
+            _ = try service.suggest(in: Photo(path: "/nowhere"), alreadyIn: six)
+        } catch {
+            #expect("\(error)" == "the collage is full (6 photos): nothing to add")
+        }
+    }
+
     @Test func aFolderWithTooFewSaysSo() throws {
         let collage = try makeViewModel()
         let (screen, scan) = makePhotosScreen(browser, at: "/q", collage: collage, suggester: suggester)

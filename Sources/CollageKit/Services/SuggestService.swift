@@ -278,7 +278,7 @@ public final class SuggestService: @unchecked Sendable {
 extension SuggestService: PhotoSuggesting {
     public func suggest(in folder: Photo, alreadyIn: [Photo]) throws -> [Photo] {
         guard let choice = SuggestionChoice.filling(alreadyIn: alreadyIn.count) else {
-            throw CollageFailure(.folder, path: folder.path, message: "the collage is full: \(alreadyIn.count) photos")
+            throw CollageFailure(.folder, path: folder.path, message: "the collage is full (\(alreadyIn.count) photos): nothing to add")
         }
         let report = try suggest([folder], recursive: false, choice: choice, byEvents: false, alreadyIn: alreadyIn)
         guard let chosen = report.choices.first, !chosen.isEmpty else {
