@@ -268,8 +268,8 @@ public final class PhotosViewModel {
                     self.update {
                         $0.suggested = photos
                         $0.message = alreadyIn.isEmpty
-                            ? "Suggested \(photos.count) photos (★): Enter adds them, any other key leaves them"
-                            : "Suggested \(photos.count) photos (★) to add to the \(alreadyIn.count) in the collage, "
+                            ? "Suggested \(Self.photos(photos.count)) (★): Enter adds them, any other key leaves them"
+                            : "Suggested \(Self.photos(photos.count)) (★) to add to the \(alreadyIn.count) in the collage, "
                                 + "making \(photos.count + alreadyIn.count): Enter adds them, any other key leaves them"
                     }
                 case let .failure(error):
@@ -278,6 +278,8 @@ public final class PhotosViewModel {
             }
         }
     }
+
+    private static func photos(_ count: Int) -> String { count == 1 ? "1 photo" : "\(count) photos" }
 
     private func openParent() {
         let parent = folder.parent
