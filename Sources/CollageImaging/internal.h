@@ -184,10 +184,13 @@ ci_status ci_find_faces(const ci_image *frame, int orientation, ci_box *faces, i
                         ci_error *err);
 
 // ci_decode_file, and whether a smaller picture the file carries stood in
-// for the photo (a HEIF's thumbnail that covers min_width x min_height):
-// for `collage suggest`, which says what it measured.
+// for the photo (a HEIF's thumbnail that covers min_width x min_height),
+// and how often the decoder read past broken data (as
+// ci_placement.corrupt_data): for `collage suggest`, which says what it
+// measured and never chooses a broken photo while others are left.
+// Either may be NULL.
 ci_status ci_decode_file_noting_stand_in(const char *path, const ci_decode_options *options, ci_image *out,
-                                         int *stand_in, ci_error *err);
+                                         int *stand_in, int *corrupt_data, ci_error *err);
 
 // "Pango 1.50.12, Cairo 1.16.0": the text libraries as loaded (text.c).
 void ci_text_library(char *out, size_t size);

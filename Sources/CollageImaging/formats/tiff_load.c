@@ -187,15 +187,26 @@ typedef struct {
     char date_taken[CI_DATE_TAKEN_BYTES];
 } tiff_facts;
 
-// DateTimeOriginal from the EXIF directory a camera's or scanner's TIFF
-// may carry; the first directory is current again after.
+// DateTimeOriginal, else DateTimeDigitized, from the EXIF directory a
+// camera's or scanner's TIFF may carry, else the first directory's
+// DateTime (as exif.c reads a JPEG's); the first directory is current
+// again after.
 static void read_date_taken(TIFF *tif, tiff_io *io, char *date_taken) {
-    uint64_t exif = 0;
-    if (!TIFFGetField(tif, TIFFTAG_EXIFIFD, &exif) || exif == 0) return;
     const char *text = NULL;
-    if (TIFFReadEXIFDirectory(tif, exif) && TIFFGetField(tif, EXIFTAG_DATETIMEORIGINAL, &text) && text)
+    uint64_t exif = 0;
+    if (TIFFGetField(tif, TIFFTAG_EXIFIFD, &exif) && exif != 0) {
+        if (TIFFReadEXIFDirectory(tif, exif)) {
+            if (TIFFGetField(tif, EXIFTAG_DATETIMEORIGINAL, &text) && text)
+                ci_exif_date((const unsigned char *)text, strnlen(text, 64), date_taken);
+            text = NULL;
+            if (!date_taken[0] && TIFFGetField(tif, EXIFTAG_DATETIMEDIGITIZED, &text) && text)
+                ci_exif_date((const unsigned char *)text, strnlen(text, 64), date_taken);
+        }
+        TIFFSetDirectory(tif, 0);
+    }
+    text = NULL;
+    if (!date_taken[0] && TIFFGetField(tif, TIFFTAG_DATETIME, &text) && text)
         ci_exif_date((const unsigned char *)text, strnlen(text, 64), date_taken);
-    TIFFSetDirectory(tif, 0);
     io->message[0] = 0;  // what a broken EXIF directory said: no date, no failure
 }
 

@@ -475,18 +475,23 @@ typedef struct {
 typedef struct {
     ci_photo_info info;     // the probe's: format, sizes, orientation, date taken
     uint64_t hash;          // DCT hash of the upright picture (near-duplicates differ in few bits)
+    uint64_t gradient_hash; // which cells of a 9 x 8 grey copy are brighter than their left neighbour:
+                            // the same scene shot darker or brighter (a bracket) keeps it
     double sharpness;       // variance of the Laplacian of the grey picture (compare within one scene)
     double dark_share;      // share of pixels in clipped shadows (grey <= 10)
     double bright_share;    // share of pixels in clipped highlights (grey >= 245)
     double mean_level;      // mean grey level, 0-1
     int from_thumbnail;     // nonzero: measured on the file's thumbnail (EXIF's, a HEIF's), else on the smallest decode
     uint32_t measured_width, measured_height; // the grey picture measured (at most 160 on its long side)
+    int corrupt_data;       // the decode read past broken data or the end of a file cut short (libjpeg's
+                            // warnings, as ci_placement.corrupt_data counts them); 0 for a clean file
 } ci_measures;
 
 // Measures the photo at `path` from its cheapest picture: the thumbnail
 // the file carries when asked for and usable (of the photo's shape), else a
 // shrink-on-load decode to about 160 pixels. Never decodes a JPEG at
-// full size.
+// full size. A JPEG that does not end with its end marker is decoded, not
+// measured on its thumbnail, so that a file cut short is noticed.
 ci_status ci_measure_photo(const char *path, const ci_measure_options *options, ci_measures *out, ci_error *err);
 
 // The faces the smart crop's search finds anywhere in the photo (frontal,

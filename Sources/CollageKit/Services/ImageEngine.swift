@@ -905,19 +905,19 @@ private struct FailureList: Sendable {
 
 extension ImageEngine: PhotoMeasuring {
     /// `ci_measure_photo`: the file's thumbnail (EXIF's, a HEIF's) where usable, else the
-    /// smallest decode. `fileTime` (seconds since 1970) dates a photo whose
-    /// file says nothing.
-    public func measure(_ photo: Photo, fileTime: Double) throws -> PhotoMeasures {
+    /// smallest decode. A photo whose file gives no capture date has none.
+    public func measure(_ photo: Photo) throws -> PhotoMeasures {
         var options = ci_measure_options()
         options.limits.max_pixels = maxDecodedPixels
         options.use_thumbnail = 1
         var measures = ci_measures()
         try call(photo) { ci_measure_photo($0, &options, &measures, &$1) }
         return PhotoMeasures(width: Int(measures.info.display_width), height: Int(measures.info.display_height),
-                             taken: PhotoTime(exif: PhotoInfo.text(of: measures.info.date_taken), fileTime: fileTime),
-                             hash: measures.hash, sharpness: measures.sharpness, darkShare: measures.dark_share,
-                             brightShare: measures.bright_share, meanLevel: measures.mean_level,
-                             fromThumbnail: measures.from_thumbnail != 0)
+                             taken: PhotoTime(exif: PhotoInfo.text(of: measures.info.date_taken)),
+                             hash: measures.hash, gradientHash: measures.gradient_hash, sharpness: measures.sharpness,
+                             darkShare: measures.dark_share, brightShare: measures.bright_share,
+                             meanLevel: measures.mean_level, fromThumbnail: measures.from_thumbnail != 0,
+                             corruptData: Int(measures.corrupt_data))
     }
 
     /// `ci_count_faces`: the smart crop's search over the whole photo.
