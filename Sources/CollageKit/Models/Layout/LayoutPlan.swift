@@ -21,7 +21,8 @@ public struct LayoutPlan: Equatable, Sendable {
     /// One per photo, in the order the photos were added.
     public let cells: [CellRect]
     /// How each photo fills its cell: rows and columns show every photo
-    /// whole (their cells have the photos' shapes, to the pixel), the
+    /// whole (their cells have the photos' shapes, to the pixel) unless they
+    /// crop a little of each to fill a fixed canvas (then they cover), the
     /// others as `--fit` says.
     public let fit: FitMode
     /// The title's band across the top (`--title`), above every cell.
