@@ -500,6 +500,7 @@ static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *s
     const uint32_t dw = header->display_width, dh = header->display_height;
 
     cell = ci_fit_cell(&request, canvas, cell, dw, dh);
+    if (given->placement) given->placement->drawn = cell;
     const int whole_frame = ci_placement_needs_pixels(&request, dw, dh, cell);
     if (loader->choose) {
         ci_shrink_target target = ci_shrink_target_for_box(dw, dh, cell.width, cell.height, 0);
@@ -590,6 +591,7 @@ ci_status ci_draw_photo_placed(const char *path, ci_image *canvas, ci_rect cell,
         .focus = {options->focus_x, options->focus_y},
         .placement = placement,
         .draft = options->draft,
+        .faces_wanted = options->faces_wanted,
     };
     if (status == CI_OK) status = draw(loader, &source, canvas, cell, &request, err);
     source_close(&source);

@@ -156,6 +156,7 @@ typedef struct {
     ci_box subject;             // the camera's (upright), from the loader's header
     ci_placement *placement;    // NULL, or what the draw reports
     int draft;                  // ci_draw_options.draft
+    int faces_wanted;           // ci_draw_options.faces_wanted
 } ci_draw_request;
 
 // --- Placing the crop (crop.c) ---
@@ -165,8 +166,9 @@ typedef struct {
 ci_rect ci_fit_cell(const ci_draw_request *request, ci_image *canvas, ci_rect cell, uint32_t dw,
                     uint32_t dh);
 // Whether placing the crop needs the photo's pixels (smart without a focus,
-// attention) and the crop has room to move: then the driver decodes the
-// whole frame at its draw scale and hands it to ci_draw_frame.
+// attention) and the crop has room to move, or smart is asked for the faces
+// whatever the crop (faces_wanted): then the driver decodes the whole frame
+// at its draw scale and hands it to ci_draw_frame.
 int ci_placement_needs_pixels(const ci_draw_request *request, uint32_t dw, uint32_t dh, ci_rect cell);
 // The focus a streaming draw uses without looking at pixels: the person's,
 // or NULL (centred). Reports the placement too.

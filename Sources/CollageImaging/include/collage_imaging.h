@@ -251,6 +251,9 @@ typedef struct {
     double focus_x, focus_y;    // fractions of the upright photo; overrides crop
     int draft;                  // nonzero: decode at the scale that just covers the cell, without
                                 // the filter's headroom (previews: a terminal cannot show it)
+    int faces_wanted;           // nonzero (smart): faces are looked for and reported in the placement
+                                // even where the crop has no room to move or the photo is contained
+                                // (a caption's band is placed clear of them)
 } ci_draw_options;
 
 #define CI_MAX_FACES 16
@@ -266,7 +269,14 @@ typedef struct {
     int corrupt_data;           // how often the decoder read past broken data and drew on (libjpeg's
                                 // "Corrupt JPEG data" and "Premature end of JPEG file" warnings, a GIF
                                 // frame cut short); 0 for a whole, clean file
+    ci_rect drawn;              // where `shown` went on the canvas: the cell, or (contain) the part of it
+                                // the whole photo fits
 } ci_placement;
+
+// A face's box (fractions of the photo, as ci_placement.faces) grown to the
+// head the smart crop keeps whole: the forehead and hair above, a little
+// around; within the photo.
+ci_box ci_head_of(ci_box face);
 
 // ci_draw_photo with a crop rule and fit; `placement` (may be NULL) says
 // what the cell shows and why. Smart and attention look at the photo's

@@ -656,8 +656,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// Where `text` goes as a caption of `cell`: a band across its bottom
     /// (`CaptionBand`) as tall as the line the text engine lays out; nil
     /// when no font can draw it (nothing is drawn then).
-    func placeCaption(_ text: String, in cell: CellRect, fontPixels: Double,
-                      options: CollageRenderOptions) throws(ImageEngineError) -> DrawnCaption? {
+    func placeCaption(_ text: String, in cell: CellRect, fontPixels: Double, options: CollageRenderOptions,
+                      clearOf heads: [CellRect] = []) throws(ImageEngineError) -> DrawnCaption? {
         var metrics = ci_text_metrics()
         var error = ci_error()
         let width = CaptionBand.textBox(in: cell, fontPixels: fontPixels).width
@@ -669,8 +669,32 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         guard metrics.has_fonts != 0 else { return nil }
         // A broken font's line cannot make the band take the cell.
         let lineHeight = min(Int(metrics.height), Int((fontPixels * 3).rounded()))
-        return DrawnCaption(text: text, band: CaptionBand.rect(in: cell, lineHeight: lineHeight, fontPixels: fontPixels),
+        return DrawnCaption(text: text, band: CaptionBand.rect(in: cell, lineHeight: lineHeight, fontPixels: fontPixels,
+                                                               clearOf: heads),
                             fontPixels: fontPixels)
+    }
+
+    /// The heads of the faces a draw found (`ci_head_of`), where the cell
+    /// shows them, in canvas pixels (within the cell): what a caption's band keeps clear of.
+    static func heads(_ placement: ci_placement, in cell: CellRect) -> [CellRect] {
+        let shown = placement.shown, drawn = placement.drawn
+        guard shown.width > 0, shown.height > 0, drawn.width > 0, drawn.height > 0 else { return [] }
+        let count = min(Int(placement.face_count), Int(CI_MAX_FACES))
+        return withUnsafeBytes(of: placement.faces) { raw in
+            raw.bindMemory(to: ci_box.self).prefix(count).compactMap { face in
+                let head = ci_head_of(face)
+                func across(_ value: Double) -> Int {
+                    Int(drawn.x) + Int(((value - shown.x) / shown.width * Double(drawn.width)).rounded())
+                }
+                func down(_ value: Double) -> Int {
+                    Int(drawn.y) + Int(((value - shown.y) / shown.height * Double(drawn.height)).rounded())
+                }
+                let left = max(cell.x, across(head.x)), right = min(cell.x + cell.width, across(head.x + head.width))
+                let top = max(cell.y, down(head.y)), bottom = min(cell.y + cell.height, down(head.y + head.height))
+                guard right > left, bottom > top else { return nil }
+                return CellRect(x: left, y: top, width: right - left, height: bottom - top)
+            }
+        }
     }
 
     /// Composites a caption into `canvas`: its translucent band over the
@@ -715,6 +739,9 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     var error = ci_error()
                     let rect = ci_rect(cell)
                     var drawOptions = drawOptions(for: photos[index], drawing)
+                    // A caption is placed clear of the faces: smart finds them whatever the crop.
+                    let captioned = options.caption != .none || photos[index].caption != nil
+                    drawOptions.faces_wanted = captioned ? 1 : 0
                     var placement = ci_placement()
                     let status = photos[index].withFileSystemPath {
                         ci_draw_photo_placed($0, &canvas, rect, &drawOptions, &placement, &error)
@@ -732,7 +759,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     // Each caption in its own cell, so the workers never write the same pixels.
                     if status == CI_OK, let caption = options.caption.caption(for: photos[index], dateTaken: date) {
                         do throws(ImageEngineError) {
-                            let placed = try placeCaption(caption, in: cell, fontPixels: captionPixels, options: options)
+                            let placed = try placeCaption(caption, in: cell, fontPixels: captionPixels, options: options,
+                                                          clearOf: Self.heads(placement, in: cell))
                             if let placed, text == .onPixels { try draw(placed, on: &canvas, options: options) }
                             drawnCaptions.withLock { $0[index] = placed }
                         } catch {

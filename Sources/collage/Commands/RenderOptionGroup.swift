@@ -45,7 +45,7 @@ struct LayoutOptionGroup: ParsableArguments {
         valueName: "text"))
     var title: String?
 
-    @Option(help: "A caption on a translucent band at the bottom of each photo that has none of its own (`collage caption`).")
+    @Option(help: "A caption on a translucent band at the bottom of each photo that has none of its own (`collage caption`); at the top where the bottom would cover a face.")
     var caption: CaptionSource = .none
 
     @Option(help: ArgumentHelp(
