@@ -61,14 +61,7 @@ public final class PageDocument {
     public convenience init(format: ImageFormat = .pdf, options: SaveOptions, title: String?, threads: Int = 1,
                             writingTo descriptor: Int32) throws {
         try self.init(format: format, options: options, title: title, threads: threads) { bytes in
-            var rest = bytes
-            while !rest.isEmpty {
-                let wrote = write(descriptor, rest.baseAddress, rest.count)
-                if wrote < 0 && errno == EINTR { continue }
-                guard wrote > 0 else { return false }
-                rest = UnsafeRawBufferPointer(rebasing: rest[wrote...])
-            }
-            return true
+            AtomicFile.writeEvery(bytes, to: descriptor)
         }
     }
 
