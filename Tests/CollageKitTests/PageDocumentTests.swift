@@ -133,6 +133,17 @@ import Testing
         #expect(total - written[2] < 200_000, "the close wrote \(total - written[2]) bytes")
     }
 
+    /// What the views know of a format written comes from the writers'
+    /// table: PDF is its page writer, written and never read, with the
+    /// options it reads (the --quality warning for PNG asks `reads`).
+    @Test func theWritersTableSaysWhatEachWriterIs() {
+        #expect(ImageFormat.writable.map(\.saveTitle) == ["JPEG", "PNG", "AVIF", "WebP", "PDF"])
+        #expect(ImageFormat.writable.filter(\.isPage) == [.pdf] && ImageFormat.pdf.saveExtensions == ["pdf"])
+        #expect(!ImageFormat.all.contains(.pdf) && ImageFormat.all.allSatisfy { !$0.isPage })
+        #expect(ImageFormat.pdf.reads == [.quality, .resolution] && ImageFormat.jpeg.reads == [.quality, .resolution])
+        #expect(ImageFormat.png.reads == [.resolution] && !ImageFormat.png.hasQuality)
+    }
+
     /// A sink that refuses the bytes fails the page, and the document stays refused.
     @Test func aFailedWriteFailsThePage() throws {
         let document = try PageDocument(options: Self.options, title: nil) { _ in false }
