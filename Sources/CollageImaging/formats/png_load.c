@@ -429,5 +429,4 @@ const ci_loader ci_png_loader = {
     .open = png_open,
     .start = png_start,
     .close = png_close,
-    .save = ci_png_save,
 };
