@@ -71,7 +71,7 @@ import Testing
         let (first, second) = (entry(SuggestPhotos.Mixed.bracket[0]), entry(SuggestPhotos.Mixed.bracket[1]))
         #expect(first["duplicate_group"] as? Int == second["duplicate_group"] as? Int, "\(first) \(second)")
         for name in SuggestPhotos.Mixed.undated {
-            #expect(entry(name)["taken_from"] as? String == "none" && entry(name)["taken"] == nil, "\(entry(name))")
+            #expect(entry(name)["taken_from"] as? String == "none" && entry(name)["taken"] is NSNull, "\(entry(name))")
         }
     }
 
