@@ -5,28 +5,16 @@ import Testing
 
 /// `collage suggest` on a folder as a new user's is (issue #41,
 /// `SuggestPhotos.Mixed`): very different sizes, an exposure bracket,
-/// photos copied without a capture date, a README. In a temporary
-/// XDG_STATE_HOME and XDG_CACHE_HOME.
-@Suite(.serialized) struct SuggestMixedEndToEndTests {
-    let cli: CLI
-    let mixed: URL
-    let cache: URL
-
-    init() throws {
-        cli = try CLI()
-        mixed = cli.workingDirectory.appendingPathComponent("Mixed")
-        cache = try temporaryDirectory()
+/// photos copied without a capture date, a README; made for each test
+/// beside `SuggestEndToEndTests`' trip, in its temporary XDG_STATE_HOME and
+/// XDG_CACHE_HOME.
+extension SuggestEndToEndTests {
+    /// The mixed folder, made beside the trip's.
+    func makeMixed() throws -> URL {
+        let mixed = cli.workingDirectory.appendingPathComponent("Mixed")
         try FileManager.default.createDirectory(at: mixed, withIntermediateDirectories: true)
         try SuggestPhotos.Mixed.make(in: mixed, samples: CLI.samples)
-    }
-
-    func suggest(_ arguments: String...) throws -> Run {
-        try cli.bash("XDG_CACHE_HOME=\(shellQuoted(cache.path)) exec env LC_ALL=en_US.UTF-8 \"$COLLAGE\" suggest "
-                     + arguments.map(shellQuoted).joined(separator: " "))
-    }
-
-    func names(_ run: Run) -> [String] {
-        run.stdout.split(separator: "\n").map { URL(fileURLWithPath: String($0)).lastPathComponent }
+        return mixed
     }
 
     func json(_ run: Run) throws -> (document: [String: Any], entry: (String) -> [String: Any]) {
@@ -40,6 +28,7 @@ import Testing
     /// With COLLAGE_MIXED_OUT=DIR the folder is copied to DIR, to look at
     /// what suggest makes of it.
     @Test func theBestSixNeitherTinyNorTwiceTheSameScene() throws {
+        let mixed = try makeMixed()
         if let out = ProcessInfo.processInfo.environment["COLLAGE_MIXED_OUT"] {
             try? FileManager.default.removeItem(atPath: out)
             try FileManager.default.copyItem(at: mixed, to: URL(fileURLWithPath: out))
@@ -57,6 +46,7 @@ import Testing
     /// --json says why: too small for its cell, the larger copy, the
     /// bracket one group, the undated without a date, the README listed.
     @Test func jsonSaysWhereSizeDecidedAndGroupsTheBracket() throws {
+        let mixed = try makeMixed()
         let run = try suggest("Mixed", "--json")
         #expect(run.succeeded, "\(run)")
         let (document, entry) = try json(run)
@@ -71,13 +61,14 @@ import Testing
         let (first, second) = (entry(SuggestPhotos.Mixed.bracket[0]), entry(SuggestPhotos.Mixed.bracket[1]))
         #expect(first["duplicate_group"] as? Int == second["duplicate_group"] as? Int, "\(first) \(second)")
         for name in SuggestPhotos.Mixed.undated {
-            #expect(entry(name)["taken_from"] as? String == "none" && entry(name)["taken"] == nil, "\(entry(name))")
+            #expect(entry(name)["taken_from"] as? String == "none" && entry(name)["taken"] is NSNull, "\(entry(name))")
         }
     }
 
     /// By events: the dated days, each its own, then the undated under
     /// their folder's name; never a collage of tiny photos.
     @Test func eventsAreTheDaysThenTheUndatedByTheirFoldersName() throws {
+        _ = try makeMixed()
         let run = try suggest("Mixed", "--events", "--count", "4")
         #expect(run.succeeded, "\(run)")
         let blocks = run.stdout.components(separatedBy: "\n\n").map { $0.split(separator: "\n").map(String.init) }
@@ -92,6 +83,7 @@ import Testing
 
     /// A few skipped files by name, more as a count; --json lists them all.
     @Test func skippedFilesAreNamed() throws {
+        let mixed = try makeMixed()
         for k in 1...4 { try Data("notes \(k)\n".utf8).write(to: mixed.appendingPathComponent("notes-\(k).txt")) }
         let run = try suggest("Mixed", "--count", "2")
         #expect(run.stderr.hasPrefix("collage: warning: skipped 5 not photos: README.txt, notes-1.txt, notes-2.txt and 2 more\n"), "\(run)")

@@ -60,33 +60,37 @@ import Testing
         #expect(try Self.dateTaken(folder.appendingPathComponent(name).path) == date)
     }
 
-    @Test func aWebPsEXIFChunkIsRead() throws {
-        // cwebp keeps the JPEG's EXIF in the WebP's EXIF chunk (without "Exif\0\0").
-        let (path, folder) = try Self.jpeg(app1: EXIFBlock.dateTaken("2001:02:03 04:05:06"))
+    /// A JPEG dated `date`, turned into another format by `tool` (its
+    /// arguments given the JPEG's path and the output's), and the date its
+    /// probe reads.
+    static func dateAfter(_ tool: String, package: String, to name: String, date: String,
+                          _ arguments: (String, String) -> [String]) throws -> String {
+        let (path, folder) = try jpeg(app1: EXIFBlock.dateTaken(date))
         defer { try? FileManager.default.removeItem(at: folder) }
-        let webp = folder.appendingPathComponent("dated.webp").path
+        let output = folder.appendingPathComponent(name).path
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/cwebp")
-        process.arguments = ["-quiet", "-metadata", "exif", path, "-o", webp]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "cwebp (webp) failed")
-        #expect(try Self.dateTaken(webp) == "2001:02:03 04:05:06")
-    }
-
-    /// A JPEG XL's `Exif` box (issue #41): cjxl keeps the JPEG's EXIF in one.
-    @Test func aJPEGXLsExifBoxIsRead() throws {
-        let (path, folder) = try Self.jpeg(app1: EXIFBlock.dateTaken("2002:03:04 05:06:07"))
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let jxl = folder.appendingPathComponent("dated.jxl").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/cjxl")
-        process.arguments = [path, jxl, "--quiet"]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
+        process.arguments = arguments(path, output)
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "cjxl (libjxl-tools) failed")
-        #expect(try Self.dateTaken(jxl) == "2002:03:04 05:06:07")
+        try #require(process.terminationStatus == 0, "\(tool) (\(package)) failed")
+        return try dateTaken(output)
+    }
+
+    @Test func aWebPsEXIFChunkIsRead() throws {
+        // cwebp keeps the JPEG's EXIF in the WebP's EXIF chunk (without "Exif\0\0").
+        #expect(try Self.dateAfter("cwebp", package: "webp", to: "dated.webp", date: "2001:02:03 04:05:06") {
+            ["-quiet", "-metadata", "exif", $0, "-o", $1]
+        } == "2001:02:03 04:05:06")
+    }
+
+    /// A JPEG XL's `Exif` box (issue #41): cjxl keeps the JPEG's EXIF in one
+    /// (brotli-compressed).
+    @Test func aJPEGXLsExifBoxIsRead() throws {
+        #expect(try Self.dateAfter("cjxl", package: "libjxl-tools", to: "dated.jxl", date: "2002:03:04 05:06:07") {
+            [$0, $1, "--quiet"]
+        } == "2002:03:04 05:06:07")
     }
 
     /// The capture date (issue #41): DateTimeOriginal, else

@@ -237,6 +237,8 @@ enum SuggestionJSON {
         let dark: Double, bright: Double, mean: Double
     }
 
+    /// `taken` is written as null when a photo has none (an absent key
+    /// would read as a field the tool forgot).
     struct Entry: Encodable {
         let path: String
         let taken: String?
@@ -253,6 +255,31 @@ enum SuggestionJSON {
         let corrupt_data: Int
         let chosen: Bool
         let why_not: String?
+
+        enum CodingKeys: String, CodingKey {
+            case path, taken, taken_from, width, height, measured_on, sharpness, exposure, faces, duplicate_group, event,
+                 score, enlarged, corrupt_data, chosen, why_not
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(path, forKey: .path)
+            try c.encode(taken, forKey: .taken)
+            try c.encode(taken_from, forKey: .taken_from)
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(measured_on, forKey: .measured_on)
+            try c.encode(sharpness, forKey: .sharpness)
+            try c.encode(exposure, forKey: .exposure)
+            try c.encodeIfPresent(faces, forKey: .faces)
+            try c.encode(duplicate_group, forKey: .duplicate_group)
+            try c.encode(event, forKey: .event)
+            try c.encodeIfPresent(score, forKey: .score)
+            try c.encodeIfPresent(enlarged, forKey: .enlarged)
+            try c.encode(corrupt_data, forKey: .corrupt_data)
+            try c.encode(chosen, forKey: .chosen)
+            try c.encodeIfPresent(why_not, forKey: .why_not)
+        }
     }
 
     struct Document: Encodable {
