@@ -16,9 +16,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // The date taken, from the payload as an APP1 and as a container's
     // block (no "Exif\0\0"): empty, or a checked "YYYY:MM:DD HH:MM:SS".
     char date[CI_DATE_TAKEN_BYTES];
+    ci_position position;
     for (int pass = 0; pass < 2; pass++) {
         memset(date, 'x', sizeof date);
-        int again = pass == 0 ? ci_exif_read(data, size, 0, 0, NULL, NULL, date) : ci_exif_read_tiff(data, size, date);
+        memset(&position, 0x55, sizeof position);
+        int again = pass == 0 ? ci_exif_read(data, size, 0, 0, NULL, NULL, date, &position)
+                              : ci_exif_read_tiff(data, size, date, &position);
+        // The GPS position: unknown, or a point on the Earth.
+        if (position.known != 0 && !(position.latitude >= -90 && position.latitude <= 90 &&
+                                     position.longitude >= -180 && position.longitude <= 180)) {
+            fprintf(stderr, "fuzz: a position off the Earth (%g, %g)\n", position.latitude, position.longitude);
+            abort();
+        }
+        if (position.known == 0 && (position.latitude != 0 || position.longitude != 0)) {
+            fprintf(stderr, "fuzz: an unknown position left unset\n");
+            abort();
+        }
         if (again < 1 || again > 8 || (pass == 0 && again != orientation)) {
             fprintf(stderr, "fuzz: orientation %d read again as %d\n", orientation, again);
             abort();

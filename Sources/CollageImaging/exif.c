@@ -127,10 +127,45 @@ void ci_exif_date(const unsigned char *text, size_t size, char *date_taken) {
     date_taken[19] = '\0';
 }
 
+// One GPS coordinate: three rationals (degrees, minutes, seconds) and its
+// reference ('N'/'S', 'E'/'W'), within `limit` degrees; 0 when it is none.
+static int read_coordinate(ExifContent *gps, ExifTag tag, ExifTag ref_tag, char negative, double limit,
+                           ExifByteOrder order, double *out) {
+    ExifEntry *value = exif_content_get_entry(gps, tag);
+    ExifEntry *ref = exif_content_get_entry(gps, ref_tag);
+    if (!value || !value->data || value->format != EXIF_FORMAT_RATIONAL || value->components != 3 || value->size < 24)
+        return 0;
+    if (!ref || !ref->data || ref->format != EXIF_FORMAT_ASCII || ref->size < 1) return 0;
+    double parts[3];
+    for (int i = 0; i < 3; i++) {
+        ExifRational r = exif_get_rational(value->data + 8 * i, order);
+        if (r.denominator == 0) return 0;
+        parts[i] = (double)r.numerator / r.denominator;
+    }
+    double degrees = parts[0] + parts[1] / 60 + parts[2] / 3600;
+    if (!(degrees <= limit)) return 0;
+    *out = ref->data[0] == (unsigned char)negative ? -degrees : degrees;
+    return 1;
+}
+
+// GPSLatitude and GPSLongitude with their references. A phone that had no
+// fix writes none, or (some) zeros with no reference: no position then.
+static void read_position(ExifData *exif, ExifByteOrder order, ci_position *position) {
+    ExifContent *gps = exif->ifd[EXIF_IFD_GPS];
+    double latitude, longitude;
+    if (!gps || !read_coordinate(gps, EXIF_TAG_GPS_LATITUDE, EXIF_TAG_GPS_LATITUDE_REF, 'S', 90, order, &latitude) ||
+        !read_coordinate(gps, EXIF_TAG_GPS_LONGITUDE, EXIF_TAG_GPS_LONGITUDE_REF, 'W', 180, order, &longitude))
+        return;
+    position->known = 1;
+    position->latitude = latitude;
+    position->longitude = longitude;
+}
+
 int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32_t stored_height,
-                 int *has_subject, ci_box *subject, char *date_taken) {
+                 int *has_subject, ci_box *subject, char *date_taken, ci_position *position) {
     if (has_subject) *has_subject = 0;
     if (date_taken) date_taken[0] = '\0';
+    if (position) memset(position, 0, sizeof *position);
     // An APP1 payload is at most 65533 bytes, but a container's EXIF (HEIF's
     // Exif item, with the camera's thumbnail) can be a few hundred KiB.
     if (!app1 || size < 6 || size > CI_EXIF_MAX_BYTES) return 1;
@@ -153,25 +188,27 @@ int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32
     int orientation = value >= 1 && value <= 8 ? (int)value : 1;
     if (has_subject && subject) *has_subject = read_subject(exif, order, stored_width, stored_height, subject);
     if (date_taken) read_date_taken(exif, order, date_taken);
+    if (position) read_position(exif, order, position);
     exif_data_unref(exif);
     return orientation;
 }
 
 int ci_exif_orientation(const uint8_t *app1, size_t size) {
-    return ci_exif_read(app1, size, 0, 0, NULL, NULL, NULL);
+    return ci_exif_read(app1, size, 0, 0, NULL, NULL, NULL, NULL);
 }
 
-int ci_exif_read_tiff(const uint8_t *data, size_t size, char *date_taken) {
+int ci_exif_read_tiff(const uint8_t *data, size_t size, char *date_taken, ci_position *position) {
     if (date_taken) date_taken[0] = '\0';
+    if (position) memset(position, 0, sizeof *position);
     if (!data) return 1;
-    if (size >= 6 && memcmp(data, "Exif\0\0", 6) == 0) return ci_exif_read(data, size, 0, 0, NULL, NULL, date_taken);
+    if (size >= 6 && memcmp(data, "Exif\0\0", 6) == 0) return ci_exif_read(data, size, 0, 0, NULL, NULL, date_taken, position);
     // libexif finds the TIFF structure after that header only.
     if (size > CI_EXIF_MAX_BYTES - 6) return 1;
     uint8_t *app1 = malloc(size + 6);
     if (!app1) return 1;
     memcpy(app1, "Exif\0\0", 6);
     memcpy(app1 + 6, data, size);
-    int orientation = ci_exif_read(app1, size + 6, 0, 0, NULL, NULL, date_taken);
+    int orientation = ci_exif_read(app1, size + 6, 0, 0, NULL, NULL, date_taken, position);
     free(app1);
     return orientation;
 }

@@ -469,14 +469,15 @@ int ci_exif_orientation(const uint8_t *app1, size_t size);
 // a box in fractions of the *stored* image stored_width x stored_height:
 // *has_subject 0 when there is none or it lies outside the image; and, where
 // `date_taken` (CI_DATE_TAKEN_BYTES) is not NULL, DateTimeOriginal as
-// ci_photo_info holds it ("" when absent or not a date).
+// ci_photo_info holds it ("" when absent or not a date), and where
+// `position` is not NULL, the GPS position (unknown when absent or not one).
 int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32_t stored_height,
-                 int *has_subject, ci_box *subject, char *date_taken);
+                 int *has_subject, ci_box *subject, char *date_taken, ci_position *position);
 // An EXIF block as a container holds it (a RIFF EXIF chunk, HEIF's Exif
 // item after its offset): the TIFF structure, with or without the
 // "Exif\0\0" that JPEG's APP1 puts first. Its orientation; and its date
-// taken where `date_taken` is not NULL.
-int ci_exif_read_tiff(const uint8_t *data, size_t size, char *date_taken);
+// taken where `date_taken` is not NULL, its position where `position` is not.
+int ci_exif_read_tiff(const uint8_t *data, size_t size, char *date_taken, ci_position *position);
 // DateTimeOriginal's `size` bytes of text into `date_taken`
 // (CI_DATE_TAKEN_BYTES) when they are a date; else it is left as it is.
 void ci_exif_date(const unsigned char *text, size_t size, char *date_taken);

@@ -72,3 +72,32 @@ import Testing
         #expect(named > 500, "most of Europe lies within 25 km of a town of 1,000 people")
     }
 }
+
+/// `suggest --events`' titles with places: the event's place and date.
+@Suite struct EventPlaceTitleTests {
+    func photo(_ name: String, _ wallClock: Double, _ position: GeoPosition?) -> MeasuredPhoto {
+        MeasuredPhoto(photo: Photo(path: "/trip/\(name)"),
+                      measures: PhotoMeasures(width: 1600, height: 1200, taken: PhotoTime(instant: wallClock, wallClock: wallClock),
+                                              hash: 0, sharpness: 100, position: position))
+    }
+
+    @Test func anEventIsTitledByItsPlaceAndDate() {
+        let day = 1_224_633_600.0  // Oct 22, 2008, 00:00 on the wall clock
+        let arezzo = GeoPosition(latitude: 43.4631, longitude: 11.8783)
+        let florence = GeoPosition(latitude: 43.7696, longitude: 11.2558)
+        let photos = [photo("a.jpg", day + 36_000, arezzo), photo("b.jpg", day + 37_000, nil),
+                      photo("c.jpg", day + 3 * 86_400, arezzo), photo("d.jpg", day + 3 * 86_400 + 7_200, florence),
+                      photo("e.jpg", day + 9 * 86_400, nil)]
+        let verdicts = SuggestionChoice().judge(photos)
+        #expect(verdicts.map(\.event) == [0, 0, 1, 1, 2])
+        let us = Locale(identifier: "en_US")
+        let report = SuggestionReport(photos: photos, verdicts: verdicts, choices: [], skippedEvents: [], notPhotos: [],
+                                      unreadable: [], unlistedFolders: [], places: GeoNamesPlaces())
+        #expect(report.title(ofEvent: 0, locale: us) == "Arezzo · Oct 22, 2008", "a photo without GPS is passed over")
+        #expect(report.title(ofEvent: 1, locale: us) == "Arezzo – Florence · Oct 25, 2008")
+        #expect(report.title(ofEvent: 2, locale: us) == "Oct 31, 2008", "no GPS: the date alone")
+        let withoutPlaces = SuggestionReport(photos: photos, verdicts: verdicts, choices: [], skippedEvents: [],
+                                             notPhotos: [], unreadable: [], unlistedFolders: [])
+        #expect(withoutPlaces.title(ofEvent: 0, locale: us) == "Oct 22, 2008")
+    }
+}

@@ -68,7 +68,26 @@ public enum EXIFBlock {
             Entry(tag: tag, type: 5, count: UInt32(values.count), bytes: values.flatMap { le32($0) + le32(1) })
         }
 
+        /// RATIONALs as numerator and denominator pairs.
+        public static func rationals(_ tag: UInt16, _ values: [(UInt32, UInt32)]) -> Entry {
+            Entry(tag: tag, type: 5, count: UInt32(values.count), bytes: values.flatMap { le32($0.0) + le32($0.1) })
+        }
+
         public static func long(_ tag: UInt16, _ value: UInt32) -> Entry { Entry(tag: tag, type: 4, count: 1, bytes: le32(value)) }
+    }
+
+    /// The GPS IFD's entries for a position in degrees, as a phone writes
+    /// them: each coordinate as degrees, minutes and seconds (in
+    /// thousandths) with its reference letter.
+    public static func gps(latitude: Double, longitude: Double) -> [Entry] {
+        func dms(_ value: Double) -> [(UInt32, UInt32)] {
+            let degrees = abs(value), whole = degrees.rounded(.down)
+            let minutes = ((degrees - whole) * 60).rounded(.down)
+            let seconds = ((degrees - whole) * 60 - minutes) * 60
+            return [(UInt32(whole), 1), (UInt32(minutes), 1), (UInt32((seconds * 1000).rounded()), 1000)]
+        }
+        return [.ascii(0x0001, latitude < 0 ? "S" : "N"), .rationals(0x0002, dms(latitude)),
+                .ascii(0x0003, longitude < 0 ? "W" : "E"), .rationals(0x0004, dms(longitude))]
     }
 
     /// Any EXIF block of IFD0, the Exif IFD and the GPS IFD (each when it

@@ -116,7 +116,8 @@ static void stored_size(const ci_heif_api *api, const struct heif_image_handle *
 
 // The date taken from the primary image's first Exif item: 4 bytes (big
 // endian) giving the offset of the TIFF header after them, then the EXIF.
-static void read_date_taken(const ci_heif_api *api, const struct heif_image_handle *handle, char *date_taken) {
+static void read_date_taken(const ci_heif_api *api, const struct heif_image_handle *handle, char *date_taken,
+                            ci_position *position) {
     heif_item_id id;
     if (api->heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", &id, 1) < 1) return;
     size_t size = api->heif_image_handle_get_metadata_size(handle, id);
@@ -126,7 +127,7 @@ static void read_date_taken(const ci_heif_api *api, const struct heif_image_hand
     struct heif_error error = api->heif_image_handle_get_metadata(handle, id, data);
     uint32_t offset = (uint32_t)data[0] << 24 | (uint32_t)data[1] << 16 | (uint32_t)data[2] << 8 | data[3];
     if (error.code == heif_error_Ok && offset < size - 4)
-        ci_exif_read_tiff(data + 4 + offset, size - 4 - offset, date_taken);
+        ci_exif_read_tiff(data + 4 + offset, size - 4 - offset, date_taken, position);
     free(data);
 }
 
@@ -146,7 +147,7 @@ static ci_status heif_probe_source(ci_source *source, ci_photo_info *info, ci_er
         info->height = info->display_height = (uint32_t)api->heif_image_handle_get_height(job.handle);
         info->orientation = 1;
         info->has_alpha = api->heif_image_handle_has_alpha_channel(job.handle) != 0;
-        read_date_taken(api, job.handle, info->date_taken);
+        read_date_taken(api, job.handle, info->date_taken, &info->position);
     }
     job_free(&job);
     return status;
@@ -938,7 +939,7 @@ static ci_status heif_open(void *state, ci_source *source, const ci_draw_request
     header->orientation = 1;
     header->scales = CI_SCALES_HALVINGS;
     header->has_alpha = api->heif_image_handle_has_alpha_channel(draw->job.handle) != 0;
-    read_date_taken(api, draw->job.handle, header->date_taken);
+    read_date_taken(api, draw->job.handle, header->date_taken, NULL);
     return CI_OK;
 }
 

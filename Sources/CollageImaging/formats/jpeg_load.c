@@ -142,9 +142,10 @@ static ci_status decode_failure(const jpeg_failure *failure, const char *name, c
 // Reads the header from the source already attached to cinfo, keeping APP1
 // markers for EXIF and APP2 for an ICC profile (jpeg_read_icc_profile joins
 // one split over several). Returns the EXIF orientation (1-8), the camera's
-// subject (upright) where `subject` is not NULL, and the date taken where
-// `date_taken` is not NULL. Errors longjmp.
-static int read_header_exif(j_decompress_ptr cinfo, int *has_subject, ci_box *subject, char *date_taken) {
+// subject (upright) where `subject` is not NULL, and the date and place taken
+// where `date_taken` and `position` are not NULL. Errors longjmp.
+static int read_header_exif(j_decompress_ptr cinfo, int *has_subject, ci_box *subject, char *date_taken,
+                            ci_position *position) {
     // APP1 can hold EXIF or XMP; both are below 64 KiB by construction.
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
@@ -155,7 +156,7 @@ static int read_header_exif(j_decompress_ptr cinfo, int *has_subject, ci_box *su
             memcmp(m->data, "Exif\0\0", 6) == 0) {
             // The first EXIF block wins.
             int orientation = ci_exif_read(m->data, m->data_length, cinfo->image_width,
-                                           cinfo->image_height, has_subject, subject, date_taken);
+                                           cinfo->image_height, has_subject, subject, date_taken, position);
             if (has_subject && *has_subject) *subject = ci_box_upright(*subject, orientation);
             return orientation;
         }
@@ -275,7 +276,7 @@ static ci_status probe_inner(probe_job *job, const uint8_t *data, size_t size, i
         fd_source_attach(&job->cinfo, &job->source, fd, buffer, capacity, size);
     else
         jpeg_mem_src(&job->cinfo, data, (unsigned long)size);
-    int orientation = read_header_exif(&job->cinfo, NULL, NULL, info->date_taken);
+    int orientation = read_header_exif(&job->cinfo, NULL, NULL, info->date_taken, &info->position);
     if (!colour_space_supported(job->cinfo.jpeg_color_space))
         return unsupported_colour(&job->cinfo, name, err);
 
@@ -438,7 +439,7 @@ static ci_status jpeg_open(void *state, ci_source *source, const ci_draw_request
     else
         fd_source_attach(cinfo, &draw->source, source->fd, source->buffer, source->capacity,
                          source->filled);
-    header->orientation = read_header_exif(cinfo, &header->has_subject, &header->subject, header->date_taken);
+    header->orientation = read_header_exif(cinfo, &header->has_subject, &header->subject, header->date_taken, NULL);
     read_icc(cinfo, &draw->icc, &header->tag);
     if (!colour_space_supported(cinfo->jpeg_color_space))
         return unsupported_colour(cinfo, draw->name, err);

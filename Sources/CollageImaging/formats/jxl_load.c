@@ -221,7 +221,7 @@ static uint32_t be32(const uint8_t *p) {
 // cjxl compresses the EXIF it keeps) in a decoder of its own, which decodes
 // no pixels; the box is read into a buffer grown up to CI_EXIF_MAX_BYTES,
 // its TIFF structure after a 4-byte offset to it.
-static void read_exif_date(const uint8_t *data, size_t size, char *date_taken) {
+static void read_exif_date(const uint8_t *data, size_t size, char *date_taken, ci_position *position) {
     JxlDecoder *decoder = JxlDecoderCreate(NULL);
     if (!decoder) return;
     uint8_t *box = NULL;
@@ -248,7 +248,7 @@ static void read_exif_date(const uint8_t *data, size_t size, char *date_taken) {
                 }
                 if (status != JXL_DEC_BOX_NEED_MORE_OUTPUT && used > 4) {
                     const uint32_t offset = be32(box);
-                    if (offset < used - 4) ci_exif_read_tiff(box + 4 + offset, used - 4 - offset, date_taken);
+                    if (offset < used - 4) ci_exif_read_tiff(box + 4 + offset, used - 4 - offset, date_taken, position);
                 }
                 break;
             }
@@ -279,7 +279,7 @@ static ci_status jxl_probe(ci_source *source, ci_photo_info *info, ci_error *err
     }
     if (status == CI_OK) {
         reader_info(&reader, info);
-        read_exif_date(source->buffer, source->filled, info->date_taken);
+        read_exif_date(source->buffer, source->filled, info->date_taken, &info->position);
     }
     reader_close(&reader);
     return status;

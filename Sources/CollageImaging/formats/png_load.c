@@ -170,7 +170,7 @@ static ci_status probe_body(png_reader *reader, ci_photo_info *info) {
 // `size` bytes at hand, into date_taken (left empty when there is none).
 // Chunk lengths are checked against the bytes there are; nothing is
 // allocated but ci_exif_read_tiff's bounded copy.
-static void read_exif_date(const uint8_t *data, size_t size, char *date_taken) {
+static void read_exif_date(const uint8_t *data, size_t size, char *date_taken, ci_position *position) {
     size_t at = 8;  // past the signature
     while (at + 12 <= size) {
         const uint32_t length = (uint32_t)data[at] << 24 | (uint32_t)data[at + 1] << 16 | (uint32_t)data[at + 2] << 8 |
@@ -178,7 +178,7 @@ static void read_exif_date(const uint8_t *data, size_t size, char *date_taken) {
         const uint8_t *type = data + at + 4;
         if (memcmp(type, "IDAT", 4) == 0 || length > size - at - 12) return;
         if (memcmp(type, "eXIf", 4) == 0) {
-            ci_exif_read_tiff(data + at + 8, length, date_taken);
+            ci_exif_read_tiff(data + at + 8, length, date_taken, position);
             return;
         }
         at += 12 + (size_t)length;
@@ -199,7 +199,7 @@ static ci_status png_probe_memory(const uint8_t *data, size_t size, const char *
         memset(info, 0, sizeof *info);
         if (err) *err = local;
     } else {
-        read_exif_date(data, size, info->date_taken);
+        read_exif_date(data, size, info->date_taken, &info->position);
     }
     return status;
 }

@@ -50,6 +50,7 @@ typedef struct {
     int has_alpha;
     int orientation;
     char date_taken[CI_DATE_TAKEN_BYTES];
+    ci_position position;
     ci_colour_tag tag;          // points into the file's bytes
     WebPDemuxer *demux;         // owns nothing; freed by header_free
     WebPData bitstream;         // what libwebp decodes: the file, or an animation's first frame
@@ -101,7 +102,7 @@ static ci_status read_header(const uint8_t *data, size_t size, const char *name,
     header->has_alpha = features.has_alpha || header->partial;
     WebPChunkIterator chunk;
     if ((flags & EXIF_FLAG) && WebPDemuxGetChunk(header->demux, "EXIF", 1, &chunk)) {
-        header->orientation = ci_exif_read_tiff(chunk.chunk.bytes, chunk.chunk.size, header->date_taken);
+        header->orientation = ci_exif_read_tiff(chunk.chunk.bytes, chunk.chunk.size, header->date_taken, &header->position);
         WebPDemuxReleaseChunkIterator(&chunk);
     }
     if ((flags & ICCP_FLAG) && WebPDemuxGetChunk(header->demux, "ICCP", 1, &chunk)) {
@@ -128,6 +129,7 @@ static ci_status webp_probe_source(ci_source *source, ci_photo_info *info, ci_er
                          &info->display_height);
         info->has_alpha = header.has_alpha;
         memcpy(info->date_taken, header.date_taken, sizeof info->date_taken);
+        info->position = header.position;
     }
     header_free(&header);
     return status;

@@ -59,6 +59,14 @@ typedef enum {
 // from UTC, and the NUL.
 #define CI_DATE_TAKEN_BYTES 26
 
+// Where a photo was taken: its EXIF GPS position (GPSLatitude and
+// GPSLongitude with their references), for naming the place (CollagePlaces).
+typedef struct {
+    int known;        // nonzero when the file gives a position on the Earth
+    double latitude;  // degrees, north positive (WGS 84, as GPS receivers give it)
+    double longitude; // degrees, east positive
+} ci_position;
+
 // What a file is, read from its header only (cheap: no pixel is decoded).
 typedef struct {
     ci_format format;
@@ -71,6 +79,9 @@ typedef struct {
     // OffsetTimeOriginal ("+02:00") when the photo says its zone; empty when
     // the photo has none or its loader reads no EXIF.
     char date_taken[CI_DATE_TAKEN_BYTES];
+    // Where it was taken, from the same EXIF (JPEG, HEIF, AVIF, WebP, PNG,
+    // JPEG XL); unknown for the others.
+    ci_position position;
 } ci_photo_info;
 
 typedef struct {

@@ -967,7 +967,9 @@ extension ImageEngine: PhotoMeasuring {
                              hash: measures.hash, gradientHash: measures.gradient_hash, sharpness: measures.sharpness,
                              darkShare: measures.dark_share, brightShare: measures.bright_share,
                              meanLevel: measures.mean_level, fromThumbnail: measures.from_thumbnail != 0,
-                             corruptData: Int(measures.corrupt_data))
+                             corruptData: Int(measures.corrupt_data), position: measures.info.position.known != 0
+                                 ? GeoPosition(latitude: measures.info.position.latitude,
+                                               longitude: measures.info.position.longitude) : nil)
     }
 
     /// `ci_count_faces`: the smart crop's search over the whole photo.

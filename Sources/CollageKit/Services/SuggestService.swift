@@ -21,6 +21,9 @@ public struct SuggestionReport: Sendable {
     public let unlistedFolders: [String]
     /// Links to folders that were not entered (without `followLinks`).
     public var unfollowedLinks: [Photo] = []
+    /// Names the places of the photos' GPS positions in event titles; nil:
+    /// titles by date alone.
+    public var places: PlaceNaming? = nil
 
     /// The event's photos in the order taken: indices.
     public func photos(ofEvent event: Int) -> [Int] { verdicts.indices.filter { verdicts[$0].event == event } }
@@ -28,15 +31,20 @@ public struct SuggestionReport: Sendable {
     /// The photos without a capture date: indices (the last, in one event).
     public var undated: [Int] { photos.indices.filter { photos[$0].measures.taken == nil } }
 
-    /// An event's title (`--events`' #title): its date in the locale's
-    /// medium format, or the range of dates when it spans days, on the
-    /// photos' own wall clocks (a day in Tokyo is that day wherever it is
-    /// looked at); for the undated photos' event, their folder's name.
+    /// An event's title (`--events`' #title): where its photos were taken
+    /// when their GPS says (`PlaceNaming.title(of:)`: "Arezzo", or "Arezzo –
+    /// Florence" for photos more than 25 km apart), a middle dot, and its
+    /// date in the locale's medium format, or the range of dates when it
+    /// spans days, on the photos' own wall clocks (a day in Tokyo is that day
+    /// wherever it is looked at): "Arezzo · Oct 22, 2008". For the undated
+    /// photos' event, their folder's name.
     public func title(ofEvent event: Int, locale: Locale = CaptionSource.environmentLocale()) -> String {
         let members = photos(ofEvent: event)
         let clocks = members.compactMap { photos[$0].measures.taken?.wallClock }
         guard !clocks.isEmpty else { return Self.folderTitle(members.map { photos[$0].photo }) }
-        return Self.dateTitle(from: clocks.min() ?? 0, to: clocks.max() ?? 0, locale: locale)
+        let date = Self.dateTitle(from: clocks.min() ?? 0, to: clocks.max() ?? 0, locale: locale)
+        guard let place = places?.title(of: members.compactMap { photos[$0].measures.position }) else { return date }
+        return "\(place) · \(date)"
     }
 
     /// The name of the deepest folder holding all `photos`.
@@ -88,11 +96,14 @@ public final class SuggestService: @unchecked Sendable {
     private let browser: DirectoryBrowsing
     private let threads: Int
     private var cache: MeasuresCache?
+    private let places: PlaceNaming?
 
-    /// `cache` nil: measure everything afresh and keep nothing.
+    /// `cache` nil: measure everything afresh and keep nothing. `places`
+    /// names where photos were taken in event titles (nil: dates alone).
     public init(measurer: PhotoMeasuring, browser: DirectoryBrowsing = FileSystemBrowser(), cache: MeasuresCache?,
-                threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                places: PlaceNaming? = GeoNamesPlaces(), threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.measurer = measurer
+        self.places = places
         self.browser = browser
         self.cache = cache
         self.threads = max(1, threads)
@@ -193,7 +204,7 @@ public final class SuggestService: @unchecked Sendable {
         try cache?.save()
         return SuggestionReport(photos: photos, verdicts: verdicts, choices: choices, skippedEvents: skipped,
                                 notPhotos: measured.notPhotos, unreadable: measured.unreadable, unlistedFolders: unlisted,
-                                unfollowedLinks: unfollowed)
+                                unfollowedLinks: unfollowed, places: places)
     }
 
     /// Each file's measures, from the cache when it knows the file as it is

@@ -21,7 +21,9 @@ struct Suggest: ParsableCommand {
             worth showing. --json explains every photo's measures and verdict.
             With --events: one collage per event (a gap in time much longer than
             the photos' usual gap, or over a day, starts one), printed as a
-            `collage batch` list with a #title of its date. A photo's date is
+            `collage batch` list with a #title of its place and date ("Arezzo ·
+            Oct 22, 2008": the nearest town to the photos' GPS positions, from
+            GeoNames' places carried offline, else the date alone). A photo's date is
             the camera's (EXIF), never the file's: photos without one are a
             group of their own, titled by their folder's name, after the rest.
             With --add: as many as fill the collage's free places. Files that
@@ -243,6 +245,8 @@ enum SuggestionJSON {
         let path: String
         let taken: String?
         let taken_from: String
+        let position: GeoPosition?
+        let place: String?
         let width: Int, height: Int
         let measured_on: String
         let sharpness: Double
@@ -257,7 +261,7 @@ enum SuggestionJSON {
         let why_not: String?
 
         enum CodingKeys: String, CodingKey {
-            case path, taken, taken_from, width, height, measured_on, sharpness, exposure, faces, duplicate_group, event,
+            case path, taken, taken_from, position, place, width, height, measured_on, sharpness, exposure, faces, duplicate_group, event,
                  score, enlarged, corrupt_data, chosen, why_not
         }
 
@@ -266,6 +270,8 @@ enum SuggestionJSON {
             try c.encode(path, forKey: .path)
             try c.encode(taken, forKey: .taken)
             try c.encode(taken_from, forKey: .taken_from)
+            try c.encodeIfPresent(position, forKey: .position)
+            try c.encodeIfPresent(place, forKey: .place)
             try c.encode(width, forKey: .width)
             try c.encode(height, forKey: .height)
             try c.encode(measured_on, forKey: .measured_on)
@@ -299,6 +305,7 @@ enum SuggestionJSON {
         let entries = zip(report.photos, report.verdicts).map { photo, verdict in
             let m = photo.measures
             return Entry(path: photo.photo.path, taken: m.taken?.iso8601, taken_from: m.taken == nil ? "none" : "exif",
+                         position: m.position, place: m.position.flatMap { report.places?.name(of: $0)?.words },
                          width: m.width, height: m.height, measured_on: m.fromThumbnail ? "embedded thumbnail" : "smallest decode",
                          sharpness: rounded(m.sharpness),
                          exposure: Exposure(dark: rounded(m.darkShare), bright: rounded(m.brightShare), mean: rounded(m.meanLevel)),

@@ -77,6 +77,7 @@ extension MeasuresFile.Entry {
         return stamp.size >= 0 && stamp.modified.isFinite && m.width > 0 && m.height > 0
             && m.sharpness.isFinite && m.sharpness >= 0 && shares.allSatisfy { (0...1).contains($0) }
             && (m.taken.map { $0.instant.isFinite && $0.wallClock.isFinite } ?? true)
+            && (m.position.map { (-90...90).contains($0.latitude) && (-180...180).contains($0.longitude) } ?? true)
             && m.corruptData >= 0 && (m.faces ?? 0) >= 0
     }
 }

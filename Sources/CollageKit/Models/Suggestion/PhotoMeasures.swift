@@ -11,6 +11,9 @@ public struct PhotoMeasures: Codable, Equatable, Sendable {
     /// When it was taken, by the camera's clock (EXIF); nil when the file
     /// does not say: never the file's time, which for a copy is the copy's.
     public var taken: PhotoTime?
+    /// Where it was taken (EXIF GPS), for naming the place; nil when the
+    /// file does not say.
+    public var position: GeoPosition?
     /// The DCT hash: near-duplicates differ in few of its 64 bits.
     public var hash: UInt64
     /// The gradient hash (which cells of a 9 x 8 grey copy are brighter
@@ -37,8 +40,9 @@ public struct PhotoMeasures: Codable, Equatable, Sendable {
 
     public init(width: Int, height: Int, taken: PhotoTime?, hash: UInt64, gradientHash: UInt64? = nil, sharpness: Double,
                 darkShare: Double = 0, brightShare: Double = 0, meanLevel: Double = 0.5, fromThumbnail: Bool = false,
-                corruptData: Int = 0, faces: Int? = nil) {
+                corruptData: Int = 0, faces: Int? = nil, position: GeoPosition? = nil) {
         self.width = width
+        self.position = position
         self.height = height
         self.taken = taken
         self.hash = hash
@@ -53,7 +57,7 @@ public struct PhotoMeasures: Codable, Equatable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case width, height, taken, hash, gradientHash, sharpness, darkShare, brightShare, meanLevel, fromThumbnail, corruptData, faces
+        case width, height, taken, position, hash, gradientHash, sharpness, darkShare, brightShare, meanLevel, fromThumbnail, corruptData, faces
     }
 
     /// The hashes as 16 hex digits: a JSON number is a double, which would
@@ -69,6 +73,7 @@ public struct PhotoMeasures: Codable, Equatable, Sendable {
         width = try c.decode(Int.self, forKey: .width)
         height = try c.decode(Int.self, forKey: .height)
         taken = try c.decodeIfPresent(PhotoTime.self, forKey: .taken)
+        position = try c.decodeIfPresent(GeoPosition.self, forKey: .position)
         hash = try hex(.hash)
         gradientHash = try hex(.gradientHash)
         sharpness = try c.decode(Double.self, forKey: .sharpness)
@@ -85,6 +90,7 @@ public struct PhotoMeasures: Codable, Equatable, Sendable {
         try c.encode(width, forKey: .width)
         try c.encode(height, forKey: .height)
         try c.encodeIfPresent(taken, forKey: .taken)
+        try c.encodeIfPresent(position, forKey: .position)
         try c.encode(String(hash, radix: 16), forKey: .hash)
         try c.encode(String(gradientHash, radix: 16), forKey: .gradientHash)
         try c.encode(sharpness, forKey: .sharpness)
