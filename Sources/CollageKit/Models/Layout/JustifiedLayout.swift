@@ -2,21 +2,28 @@ import Foundation
 
 /// `--layout rows` and `columns`: justified rows, as photo galleries lay
 /// them out. The photos, in the selection's order, are cut into rows; every
-/// photo of a row has the row's height and its own aspect ratio, and each row
-/// fills the width, so no photo is cropped. `columns` is the same turned.
+/// photo of a row has the row's height and its own aspect ratio (or, on a
+/// fixed canvas, nearly: see below), and each row fills the width.
+/// `columns` is the same turned.
 ///
 /// Of the ways to cut the photos into rows (at most 2^5 = 32), the one
 /// that fills best wins. With both sides given, filling is the share of the
 /// canvas covered (rows too tall are scaled down to fit, and the rest of the
-/// canvas is background): the cut that covers most, and among cuts that
-/// cover within 1% of it, the one whose rows are of the most equal height
-/// (then fewer rows). Equal rows are a preference, never a reason to leave
-/// the canvas emptier. With only the width given (`--size 1920x`) nothing is
-/// left empty, the height follows from the photos, and filling is coming
-/// near the default canvas's proportion (16:9), weighed with evenness (their
-/// product with the square root of the lowest row's height over the
-/// tallest's; ties go to fewer rows): a landscape alone across, the rest in
-/// a strip below it, is hardly a row layout.
+/// canvas is background). Each cut is tried with the photos whole and, as
+/// justified galleries do, with every cell's aspect ratio its photo's times
+/// one factor from 0.9 to 1/0.9 (`stretch`: a tenth of a side cropped at
+/// most, the photos then cover their cells) that brings the rows nearest the
+/// canvas's height (issue #41: whole photos left columns on a landscape
+/// canvas one large photo and a strip, rows on a portrait one bands of
+/// background). `bestOnCanvas` chooses: the cuts covering 90% of the canvas,
+/// within the area ratio where some are, whole where whole photos cover
+/// 95%, then the most equal rows. With only the width given (`--size
+/// 1920x`) nothing is left empty or cropped, the height follows from the
+/// photos, and filling is coming near the default canvas's proportion
+/// (16:9), weighed with evenness (their product with the square root of the
+/// lowest row's height over the tallest's; ties go to fewer rows): a
+/// landscape alone across, the rest in a strip below it, is hardly a row
+/// layout.
 enum JustifiedLayout {
     static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError)
         -> (canvas: CanvasSize, cells: [CellRect], cropped: Bool) {
