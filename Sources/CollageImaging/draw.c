@@ -658,9 +658,10 @@ static ci_status decode_inner(draw_job *job, const ci_loader *loader, ci_source 
 }
 
 // One decode of `source`, through the same loader calls as a draw; *stand_in
-// (when asked) says whether a smaller picture the file carries stood in.
+// (when asked) says whether a smaller picture the file carries stood in,
+// *corrupt_data (when asked) how often the decoder read past broken data.
 static ci_status decode(ci_source *source, const ci_decode_options *options, ci_image *out, int *stand_in,
-                        ci_error *err) {
+                        int *corrupt_data, ci_error *err) {
     memset(out, 0, sizeof *out);
     const ci_loader *loader = ci_loader_for(ci_sniff_format(source->buffer, source->filled));
     if (!loader) return ci_fail_not_image(source->name, err);
@@ -668,6 +669,8 @@ static ci_status decode(ci_source *source, const ci_decode_options *options, ci_
     memset(&job, 0, sizeof job);
     ci_status status = decode_inner(&job, loader, source, options, out, err);
     if (stand_in) *stand_in = status == CI_OK && job.header.stand_in;
+    if (corrupt_data)
+        *corrupt_data = status == CI_OK && loader->corrupt_data && job.state ? loader->corrupt_data(job.state) : 0;
     ci_image_free(&job.reduced);
     driver_rows_free(&job.rows);
     if (job.state) loader->close(job.state);
@@ -681,20 +684,20 @@ ci_status ci_decode_memory(const uint8_t *data, size_t size, const char *name,
     if (!data || !options || !out)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_memory: missing argument");
     ci_source source = ci_source_memory(data, size, name ? name : "(memory)");
-    return decode(&source, options, out, NULL, err);
+    return decode(&source, options, out, NULL, NULL, err);
 }
 
 ci_status ci_decode_file_noting_stand_in(const char *path, const ci_decode_options *options, ci_image *out,
-                                         int *stand_in, ci_error *err) {
+                                         int *stand_in, int *corrupt_data, ci_error *err) {
     if (!path || !options || !out) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_file: missing argument");
     ci_source source;
     const ci_loader *loader = NULL;
     ci_status status = source_open(path, &source, &loader, err);
-    if (status == CI_OK) status = decode(&source, options, out, stand_in, err);
+    if (status == CI_OK) status = decode(&source, options, out, stand_in, corrupt_data, err);
     source_close(&source);
     return status;
 }
 
 ci_status ci_decode_file(const char *path, const ci_decode_options *options, ci_image *out, ci_error *err) {
-    return ci_decode_file_noting_stand_in(path, options, out, NULL, err);
+    return ci_decode_file_noting_stand_in(path, options, out, NULL, NULL, err);
 }

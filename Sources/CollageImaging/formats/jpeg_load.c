@@ -562,6 +562,4 @@ const ci_loader ci_jpeg_loader = {
     .rows = jpeg_rows,
     .corrupt_data = jpeg_corrupt_data,
     .close = jpeg_close,
-    .has_quality = 1,
-    .save = ci_jpeg_save,
 };
