@@ -102,7 +102,7 @@ struct Batch: ParsableCommand {
                                valueName: "K/N"))
     var shard: BatchShard?
 
-    @Option(help: ArgumentHelp("Write a JSON line per collage to FILE (- for standard output) as each finishes: collage, line, output, status (saved, kept, skipped, failed), photos, reason.",
+    @Option(help: ArgumentHelp("Write a JSON line per collage to FILE (- for standard output) as each finishes: collage, line, output, status (saved, kept, skipped, failed, interrupted), photos, reason.",
                                valueName: "file"),
             completion: .file())
     var report: String?
@@ -148,6 +148,19 @@ struct Batch: ParsableCommand {
         let subscription = viewModel.results.sink { result in
             reportFile?.write(result.reportLine(wording: .commandLine))
             progress.show(result)
+        }
+        // Ctrl-C: the collages written stay, those being made leave nothing
+        // (AtomicFile names a file only once it is whole), and the report
+        // ends with them, "interrupted", so a rerun with --skip-existing
+        // knows where the run stopped.
+        let directory = outputDirectory.path, dryRun = dryRun, shard = shard
+        Interruption.onSignal { signal in
+            let (summary, unfinished) = viewModel.interrupt()
+            for result in unfinished { reportFile?.write(result.reportLine(wording: .commandLine)) }
+            progress.finish()
+            let line = Self.summaryLine(summary, directory: directory, dryRun: dryRun, shard: shard)
+            let stopped = unfinished.isEmpty ? "" : unfinished.map(\.label).joined(separator: ", ") + " unfinished, nothing of it written; "
+            Console.error("\(Interruption.name(signal)): \(stopped)\(line.prefix(1).lowercased() + line.dropFirst())")
         }
         let summary = viewModel.run(IteratorSequence(listSource.groups))
         subscription.cancel()

@@ -67,6 +67,12 @@ struct Suggest: ParsableCommand {
         let service = SuggestService(measurer: engine, cache: cache)
         let choice = SuggestionChoice(count: count, canvasShape: size.aspectRatio!)
         let progress = ProgressLine()
+        // Interrupted while measuring: the progress line cleared, the
+        // selection untouched (--add adds only at the end), then the signal's death.
+        Interruption.onSignal { signal in
+            progress.finish()
+            Console.error("\(Interruption.name(signal)): nothing suggested")
+        }
         let report: SuggestionReport
         do {
             report = try service.suggest(photos, recursive: recursive, choice: choice, byEvents: events,
