@@ -68,6 +68,23 @@ import Glibc
         }
     }
 
+    /// Issue #44: `#titel Typo` did nothing, silently. Warned of, with its
+    /// line and the directive meant; the collage is made all the same.
+    @Test func aMistypedDirectiveIsWarnedOfAndTheCollageStillMade() throws {
+        let cli = try CLI()
+        let list = cli.workingDirectory.appendingPathComponent("typo.txt")
+        try "# a list\n#titel Typo\n\(CLI.jpegs[0])\n\(CLI.jpegs[1])\n".write(to: list, atomically: true, encoding: .utf8)
+        let run = try cli.run("batch", "typo.txt", "-o", "out", "--size", "64x32")
+        #expect(run.status == 0)
+        let output = cli.workingDirectory.appendingPathComponent("out/collage-001.jpg").path
+        #expect(run.stderr == """
+            collage: warning: collage 1 (lines 3-4): line 2: '#titel' is read as a comment: did you mean #title?
+            collage 1 (lines 3-4): saved \(output)
+
+            """, "\(run.stderr)")
+        #expect(isCompleteImage(output, width: 64, height: 32))
+    }
+
     @Test func pathsAreRelativeToTheListAndTheSelectionIsUntouched() throws {
         let cli = try CLI()
         try cli.run("add", CLI.jpegs[0])

@@ -280,6 +280,17 @@ import Testing
         #expect(try cli.run("save", "--format", "jpeg", "--dry-run").stderr == "collage: nothing to save: the collage is empty\n")
     }
 
+    /// Issue #44: a folder that is not there is said to be missing, not
+    /// "not a folder" (which a file is).
+    @Test func pickSaysAFolderDoesNotExist() throws {
+        let cli = try CLI()
+        let missing = cli.workingDirectory.appendingPathComponent("nonexistent").path
+        let run = try cli.run("pick", missing)
+        #expect(run.status == 1 && run.stderr == "collage: \(missing): does not exist\n", "\(run.stderr)")
+        let file = try cli.run("pick", CLI.jpegs[0])
+        #expect(file.status == 1 && file.stderr == "collage: \(CLI.jpegs[0]): not a folder\n", "\(file.stderr)")
+    }
+
     /// Shells complete the values of the options typed by models, in every
     /// shell's script, from the same lists.
     @Test func completionsOfferTheModelsValues() throws {

@@ -26,8 +26,10 @@ struct Batch: ParsableCommand {
               with no blank line between (a blank line ends a collage: a #layout
               line followed by one has no photo, and is not a setting for the whole
               list). A #layout line below the first photo, a second one, or an
-              unknown MODE makes its collage fail, naming the line. #layouts and
-              the like are comments. With --size WIDTHx a #layout other than rows
+              unknown MODE makes its collage fail, naming the line. #layouts,
+              #layuot and #Layout are comments, with a warning naming the line
+              and the word meant (so for every # word one letter from these five,
+              or in another case). With --size WIDTHx a #layout other than rows
               fails (with xHEIGHT, other than columns): give WIDTHxHEIGHT to mix;
             - '#title TEXT': this collage's title, instead of --title's, TEXT the
               rest of the line; placed as #layout is, and wrong in the same ways;

@@ -53,8 +53,16 @@ struct Pick: ParsableCommand {
         let typed = directory.map { RawArguments.bytes(of: [$0])[0] } ?? [UInt8(ascii: ".")]
         let folder = Photo(resolvingFileSystemPath: typed)
         var info = stat()
-        guard folder.withFileSystemPath({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            Console.error("\(folder.path): not a folder")
+        var error: Int32 = 0
+        let found = folder.withFileSystemPath { path -> Bool in
+            if stat(path, &info) == 0 { return true }
+            error = errno
+            return false
+        } == true
+        guard found, (info.st_mode & S_IFMT) == S_IFDIR else {
+            // A typo'd path is not "not a folder": say what stat found.
+            let reason = found ? "not a folder" : error == ENOENT ? "does not exist" : String(cString: strerror(error))
+            Console.error("\(folder.path): \(reason)")
             throw ExitCode.failure
         }
         try runTerminalUI(photosAt: folder, graphics: graphics, options: try render.renderOptions())
