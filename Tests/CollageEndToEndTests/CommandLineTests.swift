@@ -291,6 +291,21 @@ import Testing
         #expect(file.status == 1 && file.stderr == "collage: \(CLI.jpegs[0]): not a folder\n", "\(file.stderr)")
     }
 
+    /// Issue #44: ".pdf);" wrapped onto a line of its own in the help: no
+    /// help text leaves a list's last item alone on a line.
+    @Test func noHelpLineIsALoneListItem() throws {
+        let cli = try CLI()
+        let commands = try cli.helpCommands()
+        #expect(commands.contains("save"))
+        for command in commands {
+            let help = try cli.run(command.isEmpty ? ["--help"] : [command, "--help"]).stdout
+            let lone = help.split(separator: "\n").filter {
+                $0.trimmingCharacters(in: .whitespaces).range(of: #"^\.[a-z]+[);.,]*$"#, options: .regularExpression) != nil
+            }
+            #expect(lone.isEmpty, "\(command): \(lone)")
+        }
+    }
+
     /// Shells complete the values of the options typed by models, in every
     /// shell's script, from the same lists.
     @Test func completionsOfferTheModelsValues() throws {

@@ -36,9 +36,10 @@ struct CollageCommand: ParsableCommand {
             EXIT STATUS: 0 on success; 64 for a usage error (an unknown
             option, a bad value, an output extension collage does not write);
             1 for any other failure (a refused action, a bad photo, a failed
-            write); 130 when interrupted (Ctrl-C), 143 when terminated
-            (SIGTERM) and 129 on a hang-up (SIGHUP), after giving the terminal
-            back. Errors are one line on stderr, starting "collage: ".
+            write); 130 when interrupted (Ctrl-C); 143 when terminated
+            (SIGTERM); 129 on a hang-up (SIGHUP). Interrupted, a command gives
+            the terminal back first. Errors are one line on stderr, starting
+            "collage: ".
 
             Run `collage` alone on a terminal for the interactive collage screen,
             or `collage pick` to browse folders for photos.
