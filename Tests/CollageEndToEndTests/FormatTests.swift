@@ -225,6 +225,8 @@ import Testing
         #expect(twice.status == 64)
         #expect(twice.stderr == "collage: -o is given 2 times ('-', 'x.png'): give one output\n", "\(twice.stderr)")
         #expect(try cli.run("save", "--output=a.jpg", "-o", "b.jpg").stderr == "collage: -o is given 2 times ('a.jpg', 'b.jpg'): give one output\n")
+        let batch = try cli.run("batch", "-", "-o", "a", "-o", "b")
+        #expect(batch.status == 64 && batch.stderr == "collage: -o is given 2 times ('a', 'b'): give one output\n", "\(batch.stderr)")
         #expect(try cli.run("status").stdout.hasPrefix("2 photos"))
     }
 

@@ -110,6 +110,7 @@ struct Batch: ParsableCommand {
     var report: String?
 
     func validate() throws {
+        try RawArguments.refuseRepeatedOutput()
         if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) is less than 1: use 1 or more collages at once") }
         if BatchOptions.refusal(overwrite: force, skipExisting: skipExisting) != nil {
             throw ValidationError("--skip-existing leaves existing collages alone and --force replaces them: give one or the other")

@@ -36,7 +36,8 @@ struct Pick: ParsableCommand {
             --quality) in the layout shown. `l` skips the layouts that cannot
             draw --size (1920x is for rows only, x1080 for columns).
 
-            Ctrl-C quits from anywhere. Set COLLAGE_TRACE_RESOURCES=1 to show the
+            Ctrl-C quits from anywhere, keeping what was picked, with the status
+            130 of an interrupted program. Set COLLAGE_TRACE_RESOURCES=1 to show the
             number of live subscriptions. NO_COLOR is honoured.
             """)
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -61,5 +62,13 @@ enum RawArguments {
             index += 1
         }
         return values
+    }
+
+    /// `-o` given more than once: ArgumentParser keeps the last silently, and
+    /// where a save or a batch writes must not depend on the order of two.
+    static func refuseRepeatedOutput(in arguments: [String] = Array(CommandLine.arguments.dropFirst())) throws {
+        let outputs = values(of: ["-o", "--output"], in: arguments)
+        guard outputs.count > 1 else { return }
+        throw ValidationError("-o is given \(outputs.count) times (\(outputs.map { "'\($0)'" }.joined(separator: ", "))): give one output")
     }
 }

@@ -64,12 +64,7 @@ struct Save: ParsableCommand {
 
     func validate() throws {
         if json && !dryRun { throw ValidationError("--json goes with --dry-run: it prints the plan instead of saving") }
-        // ArgumentParser keeps the last of a repeated option silently: which
-        // file a save writes must not depend on the order of two.
-        let outputs = RawArguments.values(of: ["-o", "--output"])
-        if outputs.count > 1 {
-            throw ValidationError("-o is given \(outputs.count) times (\(outputs.map { "'\($0)'" }.joined(separator: ", "))): give one output")
-        }
+        try RawArguments.refuseRepeatedOutput()
         if toStandardOutput {
             // Image bytes on a terminal are noise, and can leave it in a strange state.
             if !dryRun && isatty(STDOUT_FILENO) != 0 {
