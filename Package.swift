@@ -95,6 +95,14 @@ let package = Package(
             ],
             cxxSettings: [.unsafeFlags(["-O2", "-Wno-deprecated-declarations"])]),
 
+        // Where photos were taken, offline: the nearest populated place to a
+        // GPS position, from GeoNames' places (CC BY 4.0) in a table the binary
+        // carries (places.bin, embedded by places.c; scripts/places/make-places.py).
+        .target(
+            name: "CollagePlaces",
+            exclude: ["places.bin", "LICENSE-geonames.txt"],
+            cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra"])]),
+
         // The pixel work: decode (with shrink-on-load), orient, scale, tile, encode.
         .target(
             name: "CollageImaging",
@@ -110,6 +118,7 @@ let package = Package(
             name: "CollageKit",
             dependencies: [
                 "CollageImaging",
+                "CollagePlaces",
                 "CollageSystem",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux])),

@@ -235,7 +235,8 @@ make_webp_seeds() {
 # JPEG XL seeds besides the conformance files: the colour spaces libjxl
 # encodes by name (linear, PQ, DCI-P3: the colour tag's H.273 path, which
 # the sRGB fixtures never take; cjxl takes the hint for a PPM only), an
-# animation and the container, by djxl and cjxl (Debian libjxl-tools).
+# animation, the container and an Exif box, by djxl and cjxl (Debian
+# libjxl-tools).
 make_jxl_seeds() {
   mkdir -p "$out/seeds/jxl"
   command -v cjxl >/dev/null && command -v djxl >/dev/null ||
@@ -248,6 +249,10 @@ make_jxl_seeds() {
   done
   cjxl "$fixtures/gif/animated.gif" "$out/seeds/jxl/animated.jxl" -d 0 --quiet 2>/dev/null && n=$((n + 1)) || true
   cjxl "$out/seeds/jxl/rgb.ppm" "$out/seeds/jxl/container.jxl" -d 1 --container=1 --quiet 2>/dev/null &&
+    n=$((n + 1)) || true
+  # A JPEG's lossless transcode keeps its EXIF in a (brotli-compressed) Exif
+  # box, which the probe reads for the capture date (issue #41).
+  cjxl "$root/Tests/Fixtures/jpeg/exif-le-orientation6.jpg" "$out/seeds/jxl/exif.jxl" --quiet 2>/dev/null &&
     n=$((n + 1)) || true
   rm -f "$out/seeds/jxl/rgb.ppm"
   say "jxl: $n seeds made with cjxl"

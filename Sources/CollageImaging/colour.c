@@ -84,18 +84,29 @@ static double hlg_to_relative(double v) {
     return pow(scene, 1.2) * 1000.0 / REFERENCE_WHITE_NITS;
 }
 
+// Whether pixels of an H.273 transfer are shown as sRGB: sRGB itself (and
+// 2, unspecified), and BT.709, BT.601 and BT.2020's SDR transfer. Those are
+// a camera's OETF: how a display shows such pixels is BT.1886's business
+// (about gamma 2.4), not the OETF's inverse, which gives scene light and
+// lifts the shadows (a phone HEIF tagged 5/1/5 came out washed out, 26.5 dB
+// from libheif's decode: ours about 0.93 x reference + 19). Shown as sRGB,
+// as libheif (heif-convert), Chromium ("closer to how they're displayed")
+// and video players show them.
+static int shown_as_srgb(int transfer) {
+    switch (transfer) {
+    case 1: case 2: case 6: case 13: case 14: case 15: return 1;
+    default: return 0;
+    }
+}
+
 // The tone curve (code value -> linear light, 0-1) of an H.273 transfer,
 // or NULL for one without a formula here.
 static cmsToneCurve *transfer_curve(cmsContext context, int code) {
-    switch (code) {
-    case 1: case 6: case 14: case 15: {  // BT.709 / BT.601: the inverse of its OETF
-        const double params[5] = {1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081};
-        return cmsBuildParametricToneCurve(context, 4, params);
-    }
-    case 2: case 13: {  // sRGB (and unspecified, taken as sRGB)
+    if (shown_as_srgb(code)) {
         const double params[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
         return cmsBuildParametricToneCurve(context, 4, params);
     }
+    switch (code) {
     case 4: case 5: case 8: {  // gamma 2.2, 2.8, linear
         const double gamma[1] = {code == 4 ? 2.2 : code == 5 ? 2.8 : 1.0};
         return cmsBuildParametricToneCurve(context, 1, gamma);
@@ -120,7 +131,7 @@ static cmsHPROFILE nclx_profile(cmsContext context, const ci_colour_tag *tag) {
     primaries p;
     int known_primaries = primaries_for(tag->primaries, &p);
     int srgb_primaries = tag->primaries == 1 || tag->primaries == 2;
-    int srgb_transfer = tag->transfer == 13 || tag->transfer == 2;
+    int srgb_transfer = shown_as_srgb(tag->transfer);
     if (!known_primaries || (srgb_primaries && srgb_transfer)) return NULL;
     cmsToneCurve *curve = transfer_curve(context, tag->transfer);
     if (!curve) return NULL;

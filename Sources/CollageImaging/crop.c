@@ -7,11 +7,12 @@
 //
 //  - centre: the middle, as the original app did (and no focus at all, so
 //    it is the same to the bit as before any of this existed);
-//  - smart: the person's focus if set; else every face found when they fit
-//    in the window together, else the largest group that does; else the
-//    camera's subject (EXIF); else the middle. The window moves as little
-//    from the middle as keeps them in, so a face already inside changes
-//    nothing;
+//  - smart: the person's focus if set; else every face found when their
+//    heads fit in the window together, else the largest group that does
+//    (issue #41: or of the faces themselves, where more of them fit than of
+//    the heads grown from them), the window centred on it; else the
+//    camera's subject (EXIF), the window moved as little from the middle
+//    as keeps it in; else the middle;
 //  - attention: the window position holding the most "interest" (edges,
 //    saturated colour, skin), in the spirit of libvips' attention crop.
 //
@@ -78,7 +79,7 @@ static double keep_in_view(double lo, double hi, double length, double margin) {
 // (in sizes of the face's box).
 #define HEAD_ABOVE 0.45
 #define HEAD_AROUND 0.15
-static ci_box head_of(ci_box face) {
+ci_box ci_head_of(ci_box face) {
     double top = face.y - HEAD_ABOVE * face.height, bottom = face.y + (1 + HEAD_AROUND) * face.height;
     double left = face.x - HEAD_AROUND * face.width, right = face.x + (1 + HEAD_AROUND) * face.width;
     if (top < 0) top = 0;
@@ -98,23 +99,12 @@ static int by_lo(const void *a, const void *b) {
     return d < 0 ? -1 : d > 0 ? 1 : 0;
 }
 
-// The faces' heads on the free axis: all of them when they fit the window
-// together, else the largest group that does (most faces, then most area,
-// then nearest the middle). Returns 0 when no single head fits; then
-// [*lo, *hi] is the largest head, to centre on.
-static int faces_in_view(const ci_box *faces, int count, int along_x, double length, double *lo,
-                         double *hi) {
-    span spans[CI_MAX_FACES];
-    if (count > CI_MAX_FACES) count = CI_MAX_FACES;
-    for (int i = 0; i < count; i++) {
-        ci_box head = head_of(faces[i]);
-        spans[i].lo = along_x ? head.x : head.y;
-        spans[i].hi = along_x ? head.x + head.width : head.y + head.height;
-        spans[i].area = faces[i].width * faces[i].height;
-    }
-    qsort(spans, (size_t)count, sizeof spans[0], by_lo);
+// The largest group of spans (sorted by lo) that fits a window `length`
+// long: most members, then most area, then nearest the middle. Returns
+// how many, 0 when none fits alone; the group is [*lo, *hi].
+static int largest_group(const span *spans, int count, double length, double *lo, double *hi) {
     int best_count = 0;
-    double best_area = 0, best_distance = 0, best_lo = 0, best_hi = 0;
+    double best_area = 0, best_distance = 0;
     for (int i = 0; i < count; i++) {
         double group_hi = spans[i].hi, area = 0;
         int members = 0;
@@ -132,20 +122,54 @@ static int faces_in_view(const ci_box *faces, int count, int along_x, double len
             best_count = members;
             best_area = area;
             best_distance = distance;
-            best_lo = spans[i].lo;
-            best_hi = group_hi;
+            *lo = spans[i].lo;
+            *hi = group_hi;
         }
     }
-    if (best_count > 0) {
-        *lo = best_lo;
-        *hi = best_hi;
-        return 1;
+    return best_count;
+}
+
+// The faces on the free axis, grown to their heads (`heads`) or as the
+// detector framed them, sorted by where they start.
+static void face_spans(const ci_box *faces, int count, int along_x, int heads, span *spans) {
+    for (int i = 0; i < count; i++) {
+        ci_box box = heads ? ci_head_of(faces[i]) : faces[i];
+        spans[i].lo = along_x ? box.x : box.y;
+        spans[i].hi = along_x ? box.x + box.width : box.y + box.height;
+        spans[i].area = faces[i].width * faces[i].height;
     }
+    qsort(spans, (size_t)count, sizeof spans[0], by_lo);
+}
+
+// The part of the free axis to centre the window on: the most heads a
+// window `length` long holds whole (all of them when they fit together;
+// then most face area, then nearest the middle). Where the heads as grown
+// from the faces (an estimate, generous with hair) hold fewer people than
+// the faces themselves, the faces' group: two people side by side in a
+// narrow cell are both kept, each head as far as the window allows.
+// Returns 0 when no single face fits; then [*lo, *hi] is the largest head.
+static int faces_in_view(const ci_box *faces, int count, int along_x, double length, double *lo,
+                         double *hi) {
+    span spans[CI_MAX_FACES];
+    if (count > CI_MAX_FACES) count = CI_MAX_FACES;
+    face_spans(faces, count, along_x, 1, spans);
+    int heads = largest_group(spans, count, length, lo, hi);
+    if (heads == count) return 1;
+    // The heads' spans, to fall back on when not even one face fits.
     int largest = 0;
     for (int i = 1; i < count; i++)
         if (spans[i].area > spans[largest].area) largest = i;
-    *lo = spans[largest].lo;
-    *hi = spans[largest].hi;
+    double largest_lo = spans[largest].lo, largest_hi = spans[largest].hi;
+    double face_lo, face_hi;
+    face_spans(faces, count, along_x, 0, spans);
+    if (largest_group(spans, count, length, &face_lo, &face_hi) > heads) {
+        *lo = face_lo;
+        *hi = face_hi;
+        return 1;
+    }
+    if (heads > 0) return 1;
+    *lo = largest_lo;
+    *hi = largest_hi;
     return 0;
 }
 
@@ -168,8 +192,10 @@ ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t
             by = CI_PLACED_FOCUS;
         } else if (hints->faces && hints->face_count > 0) {
             double lo, hi;
+            // Centred on the heads kept: the room left is shared out on
+            // both sides of them (a head's box is an estimate of it).
             faces_in_view(hints->faces, hints->face_count, along_x, length, &lo, &hi);
-            centre = keep_in_view(lo, hi, length, FACE_MARGIN * length);
+            centre = clamp_centre((lo + hi) / 2, length);
             by = CI_PLACED_FACES;
         } else if (hints->has_subject) {
             ci_box s = hints->subject;
@@ -739,6 +765,8 @@ ci_rect ci_fit_cell(const ci_draw_request *request, ci_image *canvas, ci_rect ce
 }
 
 int ci_placement_needs_pixels(const ci_draw_request *request, uint32_t dw, uint32_t dh, ci_rect cell) {
+    // A caption's band is placed clear of the faces, which must be found then.
+    if (request->faces_wanted && request->crop == CI_CROP_SMART && request->placement) return 1;
     if (request->fit == CI_FIT_CONTAIN || request->has_focus) return 0;
     if (request->crop != CI_CROP_SMART && request->crop != CI_CROP_ATTENTION) return 0;
     double length;
@@ -792,7 +820,7 @@ const ci_focus *ci_placement_without_pixels(const ci_draw_request *request, uint
 ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas, ci_rect cell,
                         const ci_draw_request *request, const char *name, ci_error *err) {
     // Called where ci_placement_needs_pixels said so: smart without a focus,
-    // or attention, with room to move.
+    // or attention, with room to move; or smart asked for the faces.
     uint32_t dw, dh;
     ci_oriented_size(orientation, frame->width, frame->height, &dw, &dh);
     ci_placement_hints hints = request_hints(request);

@@ -59,20 +59,20 @@ ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
 // decoder reads past (JPEG's "Corrupt JPEG data", a GIF frame cut short).
 // A JPEG at 1/8 scale: the entropy decoding of every block, IDCTs of one
 // coefficient; nothing at full size.
-static ci_status draw_small(const char *path, const ci_limits *limits, ci_placement *drawn, ci_error *err) {
+static ci_status draw_small(const char *path, const ci_limits *limits, ci_placement *placed, ci_error *err) {
     uint8_t pixels[8 * 8 * 3];
     ci_image canvas = {pixels, 8, 8, 8 * 3, 3};
     ci_draw_options options;
     memset(&options, 0, sizeof options);
     options.crop = CI_CROP_CENTRE;
     if (limits) options.limits = *limits;
-    ci_status status = ci_draw_photo_placed(path, &canvas, (ci_rect){0, 0, 8, 8}, &options, drawn, err);
-    if (status != CI_OK) memset(drawn, 0, sizeof *drawn);
+    ci_status status = ci_draw_photo_placed(path, &canvas, (ci_rect){0, 0, 8, 8}, &options, placed, err);
+    if (status != CI_OK) memset(placed, 0, sizeof *placed);
     return status;
 }
 
-ci_status ci_check_complete(const char *path, const ci_limits *limits, ci_placement *drawn, ci_error *err) {
-    if (drawn) memset(drawn, 0, sizeof *drawn);
+ci_status ci_check_complete(const char *path, const ci_limits *limits, ci_placement *placed, ci_error *err) {
+    if (placed) memset(placed, 0, sizeof *placed);
     if (!path) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_check_complete: missing argument");
     // A file cut short probes fine (its header is whole) and would fail only
     // at save: `add` asks here, from the start of the file.
@@ -87,7 +87,7 @@ ci_status ci_check_complete(const char *path, const ci_limits *limits, ci_placem
     }
     const int draws_on = status == CI_OK && loader->corrupt_data;
     source_close(&source);
-    if (draws_on && drawn) status = draw_small(path, limits, drawn, err);
+    if (draws_on && placed) status = draw_small(path, limits, placed, err);
     return status;
 }
 
@@ -499,6 +499,7 @@ static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *s
     const uint32_t dw = header->display_width, dh = header->display_height;
 
     cell = ci_fit_cell(&request, canvas, cell, dw, dh);
+    if (given->placement) given->placement->drawn = cell;
     const int whole_frame = ci_placement_needs_pixels(&request, dw, dh, cell);
     if (loader->choose) {
         ci_shrink_target target = ci_shrink_target_for_box(dw, dh, cell.width, cell.height, 0);
@@ -591,6 +592,7 @@ ci_status ci_draw_photo_placed(const char *path, ci_image *canvas, ci_rect cell,
         .focus = {options->focus_x, options->focus_y},
         .placement = placement,
         .draft = options->draft,
+        .faces_wanted = options->faces_wanted,
     };
     if (status == CI_OK) status = draw(loader, &source, canvas, cell, &request, err);
     source_close(&source);
@@ -657,9 +659,10 @@ static ci_status decode_inner(draw_job *job, const ci_loader *loader, ci_source 
 }
 
 // One decode of `source`, through the same loader calls as a draw; *stand_in
-// (when asked) says whether a smaller picture the file carries stood in.
+// (when asked) says whether a smaller picture the file carries stood in,
+// *corrupt_data (when asked) how often the decoder read past broken data.
 static ci_status decode(ci_source *source, const ci_decode_options *options, ci_image *out, int *stand_in,
-                        ci_error *err) {
+                        int *corrupt_data, ci_error *err) {
     memset(out, 0, sizeof *out);
     const ci_loader *loader = ci_loader_for(ci_sniff_format(source->buffer, source->filled));
     if (!loader) return ci_fail_not_image(source->name, err);
@@ -667,6 +670,8 @@ static ci_status decode(ci_source *source, const ci_decode_options *options, ci_
     memset(&job, 0, sizeof job);
     ci_status status = decode_inner(&job, loader, source, options, out, err);
     if (stand_in) *stand_in = status == CI_OK && job.header.stand_in;
+    if (corrupt_data)
+        *corrupt_data = status == CI_OK && loader->corrupt_data && job.state ? loader->corrupt_data(job.state) : 0;
     ci_image_free(&job.reduced);
     driver_rows_free(&job.rows);
     if (job.state) loader->close(job.state);
@@ -680,20 +685,20 @@ ci_status ci_decode_memory(const uint8_t *data, size_t size, const char *name,
     if (!data || !options || !out)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_memory: missing argument");
     ci_source source = ci_source_memory(data, size, name ? name : "(memory)");
-    return decode(&source, options, out, NULL, err);
+    return decode(&source, options, out, NULL, NULL, err);
 }
 
 ci_status ci_decode_file_noting_stand_in(const char *path, const ci_decode_options *options, ci_image *out,
-                                         int *stand_in, ci_error *err) {
+                                         int *stand_in, int *corrupt_data, ci_error *err) {
     if (!path || !options || !out) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_decode_file: missing argument");
     ci_source source;
     const ci_loader *loader = NULL;
     ci_status status = source_open(path, &source, &loader, err);
-    if (status == CI_OK) status = decode(&source, options, out, stand_in, err);
+    if (status == CI_OK) status = decode(&source, options, out, stand_in, corrupt_data, err);
     source_close(&source);
     return status;
 }
 
 ci_status ci_decode_file(const char *path, const ci_decode_options *options, ci_image *out, ci_error *err) {
-    return ci_decode_file_noting_stand_in(path, options, out, NULL, err);
+    return ci_decode_file_noting_stand_in(path, options, out, NULL, NULL, err);
 }

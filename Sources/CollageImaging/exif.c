@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <libexif/exif-data.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,16 +55,16 @@ static int read_subject(ExifData *exif, ExifByteOrder order, uint32_t width, uin
     return 1;
 }
 
-// DateTimeOriginal, "YYYY:MM:DD HH:MM:SS", copied only when it is one: some
+// A date tag's "YYYY:MM:DD HH:MM:SS" into date_taken when it is one, with
+// its offset tag's "+HH:MM" (EXIF 2.31) after it when that is one. Some
 // cameras write blanks or zeros for a clock never set ("    :  :     :  :  ",
-// "0000:00:00 00:00:00"), and those are no date.
-static void read_date_taken(ExifData *exif, char *date_taken) {
-    ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_DATE_TIME_ORIGINAL);
+// "0000:00:00 00:00:00"): those are no date.
+static void read_date_tag(ExifContent *ifd, ExifTag date_tag, ExifTag offset_tag, char *date_taken) {
+    ExifEntry *entry = exif_content_get_entry(ifd, date_tag);
     if (!entry || !entry->data || entry->format != EXIF_FORMAT_ASCII) return;
     ci_exif_date(entry->data, entry->size, date_taken);
     if (!date_taken[0]) return;
-    // Its offset from UTC (EXIF 2.31), "+HH:MM" or "-HH:MM", when it is one.
-    entry = exif_content_get_entry(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_OFFSET_TIME_ORIGINAL);
+    entry = exif_content_get_entry(ifd, offset_tag);
     if (!entry || !entry->data || entry->format != EXIF_FORMAT_ASCII || entry->size < 6) return;
     const unsigned char *zone = entry->data;
     for (int i = 1; i < 6; i++)
@@ -72,6 +73,42 @@ static void read_date_taken(ExifData *exif, char *date_taken) {
     if ((zone[0] != '+' && zone[0] != '-') || zone_hours > 14 || zone_minutes > 59) return;
     memcpy(date_taken + 19, zone, 6);
     date_taken[25] = '\0';
+}
+
+// GPSDateStamp ("YYYY:MM:DD") and GPSTimeStamp (three rationals), in UTC:
+// the date as the other tags write it, "+00:00" after it.
+static void read_gps_date(ExifData *exif, ExifByteOrder order, char *date_taken) {
+    ExifContent *gps = exif->ifd[EXIF_IFD_GPS];
+    ExifEntry *day = exif_content_get_entry(gps, EXIF_TAG_GPS_DATE_STAMP);
+    ExifEntry *time = exif_content_get_entry(gps, EXIF_TAG_GPS_TIME_STAMP);
+    if (!day || !day->data || day->format != EXIF_FORMAT_ASCII || day->size < 10) return;
+    if (!time || !time->data || time->format != EXIF_FORMAT_RATIONAL || time->components != 3 || time->size < 24) return;
+    int parts[3];
+    for (int i = 0; i < 3; i++) {
+        ExifRational r = exif_get_rational(time->data + 8 * i, order);
+        if (r.denominator == 0) return;
+        double value = (double)r.numerator / r.denominator;
+        if (!(value >= 0 && value < 61)) return;
+        parts[i] = (int)value;
+    }
+    char text[20];
+    memcpy(text, day->data, 10);
+    snprintf(text + 10, sizeof text - 10, " %02d:%02d:%02d", parts[0], parts[1], parts[2]);
+    ci_exif_date((const unsigned char *)text, 19, date_taken);
+    if (!date_taken[0]) return;
+    memcpy(date_taken + 19, "+00:00", 7);
+}
+
+// When the photo was taken: DateTimeOriginal, else DateTimeDigitized, else
+// DateTime (the file's last change by the camera or an editor, still the
+// camera's clock), else the GPS's UTC date and time, each the first that is
+// a date. A copy's file time is never one (PhotoTime).
+static void read_date_taken(ExifData *exif, ExifByteOrder order, char *date_taken) {
+    read_date_tag(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_DATE_TIME_ORIGINAL, EXIF_TAG_OFFSET_TIME_ORIGINAL, date_taken);
+    if (!date_taken[0])
+        read_date_tag(exif->ifd[EXIF_IFD_EXIF], EXIF_TAG_DATE_TIME_DIGITIZED, EXIF_TAG_OFFSET_TIME_DIGITIZED, date_taken);
+    if (!date_taken[0]) read_date_tag(exif->ifd[EXIF_IFD_0], EXIF_TAG_DATE_TIME, EXIF_TAG_OFFSET_TIME, date_taken);
+    if (!date_taken[0]) read_gps_date(exif, order, date_taken);
 }
 
 void ci_exif_date(const unsigned char *text, size_t size, char *date_taken) {
@@ -115,7 +152,7 @@ int ci_exif_read(const uint8_t *app1, size_t size, uint32_t stored_width, uint32
     // 1-8 means "as stored".
     int orientation = value >= 1 && value <= 8 ? (int)value : 1;
     if (has_subject && subject) *has_subject = read_subject(exif, order, stored_width, stored_height, subject);
-    if (date_taken) read_date_taken(exif, date_taken);
+    if (date_taken) read_date_taken(exif, order, date_taken);
     exif_data_unref(exif);
     return orientation;
 }

@@ -156,6 +156,7 @@ typedef struct {
     ci_box subject;             // the camera's (upright), from the loader's header
     ci_placement *placement;    // NULL, or what the draw reports
     int draft;                  // ci_draw_options.draft
+    int faces_wanted;           // ci_draw_options.faces_wanted
 } ci_draw_request;
 
 // --- Placing the crop (crop.c) ---
@@ -165,8 +166,9 @@ typedef struct {
 ci_rect ci_fit_cell(const ci_draw_request *request, ci_image *canvas, ci_rect cell, uint32_t dw,
                     uint32_t dh);
 // Whether placing the crop needs the photo's pixels (smart without a focus,
-// attention) and the crop has room to move: then the driver decodes the
-// whole frame at its draw scale and hands it to ci_draw_frame.
+// attention) and the crop has room to move, or smart is asked for the faces
+// whatever the crop (faces_wanted): then the driver decodes the whole frame
+// at its draw scale and hands it to ci_draw_frame.
 int ci_placement_needs_pixels(const ci_draw_request *request, uint32_t dw, uint32_t dh, ci_rect cell);
 // The focus a streaming draw uses without looking at pixels: the person's,
 // or NULL (centred). Reports the placement too.
@@ -184,10 +186,13 @@ ci_status ci_find_faces(const ci_image *frame, int orientation, ci_box *faces, i
                         ci_error *err);
 
 // ci_decode_file, and whether a smaller picture the file carries stood in
-// for the photo (a HEIF's thumbnail that covers min_width x min_height):
-// for `collage suggest`, which says what it measured.
+// for the photo (a HEIF's thumbnail that covers min_width x min_height),
+// and how often the decoder read past broken data (as
+// ci_placement.corrupt_data): for `collage suggest`, which says what it
+// measured and never chooses a broken photo while others are left.
+// Either may be NULL.
 ci_status ci_decode_file_noting_stand_in(const char *path, const ci_decode_options *options, ci_image *out,
-                                         int *stand_in, ci_error *err);
+                                         int *stand_in, int *corrupt_data, ci_error *err);
 
 // "Pango 1.50.12, Cairo 1.16.0": the text libraries as loaded (text.c).
 void ci_text_library(char *out, size_t size);
@@ -230,7 +235,8 @@ ci_row_converter *ci_colour_lab_open(int channels);
 void ci_colour_row(ci_row_converter *converter, const uint8_t *samples, uint8_t *out, uint32_t width);
 void ci_colour_rows_close(ci_row_converter *converter);  // NULL is fine
 
-// --- Formats: a loader (and a saver) per format, in one table (table.c) ---
+// --- Formats: a loader per format read, in one table (table.c); a writer
+// per format written, in another (writers.c) ---
 //
 // A loader says what a photo is and hands over its pixels, at a scale it can
 // decode at, as rows in its stored orientation; everything else a draw does
@@ -240,11 +246,31 @@ void ci_colour_rows_close(ci_row_converter *converter);  // NULL is fine
 // What a saved collage says of itself (metadata.h).
 typedef struct ci_output_tags ci_output_tags;
 
-// A format's saver: ci_encode's contract, with `options` whole (quality
+// A writer of pixels: ci_encode's contract, with `options` whole (quality
 // already clamped to 1-100) and `tags` (metadata.h: the sRGB profile, the
 // date taken) to embed. Each reads the options it uses.
 typedef ci_status ci_saver(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
                            uint8_t **out, size_t *out_size, ci_error *err);
+
+// A format written (writers.c's table), declared in its writer's file
+// (formats/NAME_save.c): what ci_writers says of it, and its functions.
+typedef struct ci_writer {
+    ci_format format;
+    const char *name;        // as messages name what it writes: "AVIF"
+    const char *extensions;  // those its files are given, the usual first
+    ci_writes writes;
+    unsigned options;        // the CI_OPTION_* its functions read
+    // CI_WRITES_PIXELS: the whole file from the image.
+    ci_saver *save;
+    // CI_WRITES_PAGES: a document written as it is made (ci_document_*):
+    // `open` sets document->state (freed by `close`, which always comes).
+    ci_status (*open)(ci_document *document, ci_error *err);
+    ci_status (*add)(ci_document *document, const ci_page *page, ci_error *err);
+    ci_status (*close)(ci_document *document, ci_error *err);
+} ci_writer;
+
+// The writer of a format, or NULL for one that is not written.
+const ci_writer *ci_writer_for(ci_format format);
 
 // The scales a loader decodes at, for shrink-on-load.
 typedef enum {
@@ -310,7 +336,6 @@ typedef struct ci_loader {
     const char *name;        // "JPEG", for messages and --help
     const char *title;       // the names people know it by, for help texts: "HEIC/HEIF/AVIF"
     const char *extensions;  // the names its files go by, lower case, space-separated, the usual first
-    const char *save_extensions;  // those its saver writes, the usual first; NULL: `extensions`
     // Optional: the library it reads with and its version as loaded at run
     // time, not as its headers said ("libpng 1.6.39"), into `out` (`size` bytes).
     void (*library)(char *out, size_t size);
@@ -372,11 +397,6 @@ typedef struct ci_loader {
     ci_cut (*cut_short)(const void *state, double *drawn_share);
     // Frees what the state holds, whatever happened (also after a failed open).
     void (*close)(void *state);
-
-    // The saver (NULL: the format is only read); the options' quality
-    // means something to it (a lossy encoder).
-    int has_quality;
-    ci_saver *save;
 } ci_loader;
 
 // The loader of a format, or NULL for CI_FORMAT_UNKNOWN.

@@ -9,6 +9,11 @@
 //  - a perceptual hash (the DCT hash: the signs of the 8 x 8 lowest
 //    frequencies of a 32 x 32 grey copy against their median), which a burst
 //    or the same scene shot again shares up to a few bits;
+//  - a gradient hash (whether each cell of a 9 x 8 copy is brighter than
+//    its left neighbour): a tone curve, a darker or brighter exposure of
+//    the same scene (an HDR bracket) changes levels, hardly their order, so
+//    it keeps this hash where the DCT hash, which weighs the levels, can
+//    lose a dozen bits;
 //  - sharpness, the variance of the Laplacian at MEASURE_SIDE pixels: blur
 //    and shake remove the fine detail it responds to. Its scale depends on
 //    the scene, so it is only compared between shots of one scene;
@@ -168,6 +173,30 @@ static void detail_and_exposure(const uint8_t *grey, uint32_t w, uint32_t h, ci_
     out->sharpness = count ? squares / count - (total / count) * (total / count) : 0;
 }
 
+// The gradient hash of the grey w x h picture (see the top of the file): on
+// a 9 x 8 copy, each cell the mean of the pixels it covers, a bit for each
+// cell brighter than its left neighbour.
+static uint64_t gradient_hash(const uint8_t *grey, uint32_t w, uint32_t h) {
+    double cells[8][9];
+    for (uint32_t y = 0; y < 8; y++) {
+        uint32_t y0 = y * h / 8, y1 = (y + 1) * h / 8;
+        if (y1 <= y0) y1 = y0 + 1;
+        for (uint32_t x = 0; x < 9; x++) {
+            uint32_t x0 = x * w / 9, x1 = (x + 1) * w / 9;
+            if (x1 <= x0) x1 = x0 + 1;
+            double sum = 0;
+            for (uint32_t v = y0; v < y1 && v < h; v++)
+                for (uint32_t u = x0; u < x1 && u < w; u++) sum += grey[(size_t)v * w + u];
+            cells[y][x] = sum / ((double)(y1 - y0) * (x1 - x0));
+        }
+    }
+    uint64_t hash = 0;
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++)
+            if (cells[y][x + 1] > cells[y][x]) hash |= (uint64_t)1 << (y * 8 + x);
+    return hash;
+}
+
 // The camera's thumbnail in the EXIF block at the start of a JPEG (the
 // first `filled` bytes of the file in *buffer, grown and read on from fd
 // when the block goes past them): a new copy of its JPEG bytes, or NULL.
@@ -218,8 +247,17 @@ static uint8_t *exif_thumbnail(int fd, uint8_t **buffer, size_t *capacity, size_
     return NULL;
 }
 
+// Whether the file at fd (file_size bytes) ends with a JPEG's end marker.
+// One that does not may be cut short, which only a decode of its data
+// notices: its thumbnail, written first, would measure it as whole.
+static int ends_with_end_marker(int fd, size_t file_size) {
+    uint8_t tail[2];
+    return file_size >= 2 && pread(fd, tail, 2, (off_t)(file_size - 2)) == 2 && tail[0] == 0xFF && tail[1] == 0xD9;
+}
+
 // The thumbnail decoded, when it is there and usable for a photo stored
-// width x height: CI_OK with *picture filled (free it), anything else when not.
+// width x height, and the file ends as a whole JPEG does: CI_OK with
+// *picture filled (free it), anything else when not.
 static ci_status thumbnail_picture(const char *path, uint32_t width, uint32_t height, const ci_limits *limits,
                                    ci_image *picture) {
     int fd = -1;
@@ -228,7 +266,9 @@ static ci_status thumbnail_picture(const char *path, uint32_t width, uint32_t he
     ci_error ignored;
     ci_status status = ci_open_prefix(path, &fd, &file_size, &buffer, &capacity, &filled, &ignored);
     if (status != CI_OK) return status;
-    uint8_t *thumbnail = exif_thumbnail(fd, &buffer, &capacity, &filled, &thumbnail_size);
+    uint8_t *thumbnail = ends_with_end_marker(fd, file_size)
+                             ? exif_thumbnail(fd, &buffer, &capacity, &filled, &thumbnail_size)
+                             : NULL;
     close(fd);
     free(buffer);
     if (!thumbnail) return CI_ERR_NOT_IMAGE;
@@ -278,7 +318,7 @@ ci_status ci_measure_photo(const char *path, const ci_measure_options *options, 
             decode.min_height = (uint32_t)(((uint64_t)dh * MEASURE_SIDE + longest - 1) / longest);
         }
         int stand_in = 0;
-        status = ci_decode_file_noting_stand_in(path, &decode, &picture, &stand_in, err);
+        status = ci_decode_file_noting_stand_in(path, &decode, &picture, &stand_in, &out->corrupt_data, err);
         if (status != CI_OK) return status;
         out->from_thumbnail = stand_in;
     }
@@ -290,6 +330,7 @@ ci_status ci_measure_photo(const char *path, const ci_measure_options *options, 
     if (!grey) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory measuring the photo", path);
     out->hash = dct_hash(grey, w, h);
     detail_and_exposure(grey, w, h, out);
+    out->gradient_hash = gradient_hash(grey, w, h);
     free(grey);
     return CI_OK;
 }

@@ -79,6 +79,8 @@ void cairo_font_options_set_antialias(cairo_font_options_t *options, cairo_antia
 void cairo_font_options_set_hint_metrics(cairo_font_options_t *options, cairo_hint_metrics_t hint_metrics);
 void cairo_font_options_destroy(cairo_font_options_t *options);
 cairo_surface_t *cairo_image_surface_create(cairo_format_t format, int width, int height);
+cairo_surface_t *cairo_image_surface_create_for_data(unsigned char *data, cairo_format_t format, int width, int height,
+                                                     int stride);
 unsigned char *cairo_image_surface_get_data(cairo_surface_t *surface);
 int cairo_image_surface_get_stride(cairo_surface_t *surface);
 void cairo_surface_flush(cairo_surface_t *surface);
@@ -108,6 +110,7 @@ cairo_status_t cairo_surface_set_mime_data(cairo_surface_t *surface, const char 
 cairo_surface_t *cairo_pdf_surface_create_for_stream(cairo_write_func_t write_func, void *closure,
                                                      double width_in_points, double height_in_points);
 void cairo_pdf_surface_set_metadata(cairo_surface_t *surface, cairo_pdf_metadata_t metadata, const char *utf8);
+void cairo_pdf_surface_set_size(cairo_surface_t *surface, double width_in_points, double height_in_points);
 const char *pango_version_string(void);
 const char *cairo_version_string(void);
 gpointer g_object_ref(gpointer object);
@@ -150,6 +153,7 @@ FcFontSet *FcConfigGetFonts(FcConfig *config, FcSetName set);
     X(cairo_font_options_set_hint_metrics) \
     X(cairo_font_options_destroy)        \
     X(cairo_image_surface_create)        \
+    X(cairo_image_surface_create_for_data) \
     X(cairo_image_surface_get_data)      \
     X(cairo_image_surface_get_stride)    \
     X(cairo_surface_flush)               \
@@ -177,7 +181,8 @@ FcFontSet *FcConfigGetFonts(FcConfig *config, FcSetName set);
     X(cairo_surface_mark_dirty)          \
     X(cairo_surface_set_mime_data)       \
     X(cairo_pdf_surface_create_for_stream) \
-    X(cairo_pdf_surface_set_metadata)
+    X(cairo_pdf_surface_set_metadata)    \
+    X(cairo_pdf_surface_set_size)
 
 #define CI_GOBJECT_FUNCTIONS(X) \
     X(g_object_ref)             \
@@ -205,7 +210,7 @@ ci_status ci_text_api_open(ci_text_api *api, ci_error *err);
 void ci_text_api_close(ci_text_api *api);
 
 // Shows `run` in `box` on any Cairo context whose units are the canvas's
-// pixels (the PDF page's, pdf.c), clipped to the box and placed as
+// pixels (the PDF page's, formats/pdf_save.c), clipped to the box and placed as
 // ci_draw_text places it; fonts are Cairo's to embed. No font: nothing
 // shown, CI_OK.
 ci_status ci_text_show_on(const ci_text_api *t, cairo_t *cr, ci_rect box, const ci_text_run *run, ci_error *err);

@@ -75,6 +75,47 @@ import Testing
         for (index, band) in bands.enumerated() { #expect(changed[index] == band.width * band.height, "band \(index)") }
     }
 
+    /// Issue #41: a caption never covers a face. The astronaut of
+    /// SampleImages/ cut below the chin and set at the foot of a sky (her
+    /// face in the cell's bottom fifth): the band moves to the top of the
+    /// cell, clear of her head, in the plan and in the pixels; on the same
+    /// photo turned upside down (no face found) it stays at the bottom.
+    @Test func aCaptionMovesClearOfAFaceAtTheFootOfItsCell() throws {
+        let cli = try CLI()
+        let astronaut = try DecodedImage(CLI.samples.appendingPathComponent("astronaut-eileen-collins.jpg").path)
+        let (width, height, sky) = (astronaut.width, 640, 440)
+        var upright = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let pixel = y < sky ? [120, 170, 230] : astronaut.pixel(x, y - sky)
+                upright.replaceSubrange((y * width + x) * 3..<(y * width + x) * 3 + 3, with: pixel)
+            }
+        }
+        var turned = upright
+        for y in 0..<height {
+            turned.replaceSubrange(y * width * 3..<(y + 1) * width * 3,
+                                   with: upright[(height - 1 - y) * width * 3..<(height - y) * width * 3])
+        }
+        for (name, samples) in [("standing", upright), ("upside-down", turned)] {
+            let url = cli.workingDirectory.appendingPathComponent("\(name).png")
+            try Data(PNGFile.encode(width: width, height: height, colourType: 2, samples: samples)).write(to: url)
+            try #require(try cli.run(["add", url.path]).status == 0)
+        }
+        // Two cells of the photos' own shape: nothing to crop, so the faces are looked for for the caption alone.
+        let arguments = ["--layout", "grid", "--size", "\(2 * width)x\(height)", "--caption", "name"]
+        let plan = try layouts.dryRun(cli, arguments + ["--keep"])
+        let entries = try #require(plan["photos"] as? [[String: Any]])
+        let cells = entries.map { Rect($0["cell"]) }, bands = entries.map { Rect(($0["caption"] as? [String: Any])?["band"]) }
+        #expect(bands[0].y == cells[0].y && bands[0].height > 10, "the band \(bands[0]) over her face in \(cells[0])")
+        #expect(bands[1].y + bands[1].height == cells[1].y + cells[1].height, "\(bands[1]) in \(cells[1])")
+        let saved = try cli.run(["save", "-o", "captioned.png"] + arguments)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let image = try image(cli, "captioned.png")
+        // The sky under the top band is shaded; her face (rows 515-612 of 640) is not.
+        #expect(Self.pixel(image, 5, bands[0].y + 2) != [120, 170, 230])
+        #expect(image.pixel(200, sky + 120) == astronaut.pixel(200, 120))
+    }
+
     /// The band's own pixels (those the shading alone explains) against the
     /// text's colour, on a white, a black and a busy photo.
     @Test("the text contrasts at least 4.5:1 with its band on any photo", arguments: [

@@ -67,8 +67,13 @@ import Testing
             let offset = (y * image.width + x) * 3
             #expect(Array(image.rgb[offset..<offset + 3]) == photo.colour, "the middle of \(photo.name)'s cell \(cell)")
             let shown = try #require(entry["shown"] as? [String: Int])
-            if arguments[1] == "rows" || arguments[1] == "columns" {
+            let sideOpen = arguments[3].hasPrefix("x") || arguments[3].hasSuffix("x")
+            if (arguments[1] == "rows" || arguments[1] == "columns") && sideOpen {
                 #expect(shown == ["x": 0, "y": 0, "width": photo.width, "height": photo.height], "whole")
+            } else if arguments[1] == "rows" || arguments[1] == "columns" {
+                // On a fixed canvas the rows may crop a tenth of a side to fill it (issue #41).
+                #expect(Double(shown["width"]!) >= 0.9 * Double(photo.width) - 1
+                            && Double(shown["height"]!) >= 0.9 * Double(photo.height) - 1, "\(shown) of \(photo)")
             } else {
                 #expect(shown["width"]! <= photo.width && shown["height"]! <= photo.height)
             }

@@ -147,7 +147,9 @@ import Testing
         #expect(paper.stdout.split(separator: "\n").count > 15, "a portrait picture")
     }
 
-    /// suggest takes a size on paper for its shape: A4-landscape chooses as 297x210 does.
+    /// suggest takes a size on paper for its shape and, at the default 300
+    /// dpi, its pixels (how much a cell enlarges a photo, issue #41):
+    /// A4-landscape chooses as 3508x2480 does.
     @Test func suggestTakesASizeOnPaperForItsShape() throws {
         let cli = try CLI()
         let cache = try temporaryDirectory()
@@ -157,7 +159,9 @@ import Testing
         }
         let paper = try suggest("A4-landscape")
         #expect(paper.succeeded && paper.stdout.contains(#""size" : "A4-landscape""#), "\(paper)")
-        let pixels = try suggest("297x210")
-        #expect(paper.stdout.replacingOccurrences(of: "A4-landscape", with: "297x210") == pixels.stdout)
+        let pixels = try suggest("3508x2480")
+        #expect(paper.stdout.replacingOccurrences(of: "A4-landscape", with: "3508x2480") == pixels.stdout)
+        let small = try suggest("297x210")
+        #expect(small.stdout.replacingOccurrences(of: "297x210", with: "3508x2480") != pixels.stdout, "the pixels count")
     }
 }

@@ -54,12 +54,17 @@ import Glibc
         #expect(chosen.contains { $0.hasSuffix("-mirrored.jpg") && !$0.hasPrefix("astronaut") })
         // Paths are absolute, one a line.
         #expect(run.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix(photos.path + "/") })
-        // The skipped files, in one line.
-        #expect(run.stderr.hasPrefix("collage: warning: skipped 1 not a photo, 1 unreadable (\(photos.path)/broken.jpg: ")
+        // The skipped files, named, in one line.
+        #expect(run.stderr.hasPrefix("collage: warning: skipped 1 not a photo: notes.txt; 1 unreadable (\(photos.path)/broken.jpg: ")
                 && run.stderr.filter { $0 == "\n" }.count == 1, "\(run)")
     }
 
+    /// With COLLAGE_TRIP_FOLDER_OUT=DIR the trip's photos are copied to DIR.
     @Test func countTwoAndFour() throws {
+        if let out = ProcessInfo.processInfo.environment["COLLAGE_TRIP_FOLDER_OUT"] {
+            try? FileManager.default.removeItem(atPath: out)
+            try FileManager.default.copyItem(at: photos, to: URL(fileURLWithPath: out))
+        }
         for count in [2, 4] {
             let run = try suggest("Trip", "--count", "\(count)")
             #expect(run.succeeded, "\(run)")
@@ -75,6 +80,7 @@ import Glibc
         let entries = object["photos"] as! [[String: Any]]
         #expect(entries.count == SuggestPhotos.shots.count)
         #expect(object["not_photos"] as? Int == 1)
+        #expect(object["not_photo_files"] as? [String] == [photos.appendingPathComponent("notes.txt").path])
         #expect((object["unreadable"] as? [String])?.count == 1)
         let chosen = entries.filter { $0["chosen"] as? Bool == true }
         #expect(chosen.count == 6)
@@ -91,6 +97,12 @@ import Glibc
         #expect((entry("astronaut-blurred.jpg")["why_not"] as? String)?.hasPrefix("blurred: astronaut.jpg") == true)
         #expect((entry("astronaut-dark.jpg")["why_not"] as? String)?.hasPrefix("badly exposed: astronaut.jpg") == true)
         #expect(entry("astronaut.jpg")["taken"] as? String == "2026-07-04T10:00:00+02:00")
+        // The scenes as before the gradient hash (issue #41): the astronaut's
+        // three shots, the cat's two and the cameraman's two are one group
+        // each, every other shot its own (13 shots, 9 scenes); at 1920x1080
+        // no photo is too small for its cell.
+        #expect(Set(entries.map { $0["duplicate_group"] as! Int }).count == 9)
+        #expect(entries.allSatisfy { !(($0["why_not"] as? String)?.hasPrefix("too small") ?? false) })
         // Three events, on three days.
         #expect(Set(entries.map { $0["event"] as! Int }) == [0, 1, 2])
         #expect(entry("coffee.jpg")["event"] as? Int == 0 && entry("rocket.jpg")["event"] as? Int == 1
@@ -194,10 +206,13 @@ import Glibc
         #expect(names(deep).count == 4)
     }
 
+    /// A photo without a capture date has none: never its file's time (a
+    /// copy's is the copy's). The undated come after the dated, and stderr
+    /// says how many (issue #41).
     @Test func photosWithoutADateOrFromTheFutureAndAFolderWithNoneWork() throws {
         let mixed = cli.workingDirectory.appendingPathComponent("Mixed")
         try FileManager.default.createDirectory(at: mixed, withIntermediateDirectories: true)
-        // Undated (the samples carry no EXIF date): their files' times.
+        // Undated (the samples carry no EXIF date), copied today.
         for name in ["coffee-cup.jpg", "chelsea-the-cat.jpg", "cameraman-grayscale.jpg"] {
             try FileManager.default.copyItem(atPath: sample(name), toPath: mixed.appendingPathComponent(name).path)
         }
@@ -211,9 +226,10 @@ import Glibc
         #expect(run.succeeded, "\(run)")
         let entries = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["photos"] as? [[String: Any]])
         #expect(entries.count == 4)
-        #expect(entries.filter { $0["taken_from"] as? String == "file" }.count == 3)
-        #expect((entries.last?["path"] as? String)?.hasSuffix("/future.jpg") == true, "the latest is last")
+        #expect(entries.filter { $0["taken_from"] as? String == "none" && $0["taken"] is NSNull }.count == 3)
+        #expect((entries.first?["path"] as? String)?.hasSuffix("/future.jpg") == true, "the dated first, the undated after")
         #expect(entries.filter { $0["chosen"] as? Bool == true }.count == 4)
+        #expect(run.stderr == "collage: warning: 3 photos have no capture date (EXIF): they count as taken after the dated ones\n", "\(run)")
         let empty = try suggest("Mixed/empty")
         #expect(empty.isOneLineRefusal(naming: "fewer than two photos worth showing"), "\(empty)")
     }
@@ -256,7 +272,8 @@ import Glibc
         let seconds = Date().timeIntervalSince(clock)
         #expect(run.succeeded, "\(run)")
         #expect(names(run).count == 2 && Set(names(run)).isSubset(of: ["astronaut.jpg", "rocket.jpg", "cat-mirrored.jpg"]), "\(run)")
-        #expect(run.stderr == "collage: warning: skipped 100000 not photos\n", "\(run)")
+        #expect(run.stderr == "collage: warning: skipped 100000 not photos: f000000.dat, f000001.dat, f000002.dat and 99997 more\n",
+                "\(run)")
         // 100,000 entries of at most a few hundred bytes each. Not under the
         // sanitizers (`make test-sanitized` sets ASAN_OPTIONS): there every
         // freed block waits in AddressSanitizer's quarantine (256 MB), and the
@@ -296,8 +313,8 @@ import Glibc
         let inside = try suggest("Trip")
         #expect(inside.succeeded, "\(inside)")
         #expect(names(inside).count == 2)
-        #expect(inside.stderr.hasPrefix("collage: warning: skipped 1 not a photo, 1 unreadable (")
-                && inside.stderr.contains(", 1 folder not readable (cannot open \(locked.path): Permission denied)")
+        #expect(inside.stderr.hasPrefix("collage: warning: skipped 1 not a photo: notes.txt; 1 unreadable (")
+                && inside.stderr.contains("; 1 folder not readable (cannot open \(locked.path): Permission denied)")
                 && inside.stderr.filter { $0 == "\n" }.count == 1, "\(inside)")
         let named = try suggest(locked.path)
         #expect(named.isOneLineRefusal(naming: locked.path) && named.stderr.contains("Permission denied"), "\(named)")
@@ -305,7 +322,8 @@ import Glibc
 
     /// Links that loop: a link to itself, two links to each other, and two
     /// folders each holding a link to the other. Each real folder is looked
-    /// in once; a link that leads nowhere is no file.
+    /// in once; a link that leads nowhere is no file; a link to a folder is
+    /// entered only with --follow-links, and then each real folder still once.
     @Test func symbolicLinkLoops() throws {
         let fm = FileManager.default
         try fm.createSymbolicLink(atPath: photos.appendingPathComponent("self.jpg").path, withDestinationPath: "self.jpg")
@@ -316,15 +334,18 @@ import Glibc
             try fm.createSymbolicLink(atPath: photos.appendingPathComponent("\(folder)/to-\(other)").path, withDestinationPath: "../\(other)")
         }
         try fm.copyItem(at: photos.appendingPathComponent("coffee.jpg"), to: photos.appendingPathComponent("A/coffee-in-a.jpg"))
-        let run = try suggest("Trip", "--recursive", "--json")
-        #expect(run.succeeded, "\(run)")
-        let entries = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["photos"] as? [[String: Any]])
-        let paths = entries.compactMap { $0["path"] as? String }
-        #expect(paths.count == SuggestPhotos.shots.count + 1, "\(paths)")
-        #expect(paths.filter { $0.hasSuffix("/coffee-in-a.jpg") }.count == 1, "\(paths)")
-        // The same line as without the links.
-        #expect(run.stderr.hasPrefix("collage: warning: skipped 1 not a photo, 1 unreadable (\(photos.path)/broken.jpg: ")
-                && run.stderr.filter { $0 == "\n" }.count == 1, "\(run)")
+        for follow in [false, true] {
+            let run = try follow ? suggest("Trip", "--recursive", "--follow-links", "--json") : suggest("Trip", "--recursive", "--json")
+            #expect(run.succeeded, "\(run)")
+            let entries = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["photos"] as? [[String: Any]])
+            let paths = entries.compactMap { $0["path"] as? String }
+            #expect(paths.count == SuggestPhotos.shots.count + 1, "\(paths)")
+            #expect(paths.filter { $0.hasSuffix("/coffee-in-a.jpg") }.count == 1, "\(paths)")
+            // The same line as without the links, and the links not entered named.
+            #expect(run.stderr.hasPrefix("collage: warning: skipped 1 not a photo: notes.txt; 1 unreadable (\(photos.path)/broken.jpg: ")
+                    && run.stderr.filter { $0 == "\n" }.count == 1, "\(run)")
+            #expect(run.stderr.hasSuffix(follow ? ")\n" : "; 2 links to a folder, not entered without --follow-links: A/to-B, B/to-A\n"), "\(run)")
+        }
     }
 
     @Test func badArgumentsAreOneLineRefusals() throws {

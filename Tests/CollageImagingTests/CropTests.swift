@@ -75,23 +75,38 @@ struct CropRuleTests {
         #expect(abs(inside.x + inside.width / 2 - 0.6) < 1e-12)
     }
 
-    @Test func aFaceAlreadyInsideTheCentredWindowChangesNothing() {
-        let (by, shown) = place((3000, 4000), (1600, 900), faces: [box(0.4, 0.4, 0.1, 0.075)])
+    /// Issue #41: the window is centred on the heads it keeps, the room
+    /// left shared out on both sides (a head's box is an estimate of it).
+    @Test func theWindowIsCentredOnTheHead() {
+        let face = box(0.4, 0.4, 0.1, 0.075)
+        let (by, shown) = place((3000, 4000), (1600, 900), faces: [face])
         #expect(by == CI_PLACED_FACES)
-        let centred = place((3000, 4000), (1600, 900)).1
-        #expect(shown.y == centred.y)
+        let head = ci_head_of(face)
+        #expect(abs(shown.y + shown.height / 2 - (head.y + head.height / 2)) < 1e-12)
     }
 
-    @Test func aFaceAtTheTopPullsTheWindowUpJustEnoughForTheHead() {
+    @Test func aFaceAtTheTopTakesTheWindowToTheTop() {
         // A portrait in a landscape cell: the window is 0.42 of the height.
         let face = box(0.4, 0.08, 0.2, 0.12)
         let (by, shown) = place((3000, 4000), (1600, 900), faces: [face])
         #expect(by == CI_PLACED_FACES)
         #expect(contains(shown, face))
-        // The head above the face (0.45 of its height) is kept too.
-        #expect(shown.y <= face.y - 0.45 * face.height + 1e-9)
-        // ...and the window moved no further than that: the rest is body.
-        #expect(shown.y + shown.height > face.y + face.height + 0.2)
+        // Centred on the head would pass the top: held there, the hair above kept.
+        #expect(shown.y == 0)
+    }
+
+    /// Issue #41: two faces side by side whose heads, as grown from the
+    /// faces, are longer together than the window (0.418 of the photo
+    /// against 0.405), but whose faces fit (0.388): both are kept, centred,
+    /// where the heads' rule alone kept one and cut the other's face whole.
+    @Test func twoFacesThatFitTogetherAreBothKeptWhereTheirGrownHeadsWouldNot() {
+        let faces = [box(0.147, 0.15, 0.098, 0.19), box(0.437, 0.15, 0.098, 0.19)]
+        let heads = faces.map { ci_head_of($0) }
+        #expect(heads[1].x + heads[1].width - heads[0].x > 0.405)
+        let (by, shown) = place((1000, 512), (405, 512), faces: faces)
+        #expect(by == CI_PLACED_FACES)
+        #expect(faces.allSatisfy { contains(shown, $0) }, "\(shown)")
+        #expect(abs(shown.x + shown.width / 2 - (0.147 + 0.535) / 2) < 1e-12)
     }
 
     @Test func allFacesAreKeptWhenTheyFitTogether() {
@@ -330,6 +345,43 @@ struct CropDrawTests {
         // The face found is where it was put.
         let found = smart.0.faces.0
         #expect(abs(found.x - face.x) < 0.03 && abs(found.y - face.y) < 0.03)
+    }
+
+    /// Issue #41: two people side by side, the astronaut of SampleImages/
+    /// and her mirror image joined (scenery beyond them, so that the middle
+    /// of the photo is not theirs), in a cell so narrow that both faces fit
+    /// only when the window is placed for both: smart keeps both, centred
+    /// on them; centre cuts one.
+    @Test func twoPeopleSideBySideAreBothKeptWhereTheyFitOnlyTogether() throws {
+        let folder = try CropFolder()
+        let astronaut = try Astronaut.pixels()
+        let (width, height) = (1000, astronaut.height)
+        var pixels = scenery(width: width, height: height, seed: 7)
+        for y in 0..<height {
+            for x in 0..<astronaut.width {
+                let from = (y * astronaut.width + x) * 3
+                let left = (y * width + x) * 3, right = (y * width + 2 * astronaut.width - 1 - x) * 3
+                pixels.replaceSubrange(left..<left + 3, with: astronaut.pixels[from..<from + 3])
+                pixels.replaceSubrange(right..<right + 3, with: astronaut.pixels[from..<from + 3])
+            }
+        }
+        let face = Astronaut.face
+        func labelled(_ x: Int) -> ci_box {
+            ci_box(x: Double(x) / Double(width), y: Double(face.y) / Double(height),
+                   width: Double(face.width) / Double(width), height: Double(face.height) / Double(height))
+        }
+        let faces = [labelled(face.x), labelled(2 * astronaut.width - face.x - face.width)]
+        let path = try folder.png("two.png", pixels, width, height)
+        let cell = (405, height)
+        let centre = try drawPlaced(path, cell: cell, crop: CI_CROP_CENTRE)
+        #expect(!faces.allSatisfy { contains(centre.0.shown, $0) })
+        let smart = try drawPlaced(path, cell: cell)
+        #expect(smart.0.placed_by == CI_PLACED_FACES && smart.0.face_count == 2, "\(smart.0.face_count) faces")
+        #expect(faces.allSatisfy { contains(smart.0.shown, $0) }, "faces \(faces) not all in \(smart.0.shown)")
+        let found = [smart.0.faces.0, smart.0.faces.1]
+        let spans = (found.map(\.x).min()!, found.map { $0.x + $0.width }.max()!)
+        #expect(abs(smart.0.shown.x + smart.0.shown.width / 2 - (spans.0 + spans.1) / 2) < 0.002,
+                "\(found) \(smart.0.shown)")
     }
 
     /// Issue #23: the cameraman of SampleImages, his face in profile, in one

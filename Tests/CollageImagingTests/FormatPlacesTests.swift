@@ -3,9 +3,10 @@ import Testing
 
 /// A format plugs in at one place (issue #21): counted for WebP, the files
 /// of Sources/ outside the system-library shims (Sources/SystemLibraries) that name it are
-/// its loader, its saver, the table and the format enum, and no more.
+/// its loader, its writer, the two tables (loaders', writers') and the
+/// format enum, and no more.
 @Suite struct FormatPlacesTests {
-    @Test func webPIsNamedInFourFilesOfSources() throws {
+    @Test func webPIsNamedInFiveFilesOfSources() throws {
         let sources = TestData.packageRoot.appendingPathComponent("Sources")
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }
@@ -13,7 +14,7 @@ import Testing
             .filter { !$0.path.hasPrefix(sources.appendingPathComponent("SystemLibraries").path + "/") } ?? []
         let naming = try files.filter { try String(contentsOf: $0, encoding: .utf8).lowercased().contains("webp") }
             .map { $0.lastPathComponent }.sorted()
-        #expect(naming == ["collage_imaging.h", "table.c", "webp_load.c", "webp_save.c"])
+        #expect(naming == ["collage_imaging.h", "table.c", "webp_load.c", "webp_save.c", "writers.c"])
     }
 
     /// The top of Sources/ is the layers and one folder of system-library

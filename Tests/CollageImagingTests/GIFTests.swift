@@ -95,6 +95,130 @@ struct GIFTests {
         })
     }
 
+    /// Issue #42: Pillow's issue_2811.gif says an LZW minimum code size of
+    /// 11, which giflib refuses (it stops at 8) and Pillow and browsers
+    /// decode: decoded here, to the level of Pillow's decode, nothing said.
+    @Test func anLZWCodeSizeOver8IsDecodedAsPillowDecodesIt() throws {
+        let path = FormatFixtures.path("gif", "issue_2811.gif")
+        #expect(FormatFixtures.admit(path).0 == CI_OK, "\(FormatFixtures.admit(path).2)")
+        var placed = ci_placement()
+        var error = ci_error()
+        #expect(ci_check_complete(path, nil, &placed, &error) == CI_OK && placed.corrupt_data == 0)
+        try FormatFixtures.expectDrawnLikeReference(path, FormatFixtures.path("gif", "issue_2811.png"), largest: 0, mean: 0)
+    }
+
+    /// Its sub-blocks cut after a third (then the terminator and the
+    /// trailer: the file itself whole): the rows that came are drawn as
+    /// Pillow draws them, the rest is background, and add is told it was
+    /// cut short. A code size over 11 (codes past GIF's 12 bits) is refused.
+    @Test func anLZWCodeSizeOver8CutShortIsDrawnAsFarAsItGoes() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FormatFixtures.path("gif", "issue_2811.gif"))))
+        // 13 bytes of screen, its 256-entry table, the 10-byte descriptor, the code size (11), the sub-blocks.
+        let codeSize = 13 + 768 + 10
+        #expect(whole[codeSize - 10] == 0x2C && whole[codeSize] == 11)
+        var blocks = codeSize + 1
+        for _ in 0..<7 { blocks += Int(whole[blocks]) + 1 }
+        let cut = folder.appendingPathComponent("cut.gif").path
+        try Data(whole[..<blocks] + [0x00, 0x3B]).write(to: URL(fileURLWithPath: cut))
+        var placed = ci_placement()
+        var error = ci_error()
+        #expect(ci_check_complete(cut, nil, &placed, &error) == CI_OK && placed.corrupt_data > 0, "\(PNGTestSupport.message(error))")
+        let reference = try FormatFixtures.reference(FormatFixtures.path("gif", "issue_2811.png"), background: FormatFixtures.background)
+        let drawn = FormatFixtures.drawAtOwnSize(cut)
+        try #require(drawn.status == CI_OK, "\(drawn.message)")
+        let row = reference.width * 3
+        let same = (0..<reference.height).first {
+            Array(drawn.rgb[$0 * row..<($0 + 1) * row]) != Array(reference.pixels[$0 * row..<($0 + 1) * row])
+        } ?? reference.height
+        #expect(same >= reference.height / 5 && same < reference.height, "\(same) rows as the whole frame")
+        let bg = FormatFixtures.background
+        let rest = drawn.rgb[min(drawn.rgb.count, (same + 1) * row)...]
+        #expect(stride(from: rest.startIndex, to: rest.endIndex, by: 3).allSatisfy {
+            rest[$0] == bg.r && rest[$0 + 1] == bg.g && rest[$0 + 2] == bg.b
+        })
+        var twelve = whole
+        twelve[codeSize] = 12
+        let refused = try FormatFixtures.refusal(twelve, named: "twelve.gif", in: folder)
+        #expect(refused.add == CI_ERR_CORRUPT && refused.addMessage.hasSuffix("broken GIF data (an LZW code size of 12, over 11)"),
+                "\(refused.addMessage)")
+    }
+
+    /// GIF's LZW as an encoder writes it (giflib's order: a code's width
+    /// grows once the next entry would need it; when the table is full it
+    /// stops growing, with no clear code: a decoder must keep going).
+    static func lzw(_ indices: [Int], minimum: Int) -> (bytes: [UInt8], filled: Bool) {
+        let clear = 1 << minimum
+        var size = minimum + 1, next = clear + 2
+        var table: [Int: Int] = [:]  // prefix code << 12 | index -> code
+        var out: [UInt8] = [], bits = 0, count = 0
+        func put(_ code: Int) {
+            bits |= code << count
+            count += size
+            while count >= 8 { out.append(UInt8(bits & 0xFF)); bits >>= 8; count -= 8 }
+            if next >= 1 << size && size < 12 { size += 1 }
+        }
+        put(clear)
+        var prefix = indices[0]
+        for index in indices.dropFirst() {
+            if let code = table[prefix << 12 | index] { prefix = code; continue }
+            put(prefix)
+            if next < 4096 { table[prefix << 12 | index] = next; next += 1 }
+            prefix = index
+        }
+        put(prefix)
+        put(clear + 1)
+        if count > 0 { out.append(UInt8(bits & 0xFF)) }
+        return (out, next == 4096)
+    }
+
+    /// A one-frame GIF of `indices` (a 4-entry global table) whose LZW
+    /// minimum code size is `minimum`.
+    static func gif(width: Int, height: Int, table: [[UInt8]], indices: [Int], minimum: Int) -> (bytes: [UInt8], filled: Bool) {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        var out = Array("GIF89a".utf8) + le16(width) + le16(height) + [0x81, 0, 0] + table.joined()
+        out += [0x2C] + le16(0) + le16(0) + le16(width) + le16(height) + [0, UInt8(minimum)]
+        let coded = lzw(indices, minimum: minimum)
+        var data = coded.bytes[...]
+        while !data.isEmpty {
+            let block = data.prefix(255)
+            out += [UInt8(block.count)] + block
+            data = data.dropFirst(block.count)
+        }
+        return (out + [0x00, 0x3B], coded.filled)
+    }
+
+    /// Code sizes 9 and 10 start narrower than 12 bits: their codes grow
+    /// to 12 and the table fills (4096 codes) with no clear code; 8 is
+    /// giflib's, the same picture. An index past the colour table is black
+    /// (300 needs a code size over 8), as giflib's are.
+    @Test("LZW code sizes giflib refuses decode index for index, their codes growing to 12 bits", arguments: [8, 9, 10])
+    func wideCodesDecode(minimum: Int) throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (width, height) = (160, 160)
+        var seed: UInt32 = 7
+        let indices: [Int] = (0..<width * height).map { i in
+            seed = seed &* 1_103_515_245 &+ 12345
+            let value = Int(seed >> 16) % 5 == 4 && i % 7 == 0 ? 300 : Int(seed >> 16) % 4
+            return minimum == 8 && value == 300 ? 0 : value
+        }
+        let table: [[UInt8]] = [red, green, blue, white]
+        let path = folder.appendingPathComponent("wide-\(minimum).gif").path
+        let file = Self.gif(width: width, height: height, table: table, indices: indices, minimum: minimum)
+        #expect(file.filled, "the table fills")
+        try Data(file.bytes).write(to: URL(fileURLWithPath: path))
+        #expect(FormatFixtures.admit(path).0 == CI_OK, "\(FormatFixtures.admit(path).2)")
+        let drawn = FormatFixtures.drawAtOwnSize(path)
+        try #require(drawn.status == CI_OK, "\(drawn.message)")
+        let expected = indices.flatMap { $0 < 4 ? table[$0] : [0, 0, 0] }
+        // Counted, not compared whole: a failure would print 76,800 samples twice.
+        let differing = zip(drawn.rgb, expected).filter { $0 != $1 }.count
+        #expect(drawn.rgb.count == expected.count && differing == 0, "\(differing) samples differ")
+        if minimum > 8 { #expect(indices.contains(300)) }
+    }
+
     @Test("The probe says GIF, its size and whether anything is transparent")
     func probe() {
         for (name, alpha) in [("still", false), ("transparent", true), ("animated", false)] {

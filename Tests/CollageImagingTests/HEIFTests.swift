@@ -199,9 +199,12 @@ struct HEIFTests {
     /// read as full range: washed out) in every decode path: the direct
     /// tile decode at its own size and reduced, libheif's, the decode. One
     /// image, and a 1x2 grid with the nclx on its tiles (scripts/testdata/
-    /// make-format-fixtures-32.sh).
+    /// make-format-fixtures-32.sh). Issue #42: `nclx-phone` says what a
+    /// phone's HDR HEIF says, 5/1/5 (BT.601 primaries, the BT.709
+    /// transfer): drawn as libheif shows it, the transfer as sRGB (as its
+    /// OETF's inverse it was 26.8 dB off, the shadows lifted: washed out).
     @Test("A colr nclx (limited range, BT.601) is honoured as libheif honours it, drawn at any size and decoded",
-          arguments: ["nclx-limited", "grid-nclx-tiles"])
+          arguments: ["nclx-limited", "nclx-phone", "grid-nclx-tiles"])
     func containerNclxIsHonoured(name: String) throws {
         let heic = FormatFixtures.path("heif", name + ".heic"), png = FormatFixtures.path("heif", name + ".png")
         func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {

@@ -170,3 +170,40 @@ import Testing
         #expect(faces == 0)
     }
 }
+
+/// The gradient hash (issue #41): an exposure bracket of one scene keeps it
+/// where the DCT hash loses a dozen bits or more; other scenes stay far.
+@Suite struct GradientHashTests {
+    @Test func aBracketKeepsTheGradientHashAndOtherScenesStayFar() throws {
+        let folder = try PNGTestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var brackets = SuggestPhotos.brackets
+        // Each sample at each of 1 and 2 EV darker and brighter.
+        brackets = brackets.flatMap { b in [-2.0, -1, 1, 2].map { SuggestPhotos.Bracket(sample: b.sample, stops: $0, date: b.date, seconds: 1) } }
+        var measured: [(String, ci_measures, ci_measures)] = []
+        for (k, bracket) in brackets.enumerated() {
+            let sub = folder.appendingPathComponent("\(k)")
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try SuggestPhotos.makeBrackets(in: sub, samples: MeasureTests.samples, brackets: [bracket])
+            let pair = bracket.pair.map { sub.appendingPathComponent($0).path }
+            measured.append(("\(bracket.name) \(bracket.stops) EV", try MeasureTests.measure(pair[0]), try MeasureTests.measure(pair[1])))
+        }
+        var notes: [String] = []
+        for (name, a, b) in measured {
+            let dct = DuplicateGroups.distance(a.hash, b.hash), gradient = DuplicateGroups.distance(a.gradient_hash, b.gradient_hash)
+            notes.append("\(name): dct \(dct), gradient \(gradient)")
+            #expect(gradient <= DuplicateGroups.maximumGradientDistance, "\(name): dct \(dct), gradient \(gradient)")
+        }
+        // Different scenes: far in both hashes, whatever their exposure.
+        var nearest = 64
+        for (i, x) in measured.enumerated() {
+            for (j, y) in measured.enumerated() where j > i && x.0.prefix(while: { $0 != " " }) != y.0.prefix(while: { $0 != " " }) {
+                for (p, q) in [(x.1, y.1), (x.1, y.2), (x.2, y.1), (x.2, y.2)] {
+                    nearest = min(nearest, DuplicateGroups.distance(p.gradient_hash, q.gradient_hash))
+                    #expect(DuplicateGroups.distance(p.gradient_hash, q.gradient_hash) > DuplicateGroups.maximumGradientDistance + 4, "\(x.0) and \(y.0)")
+                }
+            }
+        }
+        print("gradient hash: " + notes.joined(separator: "; ") + "; nearest other scene: \(nearest) bits")
+    }
+}

@@ -3,83 +3,83 @@ import CollageTestSupport
 import Foundation
 import Testing
 
-/// `ci_pdf_write` (issue #34): one page of a physical size, read back with
-/// poppler's tools (Debian poppler-utils, which make test installs).
+/// The page writer (issue #34; formats/pdf_save.c through `ci_document_*`):
+/// a page of a physical size, read back with poppler's tools (Debian
+/// poppler-utils, which make test installs).
 @Suite struct PDFPageTests {
-    /// A 300x200 photo: red left half, blue right half, as RGB and as JPEG.
-    struct Photo {
-        let pixels: [UInt8]
-        let jpeg: [UInt8]
-        static let width = 300, height = 200
+    /// The canvas: 992x1403 (A4 at 120 dpi) of background, and the photo's
+    /// cell, red left half, blue right half.
+    static let canvasWidth = 992, canvasHeight = 1403
+    static let cell = ci_rect(x: 96, y: 300, width: 800, height: 533)
+    static let quality: Int32 = 92
+    static let canvas: [UInt8] = (0..<canvasWidth * canvasHeight).flatMap { index -> [UInt8] in
+        let x = index % canvasWidth, y = index / canvasWidth
+        let inCell = x >= Int(cell.x) && x < Int(cell.x) + Int(cell.width) && y >= Int(cell.y) && y < Int(cell.y) + Int(cell.height)
+        guard inCell else { return [250, 240, 230] }
+        return x < Int(cell.x) + Int(cell.width) / 2 ? [220, 30, 30] : [30, 30, 220]
+    }
 
-        init() throws {
-            pixels = (0..<Self.width * Self.height).flatMap { index -> [UInt8] in
-                index % Self.width < Self.width / 2 ? [220, 30, 30] : [30, 30, 220]
-            }
-            var source = pixels
-            var error = ci_error()
-            var out: UnsafeMutablePointer<UInt8>?
-            var size = 0
-            let status = source.withUnsafeMutableBufferPointer { buffer in
-                var image = ci_image(pixels: buffer.baseAddress, width: UInt32(Self.width), height: UInt32(Self.height),
-                                     stride: Self.width * 3, channels: 3)
-                var options = ci_save_options_default()
-                options.quality = 92
-                return ci_encode(CI_FORMAT_JPEG, &image, &options, &out, &size, &error)
-            }
-            try #require(status == CI_OK, "\(TextTests.message(error))")
-            jpeg = Array(UnsafeBufferPointer(start: out, count: size))
-            ci_buffer_free(out)
-        }
+    /// The bytes a document writes, gathered (the engine's `write` calls them in).
+    final class Gathered {
+        var bytes: [UInt8] = []
     }
 
     /// An A4 page (canvas 992x1403, 120 dpi) with the photo, a caption band
-    /// and two texts; the PDF's bytes, or the engine's error.
+    /// and two texts, as a one-page document; the PDF's bytes, or the
+    /// engine's error.
     static func write(title: String = "Summer in Kyoto", widthPoints: Double = 595.2755905511812,
-                      jpeg: Bool = true) throws -> (pdf: [UInt8]?, error: String?) {
-        let photo = try Photo()
-        var pixels = photo.pixels
+                      pixels: Bool = true) throws -> (pdf: [UInt8]?, error: String?) {
         var error = ci_error()
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        let status = pixels.withUnsafeMutableBufferPointer { buffer in
-            photo.jpeg.withUnsafeBufferPointer { jpegBytes in
-                title.withCString { titleText in
-                    "Sans".withCString { font in
-                        let placed = ci_pdf_photo(
-                            where: ci_rect(x: 96, y: 300, width: 800, height: 533),
-                            pixels: ci_image(pixels: buffer.baseAddress, width: UInt32(Photo.width),
-                                             height: UInt32(Photo.height), stride: Photo.width * 3, channels: 3),
-                            jpeg: jpeg ? jpegBytes.baseAddress : nil, jpeg_size: jpeg ? jpegBytes.count : 0)
-                        let shade = ci_pdf_shade(box: ci_rect(x: 96, y: 760, width: 800, height: 73),
-                                                 colour: ci_color(r: 0, g: 0, b: 0), alpha: 128)
-                        var texts = [
-                            ci_pdf_text(box: ci_rect(x: 96, y: 100, width: 800, height: 120),
-                                        run: ci_text_run(text: titleText, font: font, pixel_size: 60,
-                                                         colour: ci_color(r: 0, g: 0, b: 0), width: 800, height: 120,
-                                                         max_lines: 2, align: CI_TEXT_CENTRE)),
-                        ]
-                        return "Caption under the photo".withCString { caption in
-                            texts.append(ci_pdf_text(box: ci_rect(x: 110, y: 770, width: 770, height: 53),
-                                                     run: ci_text_run(text: caption, font: font, pixel_size: 36,
-                                                                      colour: ci_color(r: 255, g: 255, b: 255), width: 770,
-                                                                      height: 53, max_lines: 1, align: CI_TEXT_LEFT)))
-                            return texts.withUnsafeBufferPointer { textList in
-                                "collage test".withCString { creator in
-                                    "2026-11-28T10:00:00Z".withCString { date in
-                                        // Pointers that outlive the page's initialiser (`&placed`
-                                        // there would be valid for that call only).
-                                        withUnsafePointer(to: placed) { placedPointer in
-                                            withUnsafePointer(to: shade) { shadePointer in
-                                                var page = ci_pdf_page(
-                                                    width_points: widthPoints, height_points: 841.8897637795276,
-                                                    canvas_width: 992, canvas_height: 1403,
-                                                    background: ci_color(r: 250, g: 240, b: 230),
-                                                    photos: placedPointer, photo_count: 1, shades: shadePointer, shade_count: 1,
-                                                    texts: textList.baseAddress, text_count: textList.count,
-                                                    title: titleText, creator: creator, creation_date: date)
-                                                return ci_pdf_write(&page, &out, &size, &error)
-                                            }
+        let gathered = Gathered()
+        let status = canvas.withUnsafeBufferPointer { buffer in
+            title.withCString { titleText in
+                "Sans".withCString { font in
+                    let shade = ci_page_shade(box: ci_rect(x: 96, y: 760, width: 800, height: 73),
+                                              colour: ci_color(r: 0, g: 0, b: 0), alpha: 128)
+                    var texts = [
+                        ci_page_text(box: ci_rect(x: 96, y: 100, width: 800, height: 120),
+                                     run: ci_text_run(text: titleText, font: font, pixel_size: 60,
+                                                      colour: ci_color(r: 0, g: 0, b: 0), width: 800, height: 120,
+                                                      max_lines: 2, align: CI_TEXT_CENTRE)),
+                    ]
+                    return "Caption under the photo".withCString { caption in
+                        texts.append(ci_page_text(box: ci_rect(x: 110, y: 770, width: 770, height: 53),
+                                                  run: ci_text_run(text: caption, font: font, pixel_size: 36,
+                                                                   colour: ci_color(r: 255, g: 255, b: 255), width: 770,
+                                                                   height: 53, max_lines: 1, align: CI_TEXT_LEFT)))
+                        return texts.withUnsafeBufferPointer { textList in
+                            "collage test".withCString { creator in
+                                "2026-11-28T10:00:00Z".withCString { date in
+                                    // Pointers that outlive the page's initialiser (`&shade`
+                                    // there would be valid for that call only).
+                                    withUnsafePointer(to: cell) { cellPointer in
+                                        withUnsafePointer(to: shade) { shadePointer in
+                                            var options = ci_save_options_default()
+                                            options.quality = quality
+                                            var document = ci_document(
+                                                format: CI_FORMAT_PDF, options: options, title: titleText, creator: creator,
+                                                creation_date: date,
+                                                write: { closure, bytes, size in
+                                                    let gathered = Unmanaged<Gathered>.fromOpaque(closure!).takeUnretainedValue()
+                                                    gathered.bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
+                                                    return 1
+                                                },
+                                                closure: Unmanaged.passUnretained(gathered).toOpaque(), state: nil)
+                                            var page = ci_page(
+                                                width_points: widthPoints, height_points: 841.8897637795276,
+                                                canvas: ci_image(pixels: pixels ? UnsafeMutablePointer(mutating: buffer.baseAddress) : nil,
+                                                                 width: UInt32(canvasWidth), height: UInt32(canvasHeight),
+                                                                 stride: canvasWidth * 3, channels: 3),
+                                                background: ci_color(r: 250, g: 240, b: 230),
+                                                photos: cellPointer, photo_count: 1, shades: shadePointer, shade_count: 1,
+                                                texts: textList.baseAddress, text_count: textList.count)
+                                            let opened = ci_document_open(&document, &error)
+                                            guard opened == CI_OK else { return opened }
+                                            let added = ci_document_add(&document, &page, &error)
+                                            var closing = ci_error()
+                                            let closed = ci_document_close(&document, &closing)
+                                            if added == CI_OK && closed != CI_OK { error = closing }
+                                            return added == CI_OK ? closed : added
                                         }
                                     }
                                 }
@@ -89,9 +89,26 @@ import Testing
                 }
             }
         }
+        withExtendedLifetime(gathered) {}
         guard status == CI_OK else { return (nil, TextTests.message(error)) }
+        return (gathered.bytes, nil)
+    }
+
+    /// The cell's pixels as the writer encodes them: a JPEG at the document's quality.
+    static func cellJPEG() throws -> [UInt8] {
+        var error = ci_error()
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let status = canvas.withUnsafeBufferPointer { buffer in
+            var image = ci_image(pixels: UnsafeMutablePointer(mutating: buffer.baseAddress! + Int(cell.y) * canvasWidth * 3 + Int(cell.x) * 3),
+                                 width: cell.width, height: cell.height, stride: canvasWidth * 3, channels: 3)
+            var options = ci_save_options_default()
+            options.quality = quality
+            return ci_encode(CI_FORMAT_JPEG, &image, &options, &out, &size, &error)
+        }
+        try #require(status == CI_OK, "\(TextTests.message(error))")
         defer { ci_buffer_free(out) }
-        return (Array(UnsafeBufferPointer(start: out, count: size)), nil)
+        return Array(UnsafeBufferPointer(start: out, count: size))
     }
 
     static func page(title: String = "Summer in Kyoto") throws -> [UInt8] {
@@ -141,15 +158,16 @@ import Testing
         }
     }
 
-    /// The photo is embedded once, as the JPEG given, at its own pixels.
-    @Test func thePhotoIsTheJPEGGiven() throws {
+    /// The photo is embedded once, as the JPEG of its cell the writer
+    /// encoded, at the cell's pixels.
+    @Test func thePhotoIsItsCellAsAJPEG() throws {
         let pdf = try Self.page()
         let images = try Self.poppler("pdfimages", ["-list"], pdf: pdf).split(separator: "\n").dropFirst(2)
         #expect(images.count == 1)
         let columns = images.first.map { $0.split(separator: " ").map(String.init) } ?? []
-        #expect(columns.count > 8 && columns[3] == "300" && columns[4] == "200" && columns[8] == "jpeg", "\(images)")
+        #expect(columns.count > 8 && columns[3] == "800" && columns[4] == "533" && columns[8] == "jpeg", "\(images)")
         // The JPEG's bytes are in the file as they were encoded (DCTDecode).
-        let jpeg = try Photo().jpeg
+        let jpeg = try Self.cellJPEG()
         #expect(pdf.count > jpeg.count && Data(pdf).range(of: Data(jpeg)) != nil)
     }
 
@@ -179,6 +197,21 @@ import Testing
 
     @Test func badPagesAreRefusedWithAReason() throws {
         #expect(try Self.write(widthPoints: 2).error == "pdf: a page of 2x841.89 points is outside 3 to 14400 a side")
-        #expect(try Self.write(jpeg: false).error == "pdf: photo 1 has no JPEG")
+        #expect(try Self.write(pixels: false).error == "pdf: the canvas has no RGB pixels")
+    }
+
+    /// A document is pages: one closed without any is refused, and so is
+    /// a format that writes no pages.
+    @Test func aDocumentNeedsAPageAndAPageWriter() throws {
+        var error = ci_error()
+        var document = ci_document()
+        document.format = CI_FORMAT_PNG
+        document.write = { _, _, _ in 1 }
+        #expect(ci_document_open(&document, &error) == CI_ERR_INVALID_ARGUMENT)
+        #expect(TextTests.message(error) == "ci_document_open: format 2 does not write pages")
+        document.format = CI_FORMAT_PDF
+        try #require(ci_document_open(&document, &error) == CI_OK, "\(TextTests.message(error))")
+        #expect(ci_document_close(&document, &error) == CI_ERR_INVALID_ARGUMENT)
+        #expect(TextTests.message(error) == "pdf: a document needs a page")
     }
 }

@@ -21,6 +21,24 @@ import Testing
         #expect(CollageEvent.captioned(photo("b.jpg").captioned("Hi"), at: 1).message == "Photo 2 (b.jpg) is captioned \"Hi\"")
     }
 
+    /// Issue #41: a caption never covers a head the cell shows: the band
+    /// goes to the top where the bottom's would cover more of the heads.
+    @Test func theBandMovesToTheTopOverAHeadAtTheBottom() {
+        let cell = CellRect(x: 10, y: 20, width: 300, height: 200)
+        let bottom = CellRect(x: 10, y: 188, width: 300, height: 32), top = CellRect(x: 10, y: 20, width: 300, height: 32)
+        func band(_ heads: [CellRect]) -> CellRect {
+            CaptionBand.rect(in: cell, lineHeight: 20, fontPixels: 20, clearOf: heads)
+        }
+        #expect(band([]) == bottom)
+        // A head at the bottom, one in the middle, one at the top.
+        #expect(band([CellRect(x: 100, y: 150, width: 60, height: 70)]) == top)
+        #expect(band([CellRect(x: 100, y: 80, width: 60, height: 70)]) == bottom)
+        #expect(band([CellRect(x: 100, y: 20, width: 60, height: 70)]) == bottom)
+        // Heads at both edges: the band over less of them (the top's 60 x 10, the bottom's 60 x 12).
+        #expect(band([CellRect(x: 100, y: 42, width: 60, height: 10), CellRect(x: 200, y: 176, width: 60, height: 24)]) == top)
+        #expect(band([CellRect(x: 100, y: 20, width: 60, height: 100), CellRect(x: 200, y: 190, width: 60, height: 30)]) == bottom)
+    }
+
     @Test func aCaptionIsTrimmedNonEmptyAndBounded() throws {
         #expect(try Photo.caption(parsing: "  Grandma, 1962 \n") == "Grandma, 1962")
         #expect(try Photo.caption(parsing: "日本語のキャプション 🎉") == "日本語のキャプション 🎉")

@@ -168,9 +168,10 @@ import CollageTestSupport
         #expect(t.screen.currentState.captioning == nil)
         type("Summer in Kyoto · 2026", into: t.screen)
         t.screen.handle(.enter)
-        #expect(t.screen.currentState.prompt == nil && t.screen.currentState.message == nil)
+        #expect(t.screen.currentState.prompt == nil)
+        #expect(t.screen.currentState.message == "The collage is titled \"Summer in Kyoto · 2026\"")
         #expect(t.screen.currentState.drawnTitle == "Summer in Kyoto · 2026")
-        #expect(t.screen.renderOptions.title?.text == "Summer in Kyoto · 2026")
+        #expect(try t.store.loadSelection().title?.text == "Summer in Kyoto · 2026", "kept with the selection")
         // The picture is drawn again with it, every other option kept.
         #expect(t.previews.collageOptions.map { $0.title?.text } == [nil, "Summer in Kyoto · 2026"])
         #expect(t.previews.collageOptions.last?.layout == CollageRenderOptions.defaults.layout)
@@ -192,12 +193,13 @@ import CollageTestSupport
         t.screen.handle(.escape)
         #expect(t.screen.currentState.message == "Title unchanged" && t.screen.currentState.prompt == nil)
         #expect(t.screen.renderOptions.title?.text == "Old")
+        #expect(t.screen.currentState.drawnTitle == "Old")
         t.screen.handle(.character("t"))
         t.screen.handle(.control("u"))
         type("  ", into: t.screen)
         t.screen.handle(.enter)
         #expect(t.screen.currentState.prompt == nil && t.screen.currentState.drawnTitle == nil)
-        #expect(t.screen.renderOptions.title == nil)
+        #expect(try t.screen.renderOptions.title == nil && t.store.loadSelection().title == nil)
         #expect(t.previews.collageOptions.map { $0.title?.text } == ["Old", nil])
     }
 
@@ -208,7 +210,7 @@ import CollageTestSupport
         t.screen.handle(.enter)
         #expect(t.screen.currentState.promptPurpose == .title && t.screen.currentState.prompt != nil, "the prompt stays open")
         #expect(t.screen.currentState.message == "the title has 1001 characters, over the limit of 1000")
-        #expect(t.screen.renderOptions.title == nil)
+        #expect(try t.screen.renderOptions.title == nil && t.store.loadSelection().title == nil)
         // A title needs no photos: it waits for them.
         t.screen.handle(.backspace)
         t.screen.handle(.enter)

@@ -4,12 +4,14 @@ import XCTest
 
 /// A photo of a scene (`hash`) at `time` seconds, with its sharpness and
 /// exposure.
-private func shot(_ name: String, time: Double, hash: UInt64, sharpness: Double = 100, mean: Double = 0.5,
-                  dark: Double = 0, faces: Int? = nil, width: Int = 1600, height: Int = 1200) -> MeasuredPhoto {
-    MeasuredPhoto(photo: Photo(path: "/photos/\(name)"),
+private func shot(_ name: String, time: Double?, hash: UInt64, gradientHash: UInt64? = nil, sharpness: Double = 100,
+                  mean: Double = 0.5, dark: Double = 0, faces: Int? = nil, width: Int = 1600, height: Int = 1200,
+                  corrupt: Int = 0, folder: String = "/photos") -> MeasuredPhoto {
+    MeasuredPhoto(photo: Photo(path: "\(folder)/\(name)"),
                   measures: PhotoMeasures(width: width, height: height,
-                                          taken: PhotoTime(instant: time, wallClock: time, fromCamera: true),
-                                          hash: hash, sharpness: sharpness, darkShare: dark, meanLevel: mean, faces: faces))
+                                          taken: time.map { PhotoTime(instant: $0, wallClock: $0) },
+                                          hash: hash, gradientHash: gradientHash, sharpness: sharpness, darkShare: dark, meanLevel: mean,
+                                          corruptData: corrupt, faces: faces))
 }
 
 /// Hashes far apart from each other (about 32 bits each way).
@@ -212,20 +214,18 @@ final class SuggestionChoiceTests: XCTestCase {
 
 final class PhotoTimeTests: XCTestCase {
     func testTheCameraDateWithItsOffset() {
-        let time = PhotoTime(exif: "2026:07:04 18:30:00+02:00", fileTime: 0)
-        XCTAssertTrue(time.fromCamera)
+        let time = try! XCTUnwrap(PhotoTime(exif: "2026:07:04 18:30:00+02:00"))
         XCTAssertEqual(time.instant, 1_783_182_600)   // 16:30 UTC
         XCTAssertEqual(time.wallClock - time.instant, 7200)
         XCTAssertEqual(time.iso8601, "2026-07-04T18:30:00+02:00")
     }
 
-    func testWithoutAnOffsetTheDateIsThisZonesAndWithoutADateTheFilesTime() {
+    /// Without a date there is none: a copy's file time is the copy's, not
+    /// the photo's (issue #41).
+    func testWithoutAnOffsetTheDateIsThisZonesAndWithoutADateThereIsNone() {
         let zone = TimeZone(secondsFromGMT: -3600)!
-        XCTAssertEqual(PhotoTime(exif: "2026:07:04 18:30:00", fileTime: 0, zone: zone).instant, 1_783_182_600 + 3 * 3600)
-        let fromFile = PhotoTime(exif: nil, fileTime: 1000, zone: zone)
-        XCTAssertFalse(fromFile.fromCamera)
-        XCTAssertEqual(fromFile.instant, 1000)
-        XCTAssertEqual(fromFile.wallClock, 1000 - 3600)
+        XCTAssertEqual(PhotoTime(exif: "2026:07:04 18:30:00", zone: zone)?.instant, 1_783_182_600 + 3 * 3600)
+        XCTAssertNil(PhotoTime(exif: nil, zone: zone))
     }
 
     /// One reading of an EXIF date, for events and captions alike: what is
@@ -236,7 +236,7 @@ final class PhotoTimeTests: XCTestCase {
         for text in ["2026:02:30 10:00:00", "2026:13:01 10:00:00", "2026:07:04 24:00:00", "2026:07:+4 10:00:00",
                      "0000:00:00 00:00:00", "2026:07:04"] {
             XCTAssertNil(PhotoTime.wallClock(exif: text), text)
-            XCTAssertFalse(PhotoTime(exif: text, fileTime: 1000).fromCamera, text)
+            XCTAssertNil(PhotoTime(exif: text), text)
             XCTAssertNil(CaptionSource.date.caption(for: Photo(path: "/p/a.jpg"), dateTaken: text), text)
         }
     }
@@ -371,5 +371,159 @@ final class EventTitleTests: XCTestCase {
         XCTAssertEqual(SuggestionReport.dateTitle(from: day, to: day + 2 * 86_400, locale: us)
                            .replacingOccurrences(of: "\u{2009}", with: " "), "Jul 4 – 6, 2026")
         XCTAssertEqual(SuggestionReport.dateTitle(from: day, to: day, locale: Locale(identifier: "de_DE")), "04.07.2026")
+    }
+}
+
+/// Issue #41: chosen as a person would choose.
+final class ChoosingAsAPersonWouldTests: XCTestCase {
+    /// An exposure bracket keeps the gradient hash (the picture equalised) but
+    /// not the DCT hash: one group when taken seconds apart; two scenes
+    /// seconds apart stay two, and a gradient hash alike an hour apart is no
+    /// evidence.
+    func testABracketSecondsApartIsOneGroupButTwoScenesSecondsApartAreTwo() {
+        let a = scene(500), b = scene(501)
+        let far = a ^ 0xFFFF_F000   // 20 bits: past the DCT hash's reach
+        XCTAssertGreaterThan(DuplicateGroups.distance(a, far), DuplicateGroups.maximumDistance)
+        let bracket = [DuplicateGroups.Fingerprint(hash: a, gradientHash: a, instant: 0),
+                       DuplicateGroups.Fingerprint(hash: far, gradientHash: a ^ 0xFF, instant: 26)]
+        XCTAssertEqual(DuplicateGroups.groups(of: bracket), [0, 0])
+        let anHourApart = [bracket[0], DuplicateGroups.Fingerprint(hash: far, gradientHash: a ^ 0xFF, instant: 3600)]
+        XCTAssertEqual(DuplicateGroups.groups(of: anHourApart), [0, 1])
+        let undated = [DuplicateGroups.Fingerprint(hash: a, gradientHash: a), DuplicateGroups.Fingerprint(hash: far, gradientHash: a ^ 0xFF)]
+        XCTAssertEqual(DuplicateGroups.groups(of: undated), [0, 1])
+        let twoScenes = [DuplicateGroups.Fingerprint(hash: a, gradientHash: a, instant: 0),
+                         DuplicateGroups.Fingerprint(hash: b, gradientHash: b, instant: 5)]
+        XCTAssertEqual(DuplicateGroups.groups(of: twoScenes), [0, 1])
+    }
+
+    /// A gap of more than a day always starts an event, whatever the pace:
+    /// photos a day and a half apart, evenly, are as many events.
+    func testAGapOfMoreThanADayIsAlwaysABoundary() {
+        let times = (0..<6).map { Double($0) * 36 * 3600 }
+        XCTAssertEqual(PhotoEvents.events(of: times), [0, 1, 2, 3, 4, 5])
+        // A day exactly, in a day-a-photo pace, is not past the bound.
+        XCTAssertEqual(Set(PhotoEvents.events(of: (0..<6).map { Double($0) * 86_400 })), [0])
+        // A decade of yearly photos: never one event.
+        let decade = (0..<10).map { Double($0) * 365 * 86_400 }
+        XCTAssertEqual(PhotoEvents.events(of: decade), Array(0..<10))
+    }
+
+    /// A photo its cell would enlarge past 2x is chosen only when no photo
+    /// that fits is left, and says why where that decided.
+    func testATinyPhotoIsNotChosenWhileOnesThatFitAreLeft() {
+        // 1920x1080 over 2 cells: a cell of about 1,000,000 pixels.
+        let choice = SuggestionChoice(count: 2, canvasShape: 16.0 / 9, canvasArea: 1920 * 1080)
+        let tiny = shot("tiny.jpg", time: 0, hash: scene(600), faces: 3, width: 100, height: 78)
+        XCTAssertEqual(choice.enlargement(tiny.measures)!, (1920.0 * 1080 / 2 / 7800).squareRoot(), accuracy: 1e-9)
+        XCTAssertTrue(choice.isTooSmall(tiny.measures))
+        XCTAssertFalse(choice.isTooSmall(shot("fit.jpg", time: 0, hash: 0, width: 640, height: 480).measures))
+        let photos = [tiny, shot("a.jpg", time: 600, hash: scene(601), faces: 0, width: 640, height: 480),
+                      shot("b.jpg", time: 1200, hash: scene(602), faces: 0, width: 800, height: 600)]
+        var verdicts = choice.judge(photos)
+        XCTAssertEqual(choice.choose(&verdicts), [1, 2])
+        XCTAssertEqual(verdicts[0].whyNot, "too small for its cell: 100x78 would be enlarged 11.5x")
+        // With no other left it is chosen.
+        var two = choice.judge(Array(photos.prefix(2)))
+        XCTAssertEqual(choice.choose(&two), [0, 1])
+        // Where every photo is too small, size decides nothing and says nothing.
+        let huge = SuggestionChoice(count: 2, canvasShape: 16.0 / 9, canvasArea: 8000 * 4500)
+        var allSmall = huge.judge(photos)
+        XCTAssertEqual(huge.choose(&allSmall).count, 2)
+        XCTAssertTrue(allSmall.allSatisfy { !($0.whyNot ?? "").hasPrefix("too small") }, "\(allSmall)")
+        // At a canvas it fits, it is not held back.
+        var small = SuggestionChoice(count: 2, canvasShape: 16.0 / 9, canvasArea: 160 * 90).judge(photos)
+        XCTAssertTrue(SuggestionChoice(count: 2, canvasShape: 16.0 / 9, canvasArea: 160 * 90).choose(&small).contains(0))
+    }
+
+    /// A collage's cells are as many as it will hold: an event of three
+    /// photos worth showing makes a collage of two, whose cells are three
+    /// times six's, so a photo that fits one of six may be too small there.
+    func testTheCellIsTheCollagesItWillHold() {
+        let choice = SuggestionChoice(count: 6, canvasShape: 16.0 / 9, canvasArea: 1920 * 1080)
+        let photos = (0..<3).map { shot("p\($0).jpg", time: Double($0) * 600, hash: scene(1100 + $0), width: 600, height: 400) }
+        var verdicts = choice.judge(photos)
+        XCTAssertEqual(verdicts[0].enlarged!, (1920.0 * 1080 / 6 / 240_000).squareRoot(), accuracy: 1e-9)
+        XCTAssertNil(verdicts[0].demotion)
+        let collage = choice.forCollage(&verdicts, photos: photos, among: [0, 1, 2])
+        XCTAssertEqual(collage.count, 2)
+        XCTAssertEqual(verdicts[0].enlarged!, (1920.0 * 1080 / 2 / 240_000).squareRoot(), accuracy: 1e-9)
+        XCTAssertEqual(verdicts[0].demotion, "too small for its cell: 600x400 would be enlarged 2.1x")
+    }
+
+    /// Of a scene, a thumbnail-sized copy never wins for measuring sharper
+    /// (it is measured at its own few pixels), and of shots about as sharp
+    /// the larger wins.
+    func testAmongNearDuplicatesTheLargerWinsTies() {
+        let choice = SuggestionChoice()
+        let a = scene(700)
+        let copy = [shot("big.jpg", time: 0, hash: a, sharpness: 100, width: 3000, height: 2000),
+                    shot("thumb.jpg", time: 1, hash: a ^ 1, sharpness: 400, width: 120, height: 80)]
+        let verdicts = choice.judge(copy)
+        XCTAssertNotNil(verdicts[0].score)
+        XCTAssertEqual(verdicts[1].whyNot, "too small for its cell: big.jpg of the same scene is larger")
+        let alike = [shot("small.jpg", time: 0, hash: a, sharpness: 110, width: 1600, height: 1200),
+                     shot("large.jpg", time: 1, hash: a ^ 1, sharpness: 100, width: 4000, height: 3000)]
+        let judged = choice.judge(alike)
+        XCTAssertNotNil(judged[1].score)
+        XCTAssertEqual(judged[0].whyNot, "near-duplicate of large.jpg, a larger shot of the same scene")
+        // Much blurrier, the larger loses.
+        let blurred = [alike[0], shot("large.jpg", time: 1, hash: a ^ 1, sharpness: 30, width: 4000, height: 3000)]
+        XCTAssertNotNil(choice.judge(blurred)[0].score)
+    }
+
+    /// A photo measured as cut short or corrupt is chosen only when no whole
+    /// one is left (issue #44).
+    func testACorruptPhotoIsNotChosenWhileWholeOnesAreLeft() {
+        let choice = SuggestionChoice(count: 2)
+        let photos = [shot("cut.jpg", time: 0, hash: scene(800), faces: 2, corrupt: 1),
+                      shot("a.jpg", time: 60, hash: scene(801), faces: 0), shot("b.jpg", time: 120, hash: scene(802), faces: 0)]
+        var verdicts = choice.judge(photos)
+        XCTAssertEqual(choice.choose(&verdicts), [1, 2])
+        XCTAssertEqual(verdicts[0].whyNot, "cut short or corrupt (its decode read past broken data)")
+        // Of one scene, the whole shot wins.
+        let pair = choice.judge([photos[0], shot("again.jpg", time: 1, hash: scene(800) ^ 1, sharpness: 50)])
+        XCTAssertNotNil(pair[1].score)
+        XCTAssertEqual(pair[0].whyNot, "cut short or corrupt: again.jpg of the same scene is whole")
+    }
+
+    /// Photos without a date are an event of their own, after the dated
+    /// ones, titled by their folder's name.
+    func testUndatedPhotosAreAnEventOfTheirOwnTitledByTheirFolder() {
+        let photos = [shot("a.jpg", time: 0, hash: scene(900)), shot("b.jpg", time: 60, hash: scene(901)),
+                      shot("c.jpg", time: 40 * 86_400, hash: scene(902)),
+                      shot("x.jpg", time: nil, hash: scene(903), folder: "/home/me/Mixed"),
+                      shot("y.jpg", time: nil, hash: scene(904), folder: "/home/me/Mixed")]
+        let verdicts = SuggestionChoice().judge(photos)
+        XCTAssertEqual(verdicts.map(\.event), [0, 0, 1, 2, 2])
+        let report = SuggestionReport(photos: photos, verdicts: verdicts, choices: [], skippedEvents: [], notPhotos: [],
+                                      unreadable: [], unlistedFolders: [])
+        XCTAssertEqual(report.undated, [3, 4])
+        XCTAssertEqual(report.title(ofEvent: 2), "Mixed")
+        XCTAssertEqual(SuggestionReport.folderTitle([Photo(path: "/a/trip/x.jpg"), Photo(path: "/a/tripod/y.jpg")]), "a")
+        XCTAssertEqual(SuggestionReport.folderTitle([Photo(path: "/a/trip/x.jpg"), Photo(path: "/a/trip/day2/y.jpg")]), "trip")
+        XCTAssertEqual(SuggestionReport.folderTitle([Photo(path: "/x.jpg")]), "/")
+    }
+
+    /// With photos in the collage: up to 6 less those, the total even,
+    /// never a photo already in nor its near-duplicate.
+    func testTheChoiceFillsTheFreePlacesAndNeverTakesOneAlreadyIn() {
+        XCTAssertNil(SuggestionChoice.filling(alreadyIn: 6))
+        let three = SuggestionChoice.filling(alreadyIn: 3)!
+        XCTAssertEqual(three.count, 3)
+        XCTAssertEqual([0, 1, 2, 3, 4, 9].map { three.chosenCount(available: $0) }, [0, 1, 1, 3, 3, 3])
+        let one = SuggestionChoice.filling(alreadyIn: 1)!
+        XCTAssertEqual([1, 2, 5, 9].map { one.chosenCount(available: $0) }, [1, 1, 5, 5])
+        XCTAssertEqual(SuggestionChoice.filling(alreadyIn: 4)!.chosenCount(available: 9), 2)
+
+        let photos = (0..<8).map { shot("p\($0).jpg", time: Double($0) * 600, hash: scene(1000 + $0)) }
+            + [shot("p0-again.jpg", time: 1, hash: scene(1000) ^ 1)]
+        let inCollage: Set<Photo> = [photos[0].photo, photos[3].photo, photos[5].photo]
+        var verdicts = three.judge(photos)
+        three.setAside(&verdicts, photos: photos, alreadyIn: inCollage)
+        let chosen = three.choose(&verdicts)
+        XCTAssertEqual(chosen.count, 3)
+        XCTAssertTrue(chosen.allSatisfy { ![0, 3, 5, 8].contains($0) }, "\(chosen)")
+        XCTAssertEqual(verdicts[0].whyNot, "already in the collage")
+        XCTAssertEqual(verdicts[8].whyNot, "near-duplicate of p0.jpg, already in the collage")
     }
 }

@@ -54,6 +54,60 @@ public enum EXIFBlock {
         return Array("Exif".utf8) + [0, 0] + tiff
     }
 
+    /// An entry of `tiff(ifd0:exif:gps:)`: its tag, type, count and value's bytes.
+    public struct Entry: Sendable {
+        public let tag: UInt16, type: UInt16, count: UInt32, bytes: [UInt8]
+
+        public static func ascii(_ tag: UInt16, _ text: String) -> Entry {
+            let bytes = Array(text.utf8) + [0]
+            return Entry(tag: tag, type: 2, count: UInt32(bytes.count), bytes: bytes)
+        }
+
+        /// RATIONALs of the whole numbers `values` (each over 1).
+        public static func rationals(_ tag: UInt16, _ values: [UInt32]) -> Entry {
+            Entry(tag: tag, type: 5, count: UInt32(values.count), bytes: values.flatMap { le32($0) + le32(1) })
+        }
+
+        public static func long(_ tag: UInt16, _ value: UInt32) -> Entry { Entry(tag: tag, type: 4, count: 1, bytes: le32(value)) }
+    }
+
+    /// Any EXIF block of IFD0, the Exif IFD and the GPS IFD (each when it
+    /// holds anything, its pointer added to IFD0), each IFD followed by its
+    /// values that do not fit in an entry.
+    public static func block(ifd0: [Entry], exif: [Entry] = [], gps: [Entry] = []) -> [UInt8] {
+        var first = ifd0
+        if !exif.isEmpty { first.append(.long(0x8769, 0)) }
+        if !gps.isEmpty { first.append(.long(0x8825, 0)) }
+        var ifds = [first] + [exif, gps].filter { !$0.isEmpty }
+        func size(_ ifd: [Entry]) -> Int {
+            6 + 12 * ifd.count + ifd.reduce(0) { $0 + ($1.bytes.count > 4 ? ($1.bytes.count + 1) & ~1 : 0) }
+        }
+        var offsets = [8]
+        for ifd in ifds.dropLast() { offsets.append(offsets.last! + size(ifd)) }
+        var next = 1
+        for (i, entry) in ifds[0].enumerated() where entry.tag == 0x8769 || entry.tag == 0x8825 {
+            ifds[0][i] = .long(entry.tag, UInt32(offsets[next]))
+            next += 1
+        }
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(8)
+        for (n, ifd) in ifds.enumerated() {
+            let sorted = ifd.sorted { $0.tag < $1.tag }
+            let dataStart = offsets[n] + 6 + 12 * sorted.count
+            var data: [UInt8] = []
+            tiff += le16(UInt16(sorted.count))
+            for e in sorted {
+                if e.bytes.count <= 4 {
+                    tiff += entry(e.tag, e.type, e.count, e.bytes)
+                } else {
+                    tiff += entry(e.tag, e.type, e.count, le32(UInt32(dataStart + data.count)))
+                    data += e.bytes + (e.bytes.count % 2 == 1 ? [0] : [])
+                }
+            }
+            tiff += le32(0) + data
+        }
+        return Array("Exif".utf8) + [0, 0] + tiff
+    }
+
     /// `jpeg` with `app1` as its first segment after SOI.
     public static func inserted(_ app1: [UInt8], into jpeg: [UInt8]) -> [UInt8] {
         let length = app1.count + 2

@@ -2,18 +2,26 @@
 """HEICs whose colr box is nclx, from heif-enc's single-image files (heif-enc
 1.15 writes no colr box for a PNG, and no grids), for issue #32's tests.
 
-  heif_nclx.py single IN.heic OUT.heic   the nclx on the one image item
+  heif_nclx.py single IN.heic OUT.heic [P T M]
+                                         the nclx on the one image item
+                                         (P T M: its primaries, transfer
+                                         and matrix, else 1 13 5)
   heif_nclx.py grid LEFT.heic RIGHT.heic OUT.heic WIDTH HEIGHT
                                          a 1x2 grid, as phones write, the
                                          nclx on its tiles, an sRGB ICC
                                          profile (colr prof) on the grid
 
-The nclx: BT.709 primaries, sRGB transfer, BT.601 matrix (5), limited range.
+The nclx: BT.709 primaries, sRGB transfer, BT.601 matrix (5), limited range
+(a phone's HDR HEIF says 5 1 5: BT.601 primaries and BT.709 transfer).
 """
 import struct
 import sys
 
 NCLX = struct.pack('>4sHHHB', b'nclx', 1, 13, 5, 0)
+
+
+def nclx(primaries, transfer, matrix):
+    return struct.pack('>4sHHHB', b'nclx', primaries, transfer, matrix, 0)
 
 
 def box(kind, payload):
@@ -62,9 +70,10 @@ def write(path, items, grid_item=None):
     """items: (hvcC, ispe, bytes, extra property indices); grid_item: (width, height, property indices)."""
     properties, entries, count = [], [], len(items) + (1 if grid_item else 0)
     colr_nclx = box(b'colr', NCLX)
-    icc = open('/usr/share/color/icc/ghostscript/srgb.icc', 'rb').read()
-    colr_prof = box(b'colr', b'prof' + icc)
-    properties = [colr_nclx, colr_prof]  # 1, 2
+    properties = [colr_nclx]  # 1
+    if grid_item:  # the grid's ICC profile, 2 (Debian's libgs-common has it)
+        icc = open('/usr/share/color/icc/ghostscript/srgb.icc', 'rb').read()
+        properties.append(box(b'colr', b'prof' + icc))
     for n, (hvcc, ispe, _, extra) in enumerate(items):
         properties += [hvcc, ispe]
         entries.append((n + 1, [0x80 | len(properties) - 1, len(properties)] + extra))
@@ -104,6 +113,8 @@ def write(path, items, grid_item=None):
 
 
 if sys.argv[1] == 'single':
+    if len(sys.argv) == 7:
+        NCLX = nclx(*(int(code) for code in sys.argv[4:7]))
     hvcc, ispe, coded = the_one_item(open(sys.argv[2], 'rb').read())
     write(sys.argv[3], [(hvcc, ispe, coded, [0x81])])
 else:

@@ -48,6 +48,9 @@ cp "$t/cmyk16.tif" "$t/cmyk16-jpeg.tif"
 tiffset -s 259 7 "$t/cmyk16-jpeg.tif"
 convert "$work/rgb.png" -resize 24x16 -compress None "$work/plain.tif"
 tiffcp -r 8 "$work/plain.tif" "$t/empty-strip.tif"
+# Issue #42: uncompressed strips holding fewer bytes than their rows take,
+# RowsPerStrip 2^31 + 1, shaped like Pillow's tiff_overflow_rows_per_strip.tif.
+python3 scripts/testdata/tiff_overflow_strips.py "$t/overflow-rows-per-strip.tif"
 python3 - "$t/empty-strip.tif" <<'EOF'
 # The second strip's byte count set to 0 (tiffset cannot write one entry of a list).
 import struct, sys
@@ -114,11 +117,15 @@ EOF
 # phone writes, the nclx on the tiles and an ICC profile on the grid.
 heif-enc -q 90 -p x265:range=full -o "$work/single.heic" "$work/colourful.png" >/dev/null
 python3 scripts/testdata/heif_nclx.py single "$work/single.heic" "$h/nclx-limited.heic"
+# The same saying what a phone's HDR HEIF says: BT.601 primaries (5), the
+# BT.709 transfer (1), BT.601 matrix, limited range (issue #42). heif-convert
+# shows the transfer as sRGB, as other readers do.
+python3 scripts/testdata/heif_nclx.py single "$work/single.heic" "$h/nclx-phone.heic" 5 1 5
 convert "$work/colourful.png" -crop 48x64+0+0 +repage "$work/left.png"
 convert "$work/colourful.png" -crop 48x64+48+0 +repage "$work/right.png"
 heif-enc -q 90 -p x265:range=full -o "$work/left.heic" "$work/left.png" >/dev/null
 heif-enc -q 90 -p x265:range=full -o "$work/right.heic" "$work/right.png" >/dev/null
 python3 scripts/testdata/heif_nclx.py grid "$work/left.heic" "$work/right.heic" "$h/grid-nclx-tiles.heic" 96 64
-for f in nclx-limited grid-nclx-tiles; do heif-convert --quiet "$h/$f.heic" "$h/$f.png" >/dev/null; done
+for f in nclx-limited nclx-phone grid-nclx-tiles; do heif-convert --quiet "$h/$f.heic" "$h/$f.png" >/dev/null; done
 
 echo "make-format-fixtures-32: wrote the files of issue #32 in $out/tiff, $out/gif and $out/heif"

@@ -19,7 +19,11 @@
 //    the next block;
 //  - a first frame whose data ends early (its LZW codes stop, or the file
 //    does, before every row) is drawn as far as it goes, the rest of it
-//    transparent, as browsers draw a GIF still loading.
+//    transparent, as browsers draw a GIF still loading;
+//  - a frame whose LZW minimum code size is 9 to 11 (giflib stops at 8, the
+//    most a 256-colour table needs; Pillow's issue_2811.gif says 11) is
+//    decoded here (lzw_line), codes up to 12 bits as for any GIF, as
+//    browsers and Pillow decode it (issue #42).
 //
 // giflib reads through our callback over the ci_source (the first bytes
 // already read, then the open file), so only the first frame is read and
@@ -49,6 +53,11 @@ typedef struct {
     int screen_entries;     // the colour table size the screen descriptor states (with or without one)
     uint32_t width, height; // the screen, grown to hold the frame
     int cut_short;          // the first frame's data ended before its last row
+    // The last read giflib asked for: how many bytes, how many came, the
+    // last of them (the frame's LZW code size, when giflib refuses it).
+    int last_wanted, last_got;
+    uint8_t last_byte;
+    int wide_codes;         // the frame's LZW code size when giflib refused it (9 to 11), else 0
 } gif_reader;
 
 static int read_source(GifFileType *gif, GifByteType *bytes, int count) {
@@ -67,6 +76,9 @@ static int read_source(GifFileType *gif, GifByteType *bytes, int count) {
         got += ci_read_up_to(source->fd, bytes + got, wanted - got, &error);
         if (error) reader->read_error = error;
     }
+    reader->last_wanted = count;
+    reader->last_got = (int)got;
+    if (got > 0) reader->last_byte = bytes[got - 1];
     return (int)got;
 }
 
@@ -130,7 +142,18 @@ static ci_status reader_open(gif_reader *reader, ci_source *source, const ci_lim
         while (block)
             if (DGifGetExtensionNext(gif, &block) != GIF_OK) return gif_failure(reader, gif->Error, name, err);
     }
-    if (DGifGetImageDesc(gif) != GIF_OK) return gif_failure(reader, gif->Error, name, err);
+    if (DGifGetImageDesc(gif) != GIF_OK) {
+        // giflib has read the descriptor, any colour table and the LZW code
+        // size (one byte) when it refuses a size over 8: sizes to 11 are
+        // decoded here; its data follows, for lzw_line.
+        int code_size = reader->last_byte;
+        int read_code_size = gif->Error == D_GIF_ERR_READ_FAILED && !reader->read_error && reader->last_wanted == 1 &&
+                             reader->last_got == 1;
+        if (!read_code_size || code_size <= 8) return gif_failure(reader, gif->Error, name, err);
+        if (code_size > 11)
+            return ci_fail(err, CI_ERR_CORRUPT, "%s: broken GIF data (an LZW code size of %d, over 11)", name, code_size);
+        reader->wide_codes = code_size;
+    }
     const GifImageDesc *frame = &gif->Image;
     if (frame->Width <= 0 || frame->Height <= 0 || frame->Left < 0 || frame->Top < 0)
         return ci_fail(err, CI_ERR_CORRUPT, "%s: the first frame has no pixels", name);
@@ -158,6 +181,124 @@ static void grey_ramp(int entries, GifColorType ramp[256]) {
     }
 }
 
+// ---------------------------------------------------------------------------
+// LZW for code sizes giflib refuses (9 to 11): GIF's variant (codes read
+// least significant bit first from a chain of sub-blocks, a clear code and an
+// end code after the roots, the code width growing to 12 bits), one line of
+// indices at a time.
+
+enum { LZW_CODES = 4096 };
+
+typedef struct {
+    gif_reader *reader;
+    uint8_t block[255];
+    int block_size, block_at;
+    int data_ended;          // the terminator (or the file's end) was read
+    uint32_t bits;           // bits read and not used, the oldest lowest
+    int bit_count;
+    int clear, size, next, old, first;
+    uint16_t prefix[LZW_CODES];
+    uint16_t suffix[LZW_CODES];  // indices to 2047: past the colour table, black
+    uint16_t stack[LZW_CODES];   // a code's indices, last first
+    int stacked;
+    int done;                // the end code was read, or the data ended
+} lzw_state;
+
+static void lzw_begin(lzw_state *z, gif_reader *reader) {
+    memset(z, 0, sizeof *z);
+    z->reader = reader;
+    z->clear = 1 << reader->wide_codes;
+    z->size = reader->wide_codes + 1;
+    z->next = z->clear + 2;
+    z->old = -1;
+}
+
+// The next byte of the sub-blocks; 0 when they (or the file) end.
+static int lzw_byte(lzw_state *z, uint8_t *out) {
+    if (z->block_at == z->block_size) {
+        uint8_t size = 0;
+        if (z->data_ended || read_source(z->reader->gif, &size, 1) != 1 || size == 0) {
+            z->data_ended = 1;
+            return 0;
+        }
+        z->block_size = read_source(z->reader->gif, z->block, size);
+        z->block_at = 0;
+        if (z->block_size < size) z->data_ended = 1;  // the file ends inside the block
+        if (z->block_size == 0) return 0;
+    }
+    *out = z->block[z->block_at++];
+    return 1;
+}
+
+// The next code, or -1 when the data ends first.
+static int lzw_code(lzw_state *z) {
+    while (z->bit_count < z->size) {
+        uint8_t byte;
+        if (!lzw_byte(z, &byte)) return -1;
+        z->bits |= (uint32_t)byte << z->bit_count;
+        z->bit_count += 8;
+    }
+    int code = (int)(z->bits & ((1u << z->size) - 1));
+    z->bits >>= z->size;
+    z->bit_count -= z->size;
+    return code;
+}
+
+// Pushes the indices of the next code onto the stack; 0 at the end of the
+// data (its end code, its end, or a code that cannot be: the rest is not drawn).
+static int lzw_decode(lzw_state *z) {
+    for (;;) {
+        int code = lzw_code(z);
+        if (code < 0 || code == z->clear + 1) return 0;
+        if (code == z->clear) {
+            z->size = z->reader->wide_codes + 1;
+            z->next = z->clear + 2;
+            z->old = -1;
+            continue;
+        }
+        if (z->old < 0) {
+            if (code > z->clear) return 0;
+            z->stack[z->stacked++] = (uint16_t)code;  // a root: the index itself
+            z->old = z->first = code;
+            return 1;
+        }
+        int in = code;
+        if (code > z->next || (code == z->next && z->next >= LZW_CODES)) return 0;
+        if (code == z->next) {  // the code being defined: the last string and its first index
+            z->stack[z->stacked++] = (uint16_t)z->first;
+            code = z->old;
+        }
+        while (code > z->clear) {
+            if (z->stacked >= LZW_CODES) return 0;
+            z->stack[z->stacked++] = z->suffix[code];
+            code = z->prefix[code];
+        }
+        if (z->stacked >= LZW_CODES) return 0;
+        z->first = code;
+        z->stack[z->stacked++] = (uint16_t)code;
+        if (z->next < LZW_CODES) {
+            z->prefix[z->next] = (uint16_t)z->old;
+            z->suffix[z->next] = (uint16_t)z->first;
+            z->next++;
+            if (z->next == 1 << z->size && z->size < 12) z->size++;
+        }
+        z->old = in;
+        return 1;
+    }
+}
+
+// One line of `width` indices; 0 when the data ends before it is whole.
+static int lzw_line(lzw_state *z, uint16_t *line, int width) {
+    for (int x = 0; x < width; x++) {
+        if (z->stacked == 0 && (z->done || !lzw_decode(z))) {
+            z->done = 1;
+            return 0;
+        }
+        line[x] = z->stack[--z->stacked];
+    }
+    return 1;
+}
+
 // The first frame into `image` (reader->width x height, RGBA), what is
 // transparent as transparent black. Rows the frame's data stops before
 // stay transparent (reader->cut_short says so).
@@ -171,8 +312,17 @@ static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_error *er
     if (!map) grey_ramp(colour_count, ramp);
     const char *name = reader->source->name;
     for (uint32_t y = 0; y < image->height; y++) memset(image->pixels + (size_t)y * image->stride, 0, (size_t)image->width * 4);
-    GifPixelType *line = malloc((size_t)frame->Width);
-    if (!line) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    // Indices as giflib gives them (8 bits), widened, or as lzw_line gives them.
+    GifPixelType *bytes = malloc((size_t)frame->Width);
+    uint16_t *line = malloc((size_t)frame->Width * sizeof *line);
+    lzw_state *lzw = reader->wide_codes ? malloc(sizeof *lzw) : NULL;
+    if (!bytes || !line || (reader->wide_codes && !lzw)) {
+        free(bytes);
+        free(line);
+        free(lzw);
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
+    }
+    if (lzw) lzw_begin(lzw, reader);
     // Interlaced frames store every 8th row from 0, every 8th from 4, every
     // 4th from 2, then every 2nd from 1.
     static const int first[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
@@ -181,7 +331,10 @@ static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_error *er
     for (int pass = 0; pass < passes && status == CI_OK; pass++) {
         int y = frame->Interlace ? first[pass] : 0, dy = frame->Interlace ? step[pass] : 1;
         for (; y < frame->Height; y += dy) {
-            if (DGifGetLine(gif, line, frame->Width) != GIF_OK) {
+            int whole = lzw ? lzw_line(lzw, line, frame->Width) : DGifGetLine(gif, bytes, frame->Width) == GIF_OK;
+            if (whole && !lzw)
+                for (int x = 0; x < frame->Width; x++) line[x] = bytes[x];
+            if (!whole) {
                 // Data that ends early: what came is drawn. A read that
                 // failed is the file's failure.
                 if (reader->read_error) status = gif_failure(reader, gif->Error, name, err);
@@ -201,7 +354,9 @@ static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_error *er
             }
         }
     }
+    free(bytes);
     free(line);
+    free(lzw);
     return status;
 }
 

@@ -1000,9 +1000,6 @@ static int heif_sniff(const uint8_t *data, size_t size) {
     return 0;
 }
 
-// The saver (heif_save.c): AVIF only.
-ci_saver ci_heif_save;
-
 // The libraries as loaded (they are loaded here for this only when no HEIF
 // has been read yet).
 static void heif_library(char *out, size_t size) {
@@ -1021,7 +1018,6 @@ const ci_loader ci_heif_loader = {
     .name = "HEIF",
     .title = "HEIC/HEIF/AVIF",
     .extensions = "heic heif hif avif",
-    .save_extensions = "avif",
     .library = heif_library,
     .smallest_scale = 8,
     .sniff = heif_sniff,
@@ -1032,6 +1028,4 @@ const ci_loader ci_heif_loader = {
     .start = heif_start,
     .rows = heif_rows,
     .close = heif_close,
-    .has_quality = 1,
-    .save = ci_heif_save,
 };

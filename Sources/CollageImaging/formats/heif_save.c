@@ -113,8 +113,8 @@ static ci_status encode_inner(avif_job *job, const ci_image *image, int quality,
     return error.code == heif_error_Ok ? CI_OK : encode_failure(error, err);
 }
 
-ci_status ci_heif_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
-                       uint8_t **out, size_t *out_size, ci_error *err) {
+static ci_status heif_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
+                           uint8_t **out, size_t *out_size, ci_error *err) {
     if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode: missing output");
     *out = NULL;
     *out_size = 0;
@@ -140,3 +140,13 @@ ci_status ci_heif_save(const ci_image *image, const ci_save_options *options, co
     }
     return status;
 }
+
+// Its entry in the writers' table (writers.c).
+const ci_writer ci_heif_writer = {
+    .format = CI_FORMAT_HEIF,
+    .name = "AVIF",
+    .extensions = "avif",
+    .writes = CI_WRITES_PIXELS,
+    .options = CI_OPTION_QUALITY | CI_OPTION_DPI,
+    .save = heif_save,
+};

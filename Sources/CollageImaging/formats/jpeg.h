@@ -28,7 +28,4 @@ typedef struct {
 // Points libjpeg's error manager at ours (jpeg_load.c) and returns it.
 struct jpeg_error_mgr *ci_jpeg_failure_init(jpeg_failure *failure);
 
-// The saver's entry in the table (jpeg_save.c).
-ci_saver ci_jpeg_save;
-
 #endif

@@ -628,6 +628,4 @@ const ci_loader ci_jpeg_loader = {
     .corrupt_data = jpeg_corrupt_data,
     .cut_short = jpeg_cut_short,
     .close = jpeg_close,
-    .has_quality = 1,
-    .save = ci_jpeg_save,
 };

@@ -192,8 +192,8 @@ static ci_status join_halves(const encode_half *top, const encode_half *bottom, 
 
 // The JPEG as `options` says, on up to its `threads` (see below), with
 // `tags` in the file (NULL: none).
-ci_status ci_jpeg_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
-                       uint8_t **out, size_t *out_size, ci_error *err) {
+static ci_status jpeg_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
+                           uint8_t **out, size_t *out_size, ci_error *err) {
     if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_jpeg: missing argument");
     *out = NULL;
     *out_size = 0;
@@ -236,3 +236,13 @@ ci_status ci_jpeg_save(const ci_image *image, const ci_save_options *options, co
     free(bottom.out);
     return status;
 }
+
+// Its entry in the writers' table (writers.c).
+const ci_writer ci_jpeg_writer = {
+    .format = CI_FORMAT_JPEG,
+    .name = "JPEG",
+    .extensions = "jpg jpeg",
+    .writes = CI_WRITES_PIXELS,
+    .options = CI_OPTION_QUALITY | CI_OPTION_DPI,
+    .save = jpeg_save,
+};

@@ -211,6 +211,60 @@ static ci_status reader_pixels(jxl_reader *reader, const ci_limits *limits, ci_i
 // Probe: from the first bytes read, and from the whole file only when the
 // header runs past them.
 
+static uint32_t be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+// The capture date of a container's `Exif` box, among the `size` bytes at
+// hand, into date_taken (left empty when there is none): `collage
+// suggest`'s events. libjxl walks the boxes (and decompresses a `brob` one:
+// cjxl compresses the EXIF it keeps) in a decoder of its own, which decodes
+// no pixels; the box is read into a buffer grown up to CI_EXIF_MAX_BYTES,
+// its TIFF structure after a 4-byte offset to it.
+static void read_exif_date(const uint8_t *data, size_t size, char *date_taken) {
+    JxlDecoder *decoder = JxlDecoderCreate(NULL);
+    if (!decoder) return;
+    uint8_t *box = NULL;
+    size_t capacity = 0;
+    int reading = 0;  // inside the Exif box
+    if (JxlDecoderSubscribeEvents(decoder, JXL_DEC_BOX) == JXL_DEC_SUCCESS &&
+        JxlDecoderSetDecompressBoxes(decoder, JXL_TRUE) == JXL_DEC_SUCCESS &&
+        JxlDecoderSetInput(decoder, data, size) == JXL_DEC_SUCCESS) {
+        JxlDecoderCloseInput(decoder);
+        for (;;) {
+            JxlDecoderStatus status = JxlDecoderProcessInput(decoder);
+            if (reading) {
+                // The buffer given last ends at `capacity`: what it did not
+                // fill is what libjxl gives back.
+                const size_t used = capacity - JxlDecoderReleaseBoxBuffer(decoder);
+                if (status == JXL_DEC_BOX_NEED_MORE_OUTPUT && capacity < CI_EXIF_MAX_BYTES) {
+                    const size_t grown = capacity * 4 > CI_EXIF_MAX_BYTES ? CI_EXIF_MAX_BYTES : capacity * 4;
+                    uint8_t *bigger = realloc(box, grown);
+                    if (!bigger) break;
+                    box = bigger;
+                    capacity = grown;
+                    if (JxlDecoderSetBoxBuffer(decoder, box + used, capacity - used) != JXL_DEC_SUCCESS) break;
+                    continue;
+                }
+                if (status != JXL_DEC_BOX_NEED_MORE_OUTPUT && used > 4) {
+                    const uint32_t offset = be32(box);
+                    if (offset < used - 4) ci_exif_read_tiff(box + 4 + offset, used - 4 - offset, date_taken);
+                }
+                break;
+            }
+            JxlBoxType type;
+            if (status != JXL_DEC_BOX || JxlDecoderGetBoxType(decoder, type, JXL_TRUE) != JXL_DEC_SUCCESS) break;
+            if (memcmp(type, "Exif", 4) != 0) continue;
+            capacity = 4096;
+            box = malloc(capacity);
+            if (!box || JxlDecoderSetBoxBuffer(decoder, box, capacity) != JXL_DEC_SUCCESS) break;
+            reading = 1;
+        }
+    }
+    free(box);
+    JxlDecoderDestroy(decoder);
+}
+
 static ci_status jxl_probe(ci_source *source, ci_photo_info *info, ci_error *err) {
     memset(info, 0, sizeof *info);
     // Probing allocates nothing the size decides: no limit yet (the draw's).
@@ -223,7 +277,10 @@ static ci_status jxl_probe(ci_source *source, ci_photo_info *info, ci_error *err
         if (status == CI_OK)
             status = reader_open(&reader, source->buffer, source->filled, source->name, &unlimited, err);
     }
-    if (status == CI_OK) reader_info(&reader, info);
+    if (status == CI_OK) {
+        reader_info(&reader, info);
+        read_exif_date(source->buffer, source->filled, info->date_taken);
+    }
     reader_close(&reader);
     return status;
 }

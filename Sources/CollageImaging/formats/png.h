@@ -18,7 +18,4 @@ typedef struct {
 void ci_png_on_error(png_structp png, png_const_charp message);
 void ci_png_on_warning(png_structp png, png_const_charp message);
 
-// The saver's entry in the table (png_save.c).
-ci_saver ci_png_save;
-
 #endif

@@ -9,8 +9,10 @@
 // as stored, as JPEG samples are, and the collage is written without colour
 // metadata.
 //
-// Orientation is NOT applied to PNGs: an eXIf chunk is ignored, the probe
-// always reports orientation 1, and apply_orientation has no effect here.
+// Orientation is NOT applied to PNGs: the probe always reports orientation
+// 1, and apply_orientation has no effect here. Of an eXIf chunk the probe
+// reads only the capture date (`collage suggest`'s events), walking the
+// chunks itself (libpng is told to skip eXIf: see skip_unused_chunks).
 //
 // Errors: libpng reports through our error callback, which records "NAME:
 // reason" in a per-call context (no globals) and longjmps back. The setjmp
@@ -164,6 +166,25 @@ static ci_status probe_body(png_reader *reader, ci_photo_info *info) {
     return CI_OK;
 }
 
+// The capture date of an eXIf chunk before the image data, within the
+// `size` bytes at hand, into date_taken (left empty when there is none).
+// Chunk lengths are checked against the bytes there are; nothing is
+// allocated but ci_exif_read_tiff's bounded copy.
+static void read_exif_date(const uint8_t *data, size_t size, char *date_taken) {
+    size_t at = 8;  // past the signature
+    while (at + 12 <= size) {
+        const uint32_t length = (uint32_t)data[at] << 24 | (uint32_t)data[at + 1] << 16 | (uint32_t)data[at + 2] << 8 |
+                                data[at + 3];
+        const uint8_t *type = data + at + 4;
+        if (memcmp(type, "IDAT", 4) == 0 || length > size - at - 12) return;
+        if (memcmp(type, "eXIf", 4) == 0) {
+            ci_exif_read_tiff(data + at + 8, length, date_taken);
+            return;
+        }
+        at += 12 + (size_t)length;
+    }
+}
+
 static ci_status png_probe_memory(const uint8_t *data, size_t size, const char *name,
                        ci_photo_info *info, ci_error *err) {
     if (!name) name = "(memory)";
@@ -177,6 +198,8 @@ static ci_status png_probe_memory(const uint8_t *data, size_t size, const char *
     if (status != CI_OK) {
         memset(info, 0, sizeof *info);
         if (err) *err = local;
+    } else {
+        read_exif_date(data, size, info->date_taken);
     }
     return status;
 }
@@ -406,5 +429,4 @@ const ci_loader ci_png_loader = {
     .open = png_open,
     .start = png_start,
     .close = png_close,
-    .save = ci_png_save,
 };

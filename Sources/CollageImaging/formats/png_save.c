@@ -61,8 +61,8 @@ static ci_status encode_body(png_writer *writer, const ci_image *image, const ci
 
 // The PNG, with `tags` in the file (NULL: none). Lossless, on one thread:
 // none of the options applies.
-ci_status ci_png_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
-                      uint8_t **out, size_t *out_size, ci_error *err) {
+static ci_status png_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
+                          uint8_t **out, size_t *out_size, ci_error *err) {
     (void)options;
     if (!out || !out_size) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode_png: missing output");
     *out = NULL;
@@ -101,3 +101,13 @@ ci_status ci_png_save(const ci_image *image, const ci_save_options *options, con
     *out_size = writer.sink.size;
     return CI_OK;
 }
+
+// Its entry in the writers' table (writers.c).
+const ci_writer ci_png_writer = {
+    .format = CI_FORMAT_PNG,
+    .name = "PNG",
+    .extensions = "png",
+    .writes = CI_WRITES_PIXELS,
+    .options = CI_OPTION_DPI,
+    .save = png_save,
+};

@@ -1,8 +1,8 @@
 // table.c — the formats the engine reads, in sniffing order: each a loader
 // that says what a photo is and hands over its pixels (internal.h,
-// ci_loader). A new format is its loader file and one line here.
+// ci_loader). A new format is its loader file and one line here (and, if
+// it is written too, its writer in writers.c's table).
 #include "../internal.h"
-#include "../metadata.h"
 
 #include <stddef.h>
 #include <stdio.h>  // before jpeglib.h, which uses FILE
@@ -49,31 +49,9 @@ size_t ci_formats(size_t index, ci_format_info *info) {
         info->name = loader->name;
         info->title = loader->title;
         info->extensions = loader->extensions;
-        info->save_extensions = loader->save_extensions ? loader->save_extensions : loader->extensions;
-        info->can_save = loader->save != NULL;
-        info->has_quality = loader->save != NULL && loader->has_quality;
         info->smallest_scale = loader->smallest_scale;
     }
     return LOADER_COUNT;
-}
-
-ci_save_options ci_save_options_default(void) {
-    return (ci_save_options){.quality = 90, .threads = 1, .date_taken = NULL, .dots_per_inch = 0};
-}
-
-ci_status ci_encode(ci_format format, const ci_image *image, const ci_save_options *options,
-                    uint8_t **out, size_t *out_size, ci_error *err) {
-    const ci_loader *loader = ci_loader_for(format);
-    if (!loader || !loader->save)
-        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_encode: format %d cannot be saved", (int)format);
-    ci_save_options checked = options ? *options : ci_save_options_default();
-    if (checked.quality < 1) checked.quality = 1;
-    if (checked.quality > 100) checked.quality = 100;
-    ci_output_tags tags;
-    ci_status status = ci_output_tags_make(&checked, &tags, err);
-    if (status == CI_OK) status = loader->save(image, &checked, &tags, out, out_size, err);
-    ci_output_tags_free(&tags);
-    return status;
 }
 
 ci_status ci_fail_not_image(const char *name, ci_error *err) {

@@ -187,15 +187,26 @@ typedef struct {
     char date_taken[CI_DATE_TAKEN_BYTES];
 } tiff_facts;
 
-// DateTimeOriginal from the EXIF directory a camera's or scanner's TIFF
-// may carry; the first directory is current again after.
+// DateTimeOriginal, else DateTimeDigitized, from the EXIF directory a
+// camera's or scanner's TIFF may carry, else the first directory's
+// DateTime (as exif.c reads a JPEG's); the first directory is current
+// again after.
 static void read_date_taken(TIFF *tif, tiff_io *io, char *date_taken) {
-    uint64_t exif = 0;
-    if (!TIFFGetField(tif, TIFFTAG_EXIFIFD, &exif) || exif == 0) return;
     const char *text = NULL;
-    if (TIFFReadEXIFDirectory(tif, exif) && TIFFGetField(tif, EXIFTAG_DATETIMEORIGINAL, &text) && text)
+    uint64_t exif = 0;
+    if (TIFFGetField(tif, TIFFTAG_EXIFIFD, &exif) && exif != 0) {
+        if (TIFFReadEXIFDirectory(tif, exif)) {
+            if (TIFFGetField(tif, EXIFTAG_DATETIMEORIGINAL, &text) && text)
+                ci_exif_date((const unsigned char *)text, strnlen(text, 64), date_taken);
+            text = NULL;
+            if (!date_taken[0] && TIFFGetField(tif, EXIFTAG_DATETIMEDIGITIZED, &text) && text)
+                ci_exif_date((const unsigned char *)text, strnlen(text, 64), date_taken);
+        }
+        TIFFSetDirectory(tif, 0);
+    }
+    text = NULL;
+    if (!date_taken[0] && TIFFGetField(tif, TIFFTAG_DATETIME, &text) && text)
         ci_exif_date((const unsigned char *)text, strnlen(text, 64), date_taken);
-    TIFFSetDirectory(tif, 0);
     io->message[0] = 0;  // what a broken EXIF directory said: no date, no failure
 }
 
@@ -240,12 +251,36 @@ static int drawable(TIFF *tif, const ci_limits *limits, char why[1024]) {
     return 1;
 }
 
+// The bytes libtiff's reader asks of uncompressed strip or tile `index`
+// when it reads all its rows: a tile's whole size; a strip's rows, the last
+// of each plane shorter, counted as libtiff counts them (RowsPerStrip past
+// the height is the height: Pillow's tiff_overflow_rows_per_strip.tif says
+// 2^31 + 1).
+static uint64_t raw_block_size(TIFF *tif, uint32_t index) {
+    if (TIFFIsTiled(tif)) return TIFFTileSize64(tif);
+    uint32_t height = 0, rows = 0;
+    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &height);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rows);
+    if (rows == 0 || rows > height) rows = height;
+    if (rows == 0) return 0;
+    uint32_t per_plane = (uint32_t)(((uint64_t)height + rows - 1) / rows);
+    uint64_t first = (uint64_t)(index % per_plane) * rows;
+    uint64_t left = first < height ? height - first : 0;
+    return TIFFVStripSize64(tif, (uint32_t)(left < rows ? left : rows));
+}
+
 // Every strip or tile of the current directory lies inside the file and
 // holds bytes: a file cut short is refused without decoding (and wherever
 // the cut lies, since a draw reads only the rows its cell shows).
+// Uncompressed, each must also hold all its rows' bytes, which libtiff
+// insists on ("Not enough data for scanline"): `add` asks it here, as the
+// draw does, so what add records, save can draw. (Compressed data tells
+// only when decoded.)
 static ci_status check_blocks(TIFF *tif, tiff_io *io, const char *name, ci_error *err) {
     uint32_t blocks = TIFFIsTiled(tif) ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
     if (blocks == 0) return tiff_failure(io, CI_ERR_CORRUPT, name, "the image has no strips or tiles", err);
+    uint16_t compression = COMPRESSION_NONE;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &compression);
     uint64_t size = io->source->file_size;
     for (uint32_t i = 0; i < blocks; i++) {
         int failed = 0;
@@ -254,6 +289,14 @@ static ci_status check_blocks(TIFF *tif, tiff_io *io, const char *name, ci_error
         if (failed) return tiff_failure(io, CI_ERR_CORRUPT, name, "its strip or tile table is broken", err);
         if (offset > size || count > size - offset) return ci_cut_short(name, "a strip or tile ends past it", err);
         if (count == 0) return ci_fail(err, CI_ERR_CORRUPT, "%s: broken TIFF data (strip or tile %u is empty)", name, i + 1);
+        if (compression == COMPRESSION_NONE) {
+            uint64_t need = raw_block_size(tif, i);
+            if (count < need)
+                return ci_fail(err, CI_ERR_CORRUPT,
+                               "%s: broken TIFF data (%s %u holds %llu bytes of the %llu its pixels take)", name,
+                               TIFFIsTiled(tif) ? "tile" : "strip", i + 1, (unsigned long long)count,
+                               (unsigned long long)need);
+        }
     }
     return CI_OK;
 }

@@ -319,9 +319,6 @@ static ci_status webp_complete(int fd, const char *name, ci_error *err) {
 // ---------------------------------------------------------------------------
 // The table's entry
 
-// The saver (webp_save.c).
-ci_saver ci_webp_save;
-
 static int webp_sniff(const uint8_t *data, size_t size) {
     return size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0;
 }
@@ -346,6 +343,4 @@ const ci_loader ci_webp_loader = {
     .start = webp_start,
     .rows = webp_rows,
     .close = webp_close,
-    .has_quality = 1,
-    .save = ci_webp_save,
 };

@@ -71,8 +71,8 @@ static ci_status add_tags(const uint8_t *encoded, size_t size, const ci_output_t
 }
 
 // libwebp encodes on one thread: the options' `threads` is not used.
-ci_status ci_webp_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
-                       uint8_t **out, size_t *out_size, ci_error *err) {
+static ci_status webp_save(const ci_image *image, const ci_save_options *options, const ci_output_tags *tags,
+                           uint8_t **out, size_t *out_size, ci_error *err) {
     uint8_t *plain = NULL;
     size_t size = 0;
     ci_status status = encode_plain(image, options->quality, &plain, &size, err);
@@ -87,3 +87,13 @@ ci_status ci_webp_save(const ci_image *image, const ci_save_options *options, co
     free(plain);
     return status;
 }
+
+// Its entry in the writers' table (writers.c).
+const ci_writer ci_webp_writer = {
+    .format = CI_FORMAT_WEBP,
+    .name = "WebP",
+    .extensions = "webp",
+    .writes = CI_WRITES_PIXELS,
+    .options = CI_OPTION_QUALITY | CI_OPTION_DPI,
+    .save = webp_save,
+};

@@ -3,8 +3,8 @@
 // Decodes photos in the formats its table lists (ci_formats: each through
 // the library made for it), applies their orientation, converts colours to
 // sRGB (lcms2), scales each photo to cover its cell of the collage with an
-// anti-aliased filter, and encodes the result in the formats the table can
-// save (ci_encode).
+// anti-aliased filter, and writes the result through the writers' table
+// (ci_writers: pixels with ci_encode, pages with ci_document_*).
 //
 // Rules every function here keeps:
 //  - no global state: every call works on its own data, so calls on different
@@ -51,7 +51,8 @@ typedef enum {
     CI_FORMAT_TIFF = 5,   // II*\0 / MM\0*, through libtiff (issue #22)
     CI_FORMAT_GIF = 6,    // GIF87a / GIF89a, through giflib
     CI_FORMAT_JXL = 7,    // JPEG XL codestream or container, through libjxl
-    CI_FORMAT_RAW = 8     // camera RAW (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2), through libraw
+    CI_FORMAT_RAW = 8,    // camera RAW (DNG, CR2, CR3, NEF, ARW, RAF, ORF, RW2), through libraw
+    CI_FORMAT_PDF = 9     // written only (a page writer, ci_writers), never sniffed
 } ci_format;
 
 // "YYYY:MM:DD HH:MM:SS", then "+HH:MM" where the photo says its offset
@@ -232,6 +233,9 @@ typedef struct {
     double focus_x, focus_y;    // fractions of the upright photo; overrides crop
     int draft;                  // nonzero: decode at the scale that just covers the cell, without
                                 // the filter's headroom (previews: a terminal cannot show it)
+    int faces_wanted;           // nonzero (smart): faces are looked for and reported in the placement
+                                // even where the crop has no room to move or the photo is contained
+                                // (a caption's band is placed clear of them)
 } ci_draw_options;
 
 // How a file cut short is drawn (ci_placement.cut_short).
@@ -258,7 +262,14 @@ typedef struct {
     ci_cut cut_short;           // a JPEG that ends before its picture does (a download that stopped), and how
     double drawn_share;         // with CI_CUT_ROWS: the share of the picture's rows its data reached (0 to 1),
                                 // from the top; the rest is grey
+    ci_rect drawn;              // where `shown` went on the canvas: the cell, or (contain) the part of it
+                                // the whole photo fits
 } ci_placement;
+
+// A face's box (fractions of the photo, as ci_placement.faces) grown to the
+// head the smart crop keeps whole: the forehead and hair above, a little
+// around; within the photo.
+ci_box ci_head_of(ci_box face);
 
 // ci_draw_photo with a crop rule and fit; `placement` (may be NULL) says
 // what the cell shows and why. Smart and attention look at the photo's
@@ -276,17 +287,17 @@ ci_status ci_draw_photo_placed(const char *path, ci_image *canvas, ci_rect cell,
 // photo); a JPEG XL's first frame is decoded (libjxl cannot tell otherwise:
 // about 0.5 s for 12 megapixels). A JPEG cut short after its header is not
 // refused: it is drawn as far as it goes, as other readers draw it (with
-// `corrupt_data`, counted there). For `add`, which must refuse such a file
+// `cut_short`, said there). For `add`, which must refuse such a file
 // before accepting it; what only wants a photo's size (a layout's plan, a
 // preview) calls ci_probe_file alone.
-// With `drawn` (may be NULL: the walk alone), a format whose decoder
+// With `placed` (may be NULL: the walk alone), a format whose decoder
 // reads past broken data (JPEG, GIF) is also drawn as small as it decodes,
 // within `limits` (NULL: the default), as `save` would draw it: a file that
-// draw refuses is refused, and *drawn is that draw's placement, whose
+// draw refuses is refused, and *placed is that draw's placement, whose
 // corrupt_data, cut_short and drawn_share say what `save` will find (all 0
 // for a clean file). That draw is mostly a JPEG's entropy decoding: about
 // 35 ms of CPU for 12 megapixels.
-ci_status ci_check_complete(const char *path, const ci_limits *limits, ci_placement *drawn, ci_error *err);
+ci_status ci_check_complete(const char *path, const ci_limits *limits, ci_placement *placed, ci_error *err);
 
 // The rule itself, without pixels: where the crop of a photo shown
 // photo_width x photo_height goes in a cell_width x cell_height cell, given
@@ -311,36 +322,62 @@ ci_placed_by ci_place_crop(uint32_t photo_width, uint32_t photo_height, uint32_t
 // Frees a buffer ci_encode returned.
 void ci_buffer_free(uint8_t *buffer);
 
-// --- The formats: one table of loaders and savers ---
+// --- The formats read: one table of loaders ---
 
-// What the engine says of a format, for the places that list formats
-// (help texts, shell completions, the picker) and predict its sizes.
+// What the engine says of a format it reads, for the places that list
+// formats (help texts, shell completions, the picker) and predict its sizes.
 typedef struct {
     ci_format format;
     const char *name;          // "JPEG", "HEIF": as messages name it
     const char *title;         // "JPEG", "HEIC/HEIF/AVIF": the names people know it by, for help texts
     const char *extensions;    // lower case, space-separated, the usual first: "jpg jpeg jpe"
-    const char *save_extensions; // those ci_encode writes it as (HEIF: "avif" only), the same form
-    int can_save;              // ci_encode writes it
-    int has_quality;           // and its quality means something (a lossy encoder)
     unsigned smallest_scale;   // the smallest scale, in eighths (1-8), a photo is decoded at,
                                // which the pixel limit is checked against (8: full size only)
 } ci_format_info;
 
-// The number of formats; with `index` below it, fills *info with that one's
-// (in sniffing order). `info` may be NULL.
+// The number of formats read; with `index` below it, fills *info with that
+// one's (in sniffing order). `info` may be NULL.
 size_t ci_formats(size_t index, ci_format_info *info);
 
-// How ci_encode writes a collage: one value for every saver, so an option
-// only one format uses is a field here and that format's saver (the others
-// never read it). Start from ci_save_options_default() and set what
-// differs; a field added later takes 0 to mean "as before", so a caller
-// that zeroes the rest keeps its files.
+// --- The formats written: one table of writers (formats/writers.c) ---
+//
+// Apart from the loaders, as libvips keeps its save classes apart from its
+// load classes: a format may be read and not written (TIFF) or written and
+// never read (PDF). A writer writes pixels (ci_encode: a raster file) or
+// pages (ci_document_*: a page that sets text as text, a document of many).
+
+typedef enum {
+    CI_WRITES_PIXELS = 0,
+    CI_WRITES_PAGES = 1
+} ci_writes;
+
+// The ci_save_options a writer reads (ci_writer_info.options); it ignores
+// the others, which a caller may tell the person who gave them.
+#define CI_OPTION_QUALITY 1u    // quality: a lossy encoder (a page's: its photos' JPEGs)
+#define CI_OPTION_DPI 2u        // dots_per_inch: the print resolution the file says
+
 typedef struct {
-    int quality;                // 1-100 (clamped) where the format has one (ci_format_info.has_quality)
-    int threads;                // at most this many threads where the saver can use them; < 2: one
+    ci_format format;          // the file it writes
+    const char *name;          // "JPEG", "AVIF", "PDF": as messages name what it writes
+    const char *extensions;    // those its files are given, lower case, space-separated, the usual first
+    ci_writes writes;
+    unsigned options;          // the CI_OPTION_* it reads
+} ci_writer_info;
+
+// The number of writers; with `index` below it, fills *info with that
+// one's (in the table's order, the usual first). `info` may be NULL.
+size_t ci_writers(size_t index, ci_writer_info *info);
+
+// How a writer writes a collage: one value for every writer, so an option
+// only one format uses is a field here and that format's writer (the others
+// never read it; ci_writer_info.options says which). Start from
+// ci_save_options_default() and set what differs; a field added later takes
+// 0 to mean "as before", so a caller that zeroes the rest keeps its files.
+typedef struct {
+    int quality;                // 1-100 (clamped) where the writer reads it (CI_OPTION_QUALITY)
+    int threads;                // at most this many threads where the writer can use them; < 2: one
     const char *date_taken;     // NULL, or the earliest photo's "YYYY:MM:DD HH:MM:SS", written as
-                                // EXIF DateTimeOriginal
+                                // EXIF DateTimeOriginal (pixel writers)
     int dots_per_inch;          // 0: the file says no print size (as before); 1-65535: the print
                                 // resolution (issue #34), written as JPEG's JFIF density, PNG's pHYs
                                 // and EXIF XResolution/YResolution in every format that has EXIF
@@ -349,8 +386,8 @@ typedef struct {
 // Quality 90, one thread, no date, no print resolution.
 ci_save_options ci_save_options_default(void);
 
-// Encodes the RGB `image` as `format` (see ci_format_info.can_save) into a
-// new buffer (free it with ci_buffer_free) as `options` says (NULL: the
+// Encodes the RGB `image` as `format` (a writer of pixels) into a new
+// buffer (free it with ci_buffer_free) as `options` says (NULL: the
 // defaults). The file carries an sRGB ICC profile (what its pixels are),
 // the date taken and the print resolution where the options give them;
 // nothing else of the photos' metadata.
@@ -430,50 +467,71 @@ ci_status ci_text_font_family(const char *font, char *asked, char *used, size_t 
 // pixels inside both the box and the canvas are written.
 void ci_shade_box(ci_image *canvas, ci_rect box, ci_color colour, uint8_t alpha);
 
-// --- PDF: a collage to print (issue #34) ---
+// --- Pages: collages to print, one document of many (issue #34) ---
 //
-// One page of a physical size, drawn through Cairo's PDF surface: the
-// background, the caption bands (shades) and the text are vector; each
-// photo is the JPEG the caller encoded of it at its cell's print
-// resolution, embedded as it is. Every position is in the pixels of the
-// canvas the layout planned (canvas_width x canvas_height), which the page
-// scales to its points.
-
-typedef struct {
-    ci_rect where;              // the part of the canvas the photo covers
-    ci_image pixels;            // the photo as drawn there (RGB), at its print resolution
-    const uint8_t *jpeg;        // the same pixels encoded as JPEG: what the page embeds
-    size_t jpeg_size;
-} ci_pdf_photo;
+// A page of a physical size: the background, the caption bands (shades)
+// and the text are vector; each photo is its cell of the canvas, which the
+// writer encodes as a JPEG at the options' quality and embeds as it is.
+// Every position is in the pixels of the canvas the layout planned, which
+// the page scales to its points. A document is written as it is made: open
+// it, add its pages one at a time, close it; what it holds does not grow
+// with its pages (each page's photos are written out and let go when the
+// page is added). A one-page file is a document of one page.
 
 typedef struct {
     ci_rect box;
     ci_color colour;
     uint8_t alpha;              // opacity / 255, as ci_shade_box's
-} ci_pdf_shade;
+} ci_page_shade;
 
 typedef struct {
     ci_rect box;                // as ci_draw_text's box; the run's width and height are the box's
     ci_text_run run;
-} ci_pdf_text;
+} ci_page_text;
 
 typedef struct {
     double width_points, height_points;        // the page, 1/72 inch (3 to 14400 each)
-    uint32_t canvas_width, canvas_height;      // the pixel canvas the positions are in
+    ci_image canvas;                           // RGB: the photos drawn in their cells, at the print
+                                               // resolution; borrowed until ci_document_add returns
     ci_color background;
-    const ci_pdf_photo *photos;
+    const ci_rect *photos;                     // each photo's cell of the canvas (clipped to it)
     size_t photo_count;
-    const ci_pdf_shade *shades;                // drawn over the photos, in order
+    const ci_page_shade *shades;               // drawn over the photos, in order
     size_t shade_count;
-    const ci_pdf_text *texts;                  // drawn last, in order
+    const ci_page_text *texts;                 // drawn last, in order
     size_t text_count;
-    const char *title;                         // the document's title; NULL or "": none
-    const char *creator;                       // the program that made it ("collage 1.2")
-    const char *creation_date;                 // ISO 8601 ("2026-11-28T10:00:00Z"); NULL: now
-} ci_pdf_page;
+} ci_page;
 
-// Writes the page as a PDF into a new buffer (free it with ci_buffer_free).
-ci_status ci_pdf_write(const ci_pdf_page *page, uint8_t **out, size_t *out_size, ci_error *err);
+// Where a document's bytes go, as they are made: nonzero when all `size`
+// were written.
+typedef int (*ci_write_fn)(void *closure, const uint8_t *bytes, size_t size);
+
+// A document being written: the caller's, filled in before ci_document_open
+// and kept (it may move) until ci_document_close, which must follow a
+// successful open whatever happens between.
+typedef struct {
+    ci_format format;           // a writer of pages (ci_writer_info.writes): CI_FORMAT_PDF
+    ci_save_options options;    // what its writer reads of them: the photos' quality, threads
+    const char *title;          // the document's title; NULL or "": none
+    const char *creator;        // the program that made it ("collage 1.2"); NULL: none
+    const char *creation_date;  // ISO 8601 ("2026-11-28T10:00:00Z"); NULL: now
+    ci_write_fn write;          // where the file goes (a failed write fails the page or the close)
+    void *closure;
+    void *state;                // the writer's, from open to close (a page writer's surface
+                                // outlives a call); the caller leaves it alone
+} ci_document;
+
+// Starts the document (nothing is written before its first page); the
+// strings are copied.
+ci_status ci_document_open(ci_document *document, ci_error *err);
+
+// Draws `page` and writes it out. After a failure the document takes no
+// more pages; close it.
+ci_status ci_document_add(ci_document *document, const ci_page *page, ci_error *err);
+
+// Writes the document's end and frees what it held, whatever came before;
+// refuses a document without pages or with a page that failed.
+ci_status ci_document_close(ci_document *document, ci_error *err);
 
 // --- Measures for `collage suggest` (issue #33; measure.c) ---
 
@@ -486,18 +544,23 @@ typedef struct {
 typedef struct {
     ci_photo_info info;     // the probe's: format, sizes, orientation, date taken
     uint64_t hash;          // DCT hash of the upright picture (near-duplicates differ in few bits)
+    uint64_t gradient_hash; // which cells of a 9 x 8 grey copy are brighter than their left neighbour:
+                            // the same scene shot darker or brighter (a bracket) keeps it
     double sharpness;       // variance of the Laplacian of the grey picture (compare within one scene)
     double dark_share;      // share of pixels in clipped shadows (grey <= 10)
     double bright_share;    // share of pixels in clipped highlights (grey >= 245)
     double mean_level;      // mean grey level, 0-1
     int from_thumbnail;     // nonzero: measured on the file's thumbnail (EXIF's, a HEIF's), else on the smallest decode
     uint32_t measured_width, measured_height; // the grey picture measured (at most 160 on its long side)
+    int corrupt_data;       // the decode read past broken data or the end of a file cut short (libjpeg's
+                            // warnings, as ci_placement.corrupt_data counts them); 0 for a clean file
 } ci_measures;
 
 // Measures the photo at `path` from its cheapest picture: the thumbnail
 // the file carries when asked for and usable (of the photo's shape), else a
 // shrink-on-load decode to about 160 pixels. Never decodes a JPEG at
-// full size.
+// full size. A JPEG that does not end with its end marker is decoded, not
+// measured on its thumbnail, so that a file cut short is noticed.
 ci_status ci_measure_photo(const char *path, const ci_measure_options *options, ci_measures *out, ci_error *err);
 
 // The faces the smart crop's search finds anywhere in the photo (frontal,

@@ -14,7 +14,8 @@ public enum CollageRules {
     }
 
     public static func canAdd(count: Int) -> Bool { count < maximumPhotos }
-    public static func canClear(count: Int) -> Bool { count > 0 }
+    /// A collage with only a title has that to clear.
+    public static func canClear(count: Int, titled: Bool = false) -> Bool { count > 0 || titled }
     public static func canSave(count: Int) -> Bool { count > 0 && count % 2 == 0 }
 
     /// Why adding `adding` photos to a collage of `count` is refused, or nil.
@@ -24,8 +25,8 @@ public enum CollageRules {
         return nil
     }
 
-    public static func clearRefusal(count: Int) -> CollageRefusal? {
-        canClear(count: count) ? nil : .nothingToClear
+    public static func clearRefusal(count: Int, titled: Bool = false) -> CollageRefusal? {
+        canClear(count: count, titled: titled) ? nil : .nothingToClear
     }
 
     public static func saveRefusal(count: Int) -> CollageRefusal? {

@@ -24,3 +24,26 @@ public struct CollageTitle: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { text }
 }
+
+/// Stored as its text (the selection file, `CollageState`); text that is
+/// not a title (too long, empty) does not decode.
+extension CollageTitle: Codable {
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        do {
+            try self.init(text)
+        } catch {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(error)")
+        }
+        // A stored title was cleaned when it was set: anything else was not written by us.
+        guard self.text == text else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a title that is not one line")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}

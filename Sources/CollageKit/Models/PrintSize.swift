@@ -142,6 +142,19 @@ public enum SizeRequest: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The canvas's pixels when both sides are given (a size on paper at
+    /// the default print resolution, as `save` draws it without --dpi): how
+    /// much a cell would enlarge a photo (`suggest`).
+    public var pixelArea: Double? {
+        switch self {
+        case let .pixels(size):
+            guard let width = size.width, let height = size.height else { return nil }
+            return Double(width) * Double(height)
+        case let .paper(paper):
+            return (try? paper.canvas(at: .default)).map { Double($0.width) * Double($0.height) }
+        }
+    }
+
     public var description: String {
         switch self {
         case let .pixels(size): size.description

@@ -278,6 +278,14 @@ public struct CollageRenderOptions: Equatable, Sendable {
         self.textColour = textColour
     }
 
+    /// These options with the selection's own title (`collage title`) where
+    /// they give none: `--title` overrides it for one save.
+    public func titled(_ stored: CollageTitle?) -> CollageRenderOptions {
+        var options = self
+        if options.title == nil { options.title = stored }
+        return options
+    }
+
     /// These options drawn at the size `request` asks for, `dpi` the print
     /// resolution asked (`--dpi`; nil when not asked): the one place a size
     /// on paper becomes pixels. A size on paper is drawn at `dpi` (300 when

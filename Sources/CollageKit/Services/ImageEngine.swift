@@ -2,9 +2,9 @@ import CollageImaging
 import Dispatch
 import Foundation
 
-/// A format the engine reads (and maybe writes), as its table describes it:
-/// what a photo is, judged by its bytes, and what a collage is saved in,
-/// chosen by the file's extension (`writable`).
+/// A format the engine reads or writes, as its tables describe it (the
+/// loaders' and the writers', apart): what a photo is, judged by its bytes,
+/// and what a collage is saved in, chosen by the file's extension (`writable`).
 public struct ImageFormat: Equatable, Sendable {
     let format: ci_format
     /// As messages name it: "JPEG", "HEIF".
@@ -16,20 +16,56 @@ public struct ImageFormat: Equatable, Sendable {
     /// Those a collage saved in it is given (HEIF: only "avif"), the usual first.
     public let saveExtensions: [String]
     public let canSave: Bool
-    /// Its saver has a quality (a lossy encoder).
-    public let hasQuality: Bool
+    /// The save options its writer reads (none: it is not written); the
+    /// others it ignores, which the views say when they are given.
+    public let reads: SaveOptionKinds
+    /// Its writer writes pages (PDF: the title and captions set as text
+    /// over the photos), not pixels that have them drawn in.
+    public let isPage: Bool
     /// The smallest scale, in eighths, a photo is decoded at (8: full size only).
     public let smallestScale: Int
 
-    /// Every format, in the engine's order.
+    /// Its writer has a quality (a lossy encoder; a page's photos).
+    public var hasQuality: Bool { reads.contains(.quality) }
+
+    /// The engine's writers, in its order.
+    private static let writers: [ci_writer_info] = (0..<ci_writers(0, nil)).map { index in
+        var info = ci_writer_info()
+        _ = ci_writers(index, &info)
+        return info
+    }
+
+    private init(_ format: ci_format, name: String, title: String, extensions: [String], writer: ci_writer_info?,
+                 smallestScale: Int) {
+        self.format = format
+        self.name = name
+        self.title = title
+        self.extensions = extensions
+        saveExtensions = writer.map { String(cString: $0.extensions).split(separator: " ").map(String.init) } ?? extensions
+        canSave = writer != nil
+        reads = writer.map { SaveOptionKinds(rawValue: $0.options) } ?? []
+        isPage = writer?.writes == CI_WRITES_PAGES
+        self.smallestScale = smallestScale
+    }
+
+    /// Every format read, in the engine's order, with its writer if it has one.
     public static let all: [ImageFormat] = (0..<ci_formats(0, nil)).map { index in
         var info = ci_format_info()
         _ = ci_formats(index, &info)
-        return ImageFormat(
-            format: info.format, name: String(cString: info.name), title: String(cString: info.title),
-            extensions: String(cString: info.extensions).split(separator: " ").map(String.init),
-            saveExtensions: String(cString: info.save_extensions).split(separator: " ").map(String.init),
-            canSave: info.can_save != 0, hasQuality: info.has_quality != 0, smallestScale: Int(info.smallest_scale))
+        return ImageFormat(info.format, name: String(cString: info.name), title: String(cString: info.title),
+                           extensions: String(cString: info.extensions).split(separator: " ").map(String.init),
+                           writer: writers.first { $0.format == info.format }, smallestScale: Int(info.smallest_scale))
+    }
+
+    /// The formats a collage can be saved in, in the writers' order: those
+    /// read too as `all` has them, those written only (PDF) from their writer.
+    public static let writable: [ImageFormat] = writers.map { writer in
+        all.first { $0.format == writer.format } ?? {
+            let name = String(cString: writer.name)
+            return ImageFormat(writer.format, name: name, title: name,
+                               extensions: String(cString: writer.extensions).split(separator: " ").map(String.init),
+                               writer: writer, smallestScale: 8)
+        }()
     }
 
     /// The format of an engine's code, nil for one it does not know.
@@ -51,20 +87,6 @@ public struct ImageFormat: Equatable, Sendable {
 }
 
 extension ImageFormat {
-    /// A page to print (issue #34): written only, never read, so not in the
-    /// engine's table of formats; `ImageEngine.encode(_:options:)` makes it
-    /// through `ci_pdf_write`. Its quality is its photos' (JPEG).
-    public static let pdf = ImageFormat(
-        format: CI_FORMAT_UNKNOWN, name: "PDF", title: "PDF", extensions: ["pdf"], saveExtensions: ["pdf"],
-        canSave: true, hasQuality: true, smallestScale: 8)
-
-    /// A page that sets the title and captions as text over the photos
-    /// (PDF), rather than pixels that have them drawn in.
-    public var isPage: Bool { self == .pdf }
-
-    /// The formats a collage can be saved in: the table's, in its order, then PDF.
-    public static let writable: [ImageFormat] = all.filter(\.canSave) + [pdf]
-
     /// The table's first writable format (JPEG): what a batch writes unless told.
     public static var standard: ImageFormat { writable[0] }
 
@@ -431,7 +453,7 @@ extension PhotoShape {
 /// Turns an image, or a page, into file bytes.
 public protocol ImageEncoding: Sendable {
     func encode(_ image: RGBImage, as format: ImageFormat, options: SaveOptions) throws -> [UInt8]
-    /// A PDF of one page (`ImageFormat.pdf`).
+    /// A PDF of one page (`ImageFormat.pdf`, a `PageDocument` of one page).
     func encode(_ page: CollagePage, options: SaveOptions) throws -> [UInt8]
 }
 
@@ -468,9 +490,9 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     public func admit(_ photo: Photo) throws -> Admission {
         let info = try inspect(photo)
         var limits = ci_limits(max_pixels: maxDecodedPixels)
-        var drawn = ci_placement()
-        try call(photo) { ci_check_complete($0, &limits, &drawn, &$1) }
-        return Admission(info: info, notices: PhotoNotice.damage(of: drawn, photo: photo).map { [$0] } ?? [])
+        var placed = ci_placement()
+        try call(photo) { ci_check_complete($0, &limits, &placed, &$1) }
+        return Admission(info: info, notices: PhotoNotice.damage(of: placed, photo: photo).map { [$0] } ?? [])
     }
 
     /// Calls the engine on the photo's path; its refusal thrown.
@@ -678,8 +700,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     /// Where `text` goes as a caption of `cell`: a band across its bottom
     /// (`CaptionBand`) as tall as the line the text engine lays out; nil
     /// when no font can draw it (nothing is drawn then).
-    func placeCaption(_ text: String, in cell: CellRect, fontPixels: Double,
-                      options: CollageRenderOptions) throws(ImageEngineError) -> DrawnCaption? {
+    func placeCaption(_ text: String, in cell: CellRect, fontPixels: Double, options: CollageRenderOptions,
+                      clearOf heads: [CellRect] = []) throws(ImageEngineError) -> DrawnCaption? {
         var metrics = ci_text_metrics()
         var error = ci_error()
         let width = CaptionBand.textBox(in: cell, fontPixels: fontPixels).width
@@ -691,8 +713,32 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         guard metrics.has_fonts != 0 else { return nil }
         // A broken font's line cannot make the band take the cell.
         let lineHeight = min(Int(metrics.height), Int((fontPixels * 3).rounded()))
-        return DrawnCaption(text: text, band: CaptionBand.rect(in: cell, lineHeight: lineHeight, fontPixels: fontPixels),
+        return DrawnCaption(text: text, band: CaptionBand.rect(in: cell, lineHeight: lineHeight, fontPixels: fontPixels,
+                                                               clearOf: heads),
                             fontPixels: fontPixels)
+    }
+
+    /// The heads of the faces a draw found (`ci_head_of`), where the cell
+    /// shows them, in canvas pixels (within the cell): what a caption's band keeps clear of.
+    static func heads(_ placement: ci_placement, in cell: CellRect) -> [CellRect] {
+        let shown = placement.shown, drawn = placement.drawn
+        guard shown.width > 0, shown.height > 0, drawn.width > 0, drawn.height > 0 else { return [] }
+        let count = min(Int(placement.face_count), Int(CI_MAX_FACES))
+        return withUnsafeBytes(of: placement.faces) { raw in
+            raw.bindMemory(to: ci_box.self).prefix(count).compactMap { face in
+                let head = ci_head_of(face)
+                func across(_ value: Double) -> Int {
+                    Int(drawn.x) + Int(((value - shown.x) / shown.width * Double(drawn.width)).rounded())
+                }
+                func down(_ value: Double) -> Int {
+                    Int(drawn.y) + Int(((value - shown.y) / shown.height * Double(drawn.height)).rounded())
+                }
+                let left = max(cell.x, across(head.x)), right = min(cell.x + cell.width, across(head.x + head.width))
+                let top = max(cell.y, down(head.y)), bottom = min(cell.y + cell.height, down(head.y + head.height))
+                guard right > left, bottom > top else { return nil }
+                return CellRect(x: left, y: top, width: right - left, height: bottom - top)
+            }
+        }
     }
 
     /// Composites a caption into `canvas`: its translucent band over the
@@ -737,6 +783,9 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     var error = ci_error()
                     let rect = ci_rect(cell)
                     var drawOptions = drawOptions(for: photos[index], drawing)
+                    // A caption is placed clear of the faces: smart finds them whatever the crop.
+                    let captioned = options.caption != .none || photos[index].caption != nil
+                    drawOptions.faces_wanted = captioned ? 1 : 0
                     var placement = ci_placement()
                     let status = photos[index].withFileSystemPath {
                         ci_draw_photo_placed($0, &canvas, rect, &drawOptions, &placement, &error)
@@ -754,7 +803,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                     // Each caption in its own cell, so the workers never write the same pixels.
                     if status == CI_OK, let caption = options.caption.caption(for: photos[index], dateTaken: date) {
                         do throws(ImageEngineError) {
-                            let placed = try placeCaption(caption, in: cell, fontPixels: captionPixels, options: options)
+                            let placed = try placeCaption(caption, in: cell, fontPixels: captionPixels, options: options,
+                                                          clearOf: Self.heads(placement, in: cell))
                             if let placed, text == .onPixels { try draw(placed, on: &canvas, options: options) }
                             drawnCaptions.withLock { $0[index] = placed }
                         } catch {
@@ -927,19 +977,19 @@ private struct FailureList: Sendable {
 
 extension ImageEngine: PhotoMeasuring {
     /// `ci_measure_photo`: the file's thumbnail (EXIF's, a HEIF's) where usable, else the
-    /// smallest decode. `fileTime` (seconds since 1970) dates a photo whose
-    /// file says nothing.
-    public func measure(_ photo: Photo, fileTime: Double) throws -> PhotoMeasures {
+    /// smallest decode. A photo whose file gives no capture date has none.
+    public func measure(_ photo: Photo) throws -> PhotoMeasures {
         var options = ci_measure_options()
         options.limits.max_pixels = maxDecodedPixels
         options.use_thumbnail = 1
         var measures = ci_measures()
         try call(photo) { ci_measure_photo($0, &options, &measures, &$1) }
         return PhotoMeasures(width: Int(measures.info.display_width), height: Int(measures.info.display_height),
-                             taken: PhotoTime(exif: PhotoInfo.text(of: measures.info.date_taken), fileTime: fileTime),
-                             hash: measures.hash, sharpness: measures.sharpness, darkShare: measures.dark_share,
-                             brightShare: measures.bright_share, meanLevel: measures.mean_level,
-                             fromThumbnail: measures.from_thumbnail != 0)
+                             taken: PhotoTime(exif: PhotoInfo.text(of: measures.info.date_taken)),
+                             hash: measures.hash, gradientHash: measures.gradient_hash, sharpness: measures.sharpness,
+                             darkShare: measures.dark_share, brightShare: measures.bright_share,
+                             meanLevel: measures.mean_level, fromThumbnail: measures.from_thumbnail != 0,
+                             corruptData: Int(measures.corrupt_data))
     }
 
     /// `ci_count_faces`: the smart crop's search over the whole photo.

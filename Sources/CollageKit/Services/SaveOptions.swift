@@ -47,3 +47,14 @@ public struct SaveOptions: Equatable, Sendable {
         return options
     }
 }
+
+/// The save options a format's writer reads (`ImageFormat.reads`), as the
+/// engine's writers' table says (`ci_writer_info.options`).
+public struct SaveOptionKinds: OptionSet, Equatable, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// `quality`: a lossy encoder's (a page's: its photos').
+    public static let quality = SaveOptionKinds(rawValue: CI_OPTION_QUALITY)
+    /// `resolution`: the print size the file says.
+    public static let resolution = SaveOptionKinds(rawValue: CI_OPTION_DPI)
+}

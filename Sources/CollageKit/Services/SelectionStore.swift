@@ -7,29 +7,41 @@ import Darwin
 
 /// Where the selection lives between commands.
 ///
-/// `update` is the only way to change it: it runs `change` on the latest
-/// stored selection while holding an exclusive lock, and stores the result
-/// atomically, so concurrent commands never lose each other's changes.
+/// `updateSelection` is the only way to change it: it runs `change` on the
+/// latest stored selection while holding an exclusive lock, and stores the
+/// result atomically, so concurrent commands never lose each other's changes.
 public protocol SelectionStore: AnyObject {
-    func load() throws -> [Photo]
-    func update<T>(_ change: (inout [Photo]) throws -> T) throws -> T
+    func loadSelection() throws -> Selection
+    func updateSelection<T>(_ change: (inout Selection) throws -> T) throws -> T
+}
+
+extension SelectionStore {
+    /// The photos alone, for the many changes that touch nothing else.
+    public func load() throws -> [Photo] { try loadSelection().photos }
+
+    /// `updateSelection` of the photos alone: the title is kept as it is.
+    public func update<T>(_ change: (inout [Photo]) throws -> T) throws -> T {
+        try updateSelection { try change(&$0.photos) }
+    }
 }
 
 /// A selection kept in memory only: for tests and for batch mode, which must
 /// never touch the interactive selection.
 public final class InMemorySelectionStore: SelectionStore {
-    private let photos: Locked<[Photo]>
+    private let selection: Locked<Selection>
 
-    public init(_ photos: [Photo] = []) { self.photos = Locked(photos) }
+    public init(_ photos: [Photo] = [], title: CollageTitle? = nil) {
+        selection = Locked(Selection(photos: photos, title: title))
+    }
 
-    public func load() throws -> [Photo] { photos.current }
+    public func loadSelection() throws -> Selection { selection.current }
 
-    public func update<T>(_ change: (inout [Photo]) throws -> T) throws -> T {
-        try photos.withLock { photos in
+    public func updateSelection<T>(_ change: (inout Selection) throws -> T) throws -> T {
+        try selection.withLock { selection in
             // On a throw, nothing changes.
-            var copy = photos
+            var copy = selection
             let result = try change(&copy)
-            photos = copy
+            selection = copy
             return result
         }
     }
@@ -55,9 +67,13 @@ public final class FileSelectionStore: SelectionStore {
     private var lockFile: URL { directory.appendingPathComponent("selection.lock") }
     private let notice: (String) -> Void
 
+    /// `title` is absent without one, so such a file reads the same in
+    /// older versions (which ignore the key when there is one: version 1
+    /// still, as nothing they read has changed).
     private struct StoredSelection: Codable {
         var version: Int
         var photos: [StoredPath]
+        var title: CollageTitle?
     }
 
     /// One photo in the file: its path as a JSON string, as ever. A path
@@ -121,16 +137,16 @@ public final class FileSelectionStore: SelectionStore {
     /// Reading creates nothing: `status`, `preview` and `--help` leave the
     /// disk as they found it. Without the folder or its lock file nobody has
     /// ever stored a selection here, so there is nothing to wait for.
-    public func load() throws -> [Photo] {
+    public func loadSelection() throws -> Selection {
         try withLock(creating: false) { try read() }
     }
 
-    public func update<T>(_ change: (inout [Photo]) throws -> T) throws -> T {
+    public func updateSelection<T>(_ change: (inout Selection) throws -> T) throws -> T {
         try withLock {
             let before = try read()
-            var photos = before
-            let result = try change(&photos)
-            if photos != before { try write(photos) }
+            var selection = before
+            let result = try change(&selection)
+            if selection != before { try write(selection) }
             return result
         }
     }
@@ -161,22 +177,22 @@ public final class FileSelectionStore: SelectionStore {
 
     // MARK: - Reading and writing (called with the lock held)
 
-    private func read() throws -> [Photo] {
+    private func read() throws -> Selection {
         let data: Data
         do {
             data = try Data(contentsOf: stateFile)
         } catch CocoaError.fileReadNoSuchFile {
-            return []
+            return Selection()
         } catch {
-            if !FileManager.default.fileExists(atPath: stateFile.path) { return [] }
+            if !FileManager.default.fileExists(atPath: stateFile.path) { return Selection() }
             throw SelectionStoreError(description: "cannot read \(stateFile.path): \(error.localizedDescription)")
         }
         if let stored = try? JSONDecoder().decode(StoredSelection.self, from: data), stored.version == 1,
            stored.photos.allSatisfy(\.isValid) {
-            return stored.photos.map(\.photo)
+            return Selection(photos: stored.photos.map(\.photo), title: stored.title)
         }
         try moveAsideCorrupt()
-        return []
+        return Selection()
     }
 
     private func moveAsideCorrupt() throws {
@@ -196,10 +212,11 @@ public final class FileSelectionStore: SelectionStore {
         notice("the state file was corrupt: moved it to \(destination.path) and started a new selection")
     }
 
-    private func write(_ photos: [Photo]) throws {
+    private func write(_ selection: Selection) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        let data = try encoder.encode(StoredSelection(version: 1, photos: photos.map(StoredPath.init)))
+        let data = try encoder.encode(StoredSelection(version: 1, photos: selection.photos.map(StoredPath.init),
+                                                      title: selection.title))
         removeLeftoverTemporaries()
         do {
             try AtomicFile.write(Array(data), to: stateFile.path, overwrite: true, mode: AtomicFile.privateFileMode)

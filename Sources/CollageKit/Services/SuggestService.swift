@@ -12,24 +12,49 @@ public struct SuggestionReport: Sendable {
     /// By events: those skipped for having fewer than two photos worth
     /// showing (event numbers, as in the verdicts).
     public let skippedEvents: [Int]
-    /// Files that were no photo (content in no format the engine reads) and
-    /// those that could not be read (unreadable, cut short, broken), with
-    /// each one's reason.
-    public let notPhotos: Int
+    /// Files that were no photo (content in no format the engine reads), in
+    /// the order found, and those that could not be read (unreadable, cut
+    /// short, broken), with each one's reason.
+    public let notPhotos: [Photo]
     public let unreadable: [String]
     /// Folders that could not be listed, with the reason.
     public let unlistedFolders: [String]
+    /// Links to folders that were not entered (without `followLinks`).
+    public var unfollowedLinks: [Photo] = []
 
     /// The event's photos in the order taken: indices.
     public func photos(ofEvent event: Int) -> [Int] { verdicts.indices.filter { verdicts[$0].event == event } }
 
+    /// The photos without a capture date: indices (the last, in one event).
+    public var undated: [Int] { photos.indices.filter { photos[$0].measures.taken == nil } }
+
     /// An event's title (`--events`' #title): its date in the locale's
     /// medium format, or the range of dates when it spans days, on the
     /// photos' own wall clocks (a day in Tokyo is that day wherever it is
-    /// looked at).
+    /// looked at); for the undated photos' event, their folder's name.
     public func title(ofEvent event: Int, locale: Locale = CaptionSource.environmentLocale()) -> String {
-        let clocks = photos(ofEvent: event).map { photos[$0].measures.taken.wallClock }
+        let members = photos(ofEvent: event)
+        let clocks = members.compactMap { photos[$0].measures.taken?.wallClock }
+        guard !clocks.isEmpty else { return Self.folderTitle(members.map { photos[$0].photo }) }
         return Self.dateTitle(from: clocks.min() ?? 0, to: clocks.max() ?? 0, locale: locale)
+    }
+
+    /// The name of the deepest folder holding all `photos`.
+    public static func folderTitle(_ photos: [Photo]) -> String {
+        var common = photos.first.map { $0.parent.fileSystemPath } ?? []
+        for photo in photos.dropFirst() {
+            let path = photo.parent.fileSystemPath
+            var length = zip(common, path).prefix { $0 == $1 }.count
+            // Whole names only: "/a/trip" and "/a/tripod" share "/a".
+            if !(length == common.count && (length == path.count || path[length] == UInt8(ascii: "/")))
+                && !(length == path.count && (length == common.count || common[length] == UInt8(ascii: "/"))) {
+                while length > 0 && common[length - 1] != UInt8(ascii: "/") { length -= 1 }
+                length = max(length - 1, 1)
+            }
+            common = Array(common.prefix(length))
+        }
+        let folder = Photo(fileSystemPath: common)
+        return common.count > 1 ? folder.fileName : folder.path
     }
 
     /// Wall-clock seconds (since 1970, read as UTC) as a medium date or range.
@@ -50,9 +75,10 @@ public struct SuggestionReport: Sendable {
 
 /// Suggests photos of one folder: the photos screen's `S`.
 public protocol PhotoSuggesting: Sendable {
-    /// The best of the folder's photos (`SuggestionChoice`'s default
-    /// count), in the order taken.
-    func suggest(in folder: Photo) throws -> [Photo]
+    /// The best of the folder's photos, in the order taken, to fill the
+    /// collage's free places: `SuggestionChoice`'s default count less
+    /// `alreadyIn`'s count (the collage's total even), never one of them.
+    func suggest(in folder: Photo, alreadyIn: [Photo]) throws -> [Photo]
 }
 
 /// Finds the photos under some paths, measures them (in parallel over the
@@ -73,12 +99,18 @@ public final class SuggestService: @unchecked Sendable {
     }
 
     /// The files under `paths`: a file as it is, a folder's files (not
-    /// hidden ones), and with `recursive` its folders' too (each real folder once: a symbolic link
-    /// back up the tree is not a loop). A path that is neither is a failure;
-    /// a folder inside that cannot be listed is reported, not fatal.
-    public func files(under paths: [Photo], recursive: Bool) throws -> (files: [Photo], unlisted: [String]) {
+    /// hidden ones), and with `recursive` its folders' too (each real folder
+    /// once). A path named is followed even when it is a link; inside, a
+    /// link to a file is that file, but a link to a folder is entered only
+    /// with `followLinks` (as `find` does), so that the folder given is the
+    /// folder searched: `d/loop -> ../..` would search d's parents. A path
+    /// that is neither is a failure; a folder inside that cannot be listed is
+    /// reported, not fatal.
+    public func files(under paths: [Photo], recursive: Bool, followLinks: Bool = false) throws
+        -> (files: [Photo], unlisted: [String], unfollowed: [Photo]) {
         var files: [Photo] = []
         var unlisted: [String] = []
+        var unfollowed: [Photo] = []
         var seen = Set<[UInt64]>()
         func identity(_ folder: Photo) -> [UInt64]? {
             var info = stat()
@@ -105,7 +137,15 @@ public final class SuggestService: @unchecked Sendable {
             files += listing.files.filter { !$0.fileName.hasPrefix(".") }.sorted {
                 $0.path != $1.path ? $0.path < $1.path : $0.fileSystemPath.lexicographicallyPrecedes($1.fileSystemPath)
             }
-            if recursive { for sub in listing.folders where !sub.isHidden { try walk(sub.file, top: false) } }
+            guard recursive else { return }
+            for sub in listing.folders where !sub.isHidden {
+                var info = stat()
+                if !followLinks, sub.file.withFileSystemPath({ lstat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+                    unfollowed.append(sub.file)
+                    continue
+                }
+                try walk(sub.file, top: false)
+            }
         }
         for path in paths {
             var info = stat()
@@ -119,19 +159,25 @@ public final class SuggestService: @unchecked Sendable {
                 files.append(path)
             }
         }
-        return (files, unlisted)
+        return (files, unlisted, unfollowed)
     }
 
-    /// Measures, groups and chooses. `progress` is told (done, total) as
-    /// photos are measured, from any thread.
-    public func suggest(_ paths: [Photo], recursive: Bool, choice: SuggestionChoice, byEvents: Bool,
+    /// Measures, groups and chooses. `alreadyIn`: photos in the collage
+    /// already, never chosen, nor their near-duplicates. `progress` is told
+    /// (done, total) as photos are measured, from any thread.
+    public func suggest(_ paths: [Photo], recursive: Bool, followLinks: Bool = false, choice: SuggestionChoice,
+                        byEvents: Bool, alreadyIn: [Photo] = [],
                         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> SuggestionReport {
-        let (files, unlisted) = try self.files(under: paths, recursive: recursive)
+        let (files, unlisted, unfollowed) = try self.files(under: paths, recursive: recursive, followLinks: followLinks)
         let measured = measureAll(files, progress: progress)
         var photos = measured.photos
-        photos.sort { ($0.measures.taken.instant, $0.photo.path) < ($1.measures.taken.instant, $1.photo.path) }
+        // In the order taken; the undated last, by path.
+        photos.sort {
+            ($0.measures.taken?.instant ?? .infinity, $0.photo.path) < ($1.measures.taken?.instant ?? .infinity, $1.photo.path)
+        }
 
         var verdicts = choice.judge(photos)
+        choice.setAside(&verdicts, photos: photos, alreadyIn: Set(alreadyIn))
         let scopes: [[Int]] = byEvents
             ? Dictionary(grouping: verdicts.indices, by: { verdicts[$0].event }).sorted { $0.key < $1.key }.map(\.value)
             : [Array(verdicts.indices)]
@@ -139,26 +185,28 @@ public final class SuggestService: @unchecked Sendable {
         var skipped: [Int] = []
         // Faces only where they could change a pick, `threads` photos at a time.
         for scope in scopes {
-            let chosen = choice.settle(&verdicts, photos: &photos, running: choice.running(verdicts, among: scope),
-                                       among: scope, batch: threads) { asked, photos in lookForFaces(asked, in: &photos) }
+            let collage = choice.forCollage(&verdicts, photos: photos, among: scope)
+            let chosen = collage.settle(&verdicts, photos: &photos, running: collage.running(verdicts, among: scope),
+                                        among: scope, batch: threads) { asked, photos in lookForFaces(asked, in: &photos) }
             if chosen.isEmpty && byEvents { skipped.append(verdicts[scope[0]].event) } else { choices.append(chosen) }
         }
         try cache?.save()
         return SuggestionReport(photos: photos, verdicts: verdicts, choices: choices, skippedEvents: skipped,
-                                notPhotos: measured.notPhotos, unreadable: measured.unreadable, unlistedFolders: unlisted)
+                                notPhotos: measured.notPhotos, unreadable: measured.unreadable, unlistedFolders: unlisted,
+                                unfollowedLinks: unfollowed)
     }
 
     /// Each file's measures, from the cache when it knows the file as it is
     /// now, else from the measurer, on `threads` workers: the photos (in no
-    /// order), how many files were no photo, and why each unreadable one
-    /// could not be read (in the files' order). Only a photo's small value is
-    /// kept, and of a file that is no photo only the count: 100,000 entries
-    /// are a few megabytes.
+    /// order), the files that were no photo and why each unreadable one
+    /// could not be read (both in the files' order). Only a photo's small
+    /// value is kept, and of a file that is no photo only its index: 100,000
+    /// entries are a few megabytes.
     private func measureAll(_ files: [Photo], progress: @escaping @Sendable (Int, Int) -> Void)
-        -> (photos: [MeasuredPhoto], notPhotos: Int, unreadable: [String]) {
+        -> (photos: [MeasuredPhoto], notPhotos: [Photo], unreadable: [String]) {
         let known = cache
         let photos = Locked([MeasuredPhoto]()), fresh = Locked([(MeasuredPhoto, FileStamp)]())
-        let notPhotos = Locked(0), unreadable = Locked([(Int, String)]())
+        let notPhotos = Locked([Int]()), unreadable = Locked([(Int, String)]())
         let next = Locked(0), finished = Locked(0)
         let measurer = self.measurer
         DispatchQueue.concurrentPerform(iterations: min(threads, max(1, files.count))) { _ in
@@ -174,11 +222,11 @@ public final class SuggestService: @unchecked Sendable {
                         photos.withLock { $0.append(MeasuredPhoto(photo: photo, measures: measures)) }
                     } else {
                         do {
-                            let measured = MeasuredPhoto(photo: photo, measures: try measurer.measure(photo, fileTime: stamp.modified))
+                            let measured = MeasuredPhoto(photo: photo, measures: try measurer.measure(photo))
                             photos.withLock { $0.append(measured) }
                             fresh.withLock { $0.append((measured, stamp)) }
                         } catch let error as ImageEngineError where error.kind == .notImage {
-                            notPhotos.withLock { $0 += 1 }
+                            notPhotos.withLock { $0.append(index) }
                         } catch let error as ImageEngineError {
                             unreadable.withLock { $0.append((index, error.message)) }
                         } catch {
@@ -195,7 +243,7 @@ public final class SuggestService: @unchecked Sendable {
             }
         }
         for (photo, stamp) in fresh.current { cache?.store(photo.measures, of: photo.photo, stamp: stamp) }
-        return (photos.current, notPhotos.current, unreadable.current.sorted { $0.0 < $1.0 }.map(\.1))
+        return (photos.current, notPhotos.current.sorted().map { files[$0] }, unreadable.current.sorted { $0.0 < $1.0 }.map(\.1))
     }
 
     /// Faces for the photos at `indices` that have none yet, in parallel;
@@ -228,10 +276,14 @@ public final class SuggestService: @unchecked Sendable {
 }
 
 extension SuggestService: PhotoSuggesting {
-    public func suggest(in folder: Photo) throws -> [Photo] {
-        let report = try suggest([folder], recursive: false, choice: SuggestionChoice(), byEvents: false)
+    public func suggest(in folder: Photo, alreadyIn: [Photo]) throws -> [Photo] {
+        guard let choice = SuggestionChoice.filling(alreadyIn: alreadyIn.count) else {
+            throw CollageFailure(.folder, path: folder.path, message: "the collage is full (\(alreadyIn.count) photos): nothing to add")
+        }
+        let report = try suggest([folder], recursive: false, choice: choice, byEvents: false, alreadyIn: alreadyIn)
         guard let chosen = report.choices.first, !chosen.isEmpty else {
-            throw CollageFailure(.folder, path: folder.path, message: "fewer than two photos worth showing here")
+            throw CollageFailure(.folder, path: folder.path, message: alreadyIn.isEmpty
+                ? "fewer than two photos worth showing here" : "no photos worth adding here to the \(alreadyIn.count) in the collage")
         }
         return chosen.map { report.photos[$0].photo }
     }

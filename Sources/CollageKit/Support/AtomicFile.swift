@@ -90,18 +90,21 @@ enum AtomicFile {
     /// Writes every byte to `fd`, through short writes and interruptions;
     /// false with errno set on an error.
     static func writeEvery(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
+        bytes.withUnsafeBytes { writeEvery($0, to: fd) }
+    }
+
+    /// The same, of bytes borrowed (a page document's, as they come).
+    static func writeEvery(_ raw: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+        var offset = 0
+        while offset < raw.count {
+            let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return false
             }
-            return true
+            offset += n
         }
+        return true
     }
 
     /// Writes, fsyncs, runs `publish` (which names the file), closes.

@@ -49,8 +49,8 @@ public struct CollageScreenState: Equatable, Sendable {
     public var prompt: String?
     /// What the prompt's text is for.
     public var promptPurpose: PromptPurpose = .save
-    /// The title drawn across the top of the collage (`--title`, `t`); nil
-    /// for none.
+    /// The title drawn across the top of the collage: `--title`, else the
+    /// collage's own (`collage title`, `t`); nil for none.
     public var drawnTitle: String?
     public var isSaving = false
     public var preview: PreviewState = .none
@@ -102,7 +102,12 @@ public final class CollageScreenViewModel {
     private let deliver: Deliver
     private let workingDirectory: String
     /// The options of the picture and of a save; `l` changes the layout.
+    /// Their title is `--title`'s, which `t` drops: the collage's own title
+    /// is the selection's (`drawingOptions`).
     public private(set) var renderOptions: CollageRenderOptions
+    /// What the picture is drawn with: the options, with the collage's own
+    /// title where `--title` gave none (as a save draws it).
+    private var drawingOptions: CollageRenderOptions { renderOptions.titled(collage.currentState.collageTitle) }
     /// The folder last browsed in the photos screen, where a save goes by
     /// default (nil: the working directory).
     private var saveFolder: String?
@@ -197,7 +202,7 @@ public final class CollageScreenViewModel {
             }
             // A photo without a focus starts from where its crop is drawn now.
             let photos = currentState.photos
-            let start = photos[index].focus ?? previews?.cropCentres(of: photos, options: renderOptions)?[index]
+            let start = photos[index].focus ?? previews?.cropCentres(of: photos, options: drawingOptions)?[index]
             collage.setFocus(Self.focus(after: key, from: start), at: index)
         case .character("a"):
             if let refusal = CollageRules.addRefusal(count: count, adding: 1) {
@@ -207,11 +212,11 @@ public final class CollageScreenViewModel {
                 routeSubject.send(.photos)
             }
         case .character("c"):
-            if let refusal = CollageRules.clearRefusal(count: count) {
+            if let refusal = CollageRules.clearRefusal(count: count, titled: collage.currentState.collageTitle != nil) {
                 update { $0.message = refusal.description }
             } else {
-                let question = count == 1
-                    ? "Clear the photo? Press c or y to clear it; any other key keeps it"
+                let question = count == 0 ? "Clear the title? Press c or y to clear it; any other key keeps it"
+                    : count == 1 ? "Clear the photo? Press c or y to clear it; any other key keeps it"
                     : "Clear all \(count) photos? Press c or y to clear; any other key keeps them"
                 update { $0.confirmingClear = true; $0.message = question }
             }
@@ -226,7 +231,7 @@ public final class CollageScreenViewModel {
             let current = currentState.photos[index].caption ?? ""
             update { $0.promptPurpose = .caption(index); $0.prompt = current }
         case .character("t"):
-            let current = renderOptions.title?.text ?? ""
+            let current = currentState.drawnTitle ?? ""
             update { $0.promptPurpose = .title; $0.prompt = current }
         case .character("s"):
             if let refusal = collage.saveRefusal {
@@ -253,7 +258,9 @@ public final class CollageScreenViewModel {
             collage.clear()
         default:
             let count = collage.currentState.count
-            update { $0.message = count == 0 ? nil : "Kept \(CollageRules.title(count: count).lowercased()): nothing cleared" }
+            let kept = count > 0 ? CollageRules.title(count: count).lowercased()
+                : collage.currentState.collageTitle != nil ? "the title" : nil
+            update { $0.message = kept.map { "Kept \($0): nothing cleared" } }
         }
     }
 
@@ -327,9 +334,11 @@ public final class CollageScreenViewModel {
         collage.setCaption(caption, at: index)
     }
 
-    /// Enter on the title: the typed text becomes the collage's title (none
-    /// when empty), drawn in the picture and used by a save; a title
-    /// `CollageTitle` refuses keeps the prompt, with why.
+    /// Enter on the title: the typed text becomes the collage's own title
+    /// (none when empty), kept with the selection as `collage title` keeps
+    /// it, so it outlives `q`; it is drawn in the picture and a save uses it,
+    /// in place of a `--title` given at start. A title `CollageTitle`
+    /// refuses keeps the prompt, with why.
     private func setTitle() {
         let typed = currentState.prompt ?? ""
         var title: CollageTitle?
@@ -340,9 +349,16 @@ public final class CollageScreenViewModel {
                 return update { $0.message = "\(error)" }
             }
         }
-        renderOptions.title = title
-        update { $0.prompt = nil; $0.drawnTitle = title?.text }
-        requestPreview()
+        update { $0.prompt = nil }
+        renderOptions.title = nil
+        collage.setTitle(title)
+        // The title the selection now has is drawn (selectionChanged), also
+        // when it had it already and only `--title`'s was dropped.
+        let drawn = drawingOptions.title?.text
+        if drawn != currentState.drawnTitle {
+            update { $0.drawnTitle = drawn }
+            requestPreview()
+        }
     }
 
     private func save() {
@@ -383,9 +399,10 @@ public final class CollageScreenViewModel {
         if !next.photos.isEmpty {
             next.highlighted = min(previous.highlighted ?? 0, next.photos.count - 1)
         }
-        next.preview = previous.photos == next.photos ? previous.preview : .none
+        let samePicture = previous.photos == next.photos && previous.drawnTitle == next.drawnTitle
+        next.preview = samePicture ? previous.preview : .none
         stateSubject.send(next)
-        if previous.photos != next.photos { requestPreview() }
+        if !samePicture { requestPreview() }
     }
 
     private func requestPreview() {
@@ -396,10 +413,10 @@ public final class CollageScreenViewModel {
             return
         }
         update { $0.preview = .loading }
-        let options = renderOptions
+        let options = drawingOptions
         previewTicket = previews.collagePreview(photos, options: options, columns: previewSize.columns, rows: previewSize.rows) {
             [weak self] result in
-            guard let self, self.currentState.photos == photos, self.renderOptions == options else { return }
+            guard let self, self.currentState.photos == photos, self.drawingOptions == options else { return }
             self.update { $0.preview = PreviewState(result) }
         }
     }
@@ -433,7 +450,7 @@ public final class CollageScreenViewModel {
     }
 
     static func screenState(for collage: CollageState, options: CollageRenderOptions = .defaults) -> CollageScreenState {
-        let hasPhotos = collage.canClear
+        let hasPhotos = !collage.photos.isEmpty
         return CollageScreenState(
             title: collage.title,
             photos: collage.photos,
@@ -458,14 +475,14 @@ public final class CollageScreenViewModel {
                              help: "edit the title across the top of the collage", importance: 2),
                 ScreenAction(key: "l", label: "layout", isEnabled: true,
                              help: "next layout: " + LayoutMode.allCases.map(\.rawValue).joined(separator: ", "), importance: 5),
-                ScreenAction(key: "c", label: "clear", isEnabled: hasPhotos,
+                ScreenAction(key: "c", label: "clear", isEnabled: collage.canClear,
                              help: "clear every photo (asks first)", importance: 7),
                 ScreenAction(key: "s", label: "save", isEnabled: collage.canSave,
                              help: "save (asks for a file name)", importance: 10),
                 ScreenAction(key: "q", label: "quit", isEnabled: true, keys: "q Esc", help: "quit", importance: 11),
                 ScreenAction(key: "?", label: "keys", isEnabled: true, help: "this list of keys", importance: 12),
             ],
-            drawnTitle: options.title?.text,
+            drawnTitle: options.titled(collage.collageTitle).title?.text,
             layout: options.layout,
             canvas: canvasText(options))
     }

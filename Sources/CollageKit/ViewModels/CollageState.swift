@@ -1,7 +1,11 @@
 /// Everything the collage screen shows, derived from the selection alone.
 public struct CollageState: Equatable, Sendable, Codable {
     public let photos: [Photo]
+    /// The rules' title: "Collage", "1 photo", "N photos".
     public let title: String
+    /// The collage's own title (`collage title`, `t`), drawn across the top
+    /// by a save; nil for none.
+    public let collageTitle: CollageTitle?
     public let canAdd: Bool
     public let canClear: Bool
     public let canSave: Bool
@@ -11,20 +15,21 @@ public struct CollageState: Equatable, Sendable, Codable {
     /// Why each of `missing` cannot be read.
     public let absences: [Photo: PhotoAbsence]
 
-    public init(photos: [Photo], absences: [Photo: PhotoAbsence]) {
+    public init(photos: [Photo], title collageTitle: CollageTitle? = nil, absences: [Photo: PhotoAbsence]) {
         let count = photos.count
         self.photos = photos
+        self.collageTitle = collageTitle
         self.absences = absences
         missing = photos.filter { absences[$0] != nil }
         title = CollageRules.title(count: count)
         canAdd = CollageRules.canAdd(count: count)
-        canClear = CollageRules.canClear(count: count)
+        canClear = CollageRules.canClear(count: count, titled: collageTitle != nil)
         canSave = CollageRules.canSave(count: count)
     }
 
     /// `missing` photos, all gone (deleted or moved).
-    public init(photos: [Photo], missing: [Photo] = []) {
-        self.init(photos: photos, absences: Dictionary(missing.map { ($0, .missing) }) { first, _ in first })
+    public init(photos: [Photo], title: CollageTitle? = nil, missing: [Photo] = []) {
+        self.init(photos: photos, title: title, absences: Dictionary(missing.map { ($0, .missing) }) { first, _ in first })
     }
 
     public var count: Int { photos.count }
@@ -50,6 +55,8 @@ public enum CollageEvent: Equatable, Sendable {
     case focused(Photo, at: Int)
     /// The photo (with its new caption, or none) at 0-based `at`.
     case captioned(Photo, at: Int)
+    /// The collage's own title, or none.
+    case titled(CollageTitle?)
     case saved(path: String)
     /// The rules forbid it; nothing changed.
     case refused(CollageRefusal)
@@ -70,6 +77,9 @@ public enum CollageEvent: Equatable, Sendable {
         case let .captioned(photo, at):
             if let caption = photo.caption { return "Photo \(at + 1) (\(photo.fileName)) is captioned \"\(caption)\"" }
             return "Photo \(at + 1) (\(photo.fileName)) has no caption of its own"
+        case let .titled(title):
+            if let title { return "The collage is titled \"\(title.text)\"" }
+            return "The collage has no title of its own"
         case let .saved(path): return "Saved \(path)"
         case let .refused(refusal): return refusal.description
         case let .failed(failure): return failure.message
@@ -78,7 +88,7 @@ public enum CollageEvent: Equatable, Sendable {
 
     public var isSuccess: Bool {
         switch self {
-        case .added, .cleared, .removed, .moved, .focused, .captioned, .saved: return true
+        case .added, .cleared, .removed, .moved, .focused, .captioned, .titled, .saved: return true
         case .refused, .failed: return false
         }
     }

@@ -78,8 +78,7 @@ public final class CollageViewModel {
         self.renderer = renderer
         self.writer = writer
         self.workQueue = workQueue
-        let photos = try store.load()
-        stateSubject = CurrentValueSubject(Self.state(of: photos, inspector: inspector))
+        stateSubject = CurrentValueSubject(Self.state(of: try store.loadSelection(), inspector: inspector))
     }
 
     // MARK: Inputs
@@ -154,12 +153,14 @@ public final class CollageViewModel {
         return event
     }
 
-    /// Empties the selection; refused when it is already empty.
+    /// Empties the selection, its title too; refused when it is already empty.
     @discardableResult
     public func clear() -> CollageEvent {
-        change { photos in
-            if let refusal = CollageRules.clearRefusal(count: photos.count) { return .refused(refusal) }
-            photos.removeAll()
+        changeSelection { selection in
+            if let refusal = CollageRules.clearRefusal(count: selection.photos.count, titled: selection.title != nil) {
+                return .refused(refusal)
+            }
+            selection = Selection()
             return .cleared
         }
     }
@@ -209,11 +210,22 @@ public final class CollageViewModel {
         }
     }
 
+    /// Sets (or with nil clears) the collage's own title, which a save draws
+    /// unless its options give another. A title needs no photos: it waits
+    /// for them.
+    @discardableResult
+    public func setTitle(_ title: CollageTitle?) -> CollageEvent {
+        changeSelection { selection in
+            selection.title = title
+            return .titled(title)
+        }
+    }
+
     /// Re-reads the stored selection (another shell may have changed it) and
     /// which of its photos are still there.
     public func reload() {
         do {
-            stateSubject.send(state(of: try store.load()))
+            stateSubject.send(state(of: try store.loadSelection()))
         } catch {
             publish(.failed(CollageFailure(error)))
         }
@@ -224,18 +236,19 @@ public final class CollageViewModel {
     /// an in-memory render (smart crops look at the pixels). Refused as a
     /// save would be; the selection is left as it is.
     public func plan(options: CollageRenderOptions) -> Result<CollagePlanReport, CollageActionError> {
-        let photos: [Photo]
+        let selection: Selection
         do {
-            photos = try store.load()
+            selection = try store.loadSelection()
         } catch {
             return .failure(failed(.failed(CollageFailure(error))))
         }
-        let state = state(of: photos)
+        let photos = selection.photos
+        let state = state(of: selection)
         stateSubject.send(state)
         if let refusal = state.saveRefusal { return .failure(failed(.refused(refusal))) }
         do {
             let shapes = try photos.map { PhotoShape(try inspector.inspect($0)) }
-            let drawn = try renderer.render(photos, options: options)
+            let drawn = try renderer.render(photos, options: options.titled(selection.title))
             return .success(CollagePlanReport(photos: photos, shapes: shapes, drawn: drawn))
         } catch {
             return .failure(failed(.failed(CollageFailure(error).within("cannot plan the collage"))))
@@ -258,14 +271,17 @@ public final class CollageViewModel {
                      keep: Bool = false) -> Completable {
         Deferred { [self] () -> Completable in
             let format: ImageFormat
-            let photos: [Photo]
+            let selection: Selection
             do {
                 format = try target.format()
-                photos = try store.load()
+                selection = try store.loadSelection()
             } catch {
                 return fail(.failed(CollageFailure(error)))
             }
-            let state = state(of: photos)
+            let photos = selection.photos
+            // The stored title, unless the options give one for this save.
+            let options = options.titled(selection.title)
+            let state = state(of: selection)
             stateSubject.send(state)
             // Before any work: the rules, then a photo that has gone since it was added.
             if let refusal = state.saveRefusal {
@@ -296,7 +312,7 @@ public final class CollageViewModel {
                 return self.fail(.failed(CollageFailure(error).within(target.cannotSave)))
             }
             .handleEvents(receiveCompletion: { [weak self] completion in
-                if case .finished = completion { self?.didSave(photos, to: target.name, keep: keep) }
+                if case .finished = completion { self?.didSave(selection, to: target.name, keep: keep) }
             })
             .eraseToAnyPublisher()
         }
@@ -306,25 +322,30 @@ public final class CollageViewModel {
     // MARK: Private
 
     /// The state of a selection, with the photos that have gone since.
-    private func state(of photos: [Photo]) -> CollageState { Self.state(of: photos, inspector: inspector) }
+    private func state(of selection: Selection) -> CollageState { Self.state(of: selection, inspector: inspector) }
 
-    private static func state(of photos: [Photo], inspector: PhotoInspecting) -> CollageState {
+    private static func state(of selection: Selection, inspector: PhotoInspecting) -> CollageState {
         var absences: [Photo: PhotoAbsence] = [:]
-        for photo in photos where absences[photo] == nil { absences[photo] = inspector.absence(of: photo) }
-        return CollageState(photos: photos, absences: absences)
+        for photo in selection.photos where absences[photo] == nil { absences[photo] = inspector.absence(of: photo) }
+        return CollageState(photos: selection.photos, title: selection.title, absences: absences)
     }
 
     private func project<Value: Equatable>(_ keyPath: KeyPath<CollageState, Value>) -> AnyPublisher<Value, Never> {
         stateSubject.map(keyPath).removeDuplicates().eraseToAnyPublisher()
     }
 
-    /// Runs a rule-checked change through the store and publishes the result.
+    /// Runs a rule-checked change of the photos through the store and publishes the result.
     private func change(_ body: (inout [Photo]) -> CollageEvent) -> CollageEvent {
+        changeSelection { body(&$0.photos) }
+    }
+
+    /// Runs a rule-checked change through the store and publishes the result.
+    private func changeSelection(_ body: (inout Selection) -> CollageEvent) -> CollageEvent {
         do {
-            var after: [Photo] = []
-            let event = try store.update { photos -> CollageEvent in
-                let event = body(&photos)
-                after = photos
+            var after = Selection()
+            let event = try store.updateSelection { selection -> CollageEvent in
+                let event = body(&selection)
+                after = selection
                 return event
             }
             stateSubject.send(state(of: after))
@@ -343,17 +364,22 @@ public final class CollageViewModel {
         }
     }
 
-    /// After a save, clear the photos that were saved. Photos another shell
-    /// added meanwhile stay; a selection someone else changed is left alone.
-    private func didSave(_ saved: [Photo], to destination: String, keep: Bool) {
+    /// After a save, clear the photos that were saved, and the title with
+    /// them (whether or not the save drew another). Photos another shell
+    /// added meanwhile stay; a selection someone else changed is left alone,
+    /// and so is a title set since.
+    private func didSave(_ saved: Selection, to destination: String, keep: Bool) {
         if keep {
             publish(.saved(path: destination))
             return
         }
         do {
-            let after = try store.update { photos -> [Photo] in
-                if photos.starts(with: saved) { photos.removeFirst(saved.count) }
-                return photos
+            let after = try store.updateSelection { selection -> Selection in
+                if selection.photos.starts(with: saved.photos) {
+                    selection.photos.removeFirst(saved.photos.count)
+                    if selection.title == saved.title { selection.title = nil }
+                }
+                return selection
             }
             stateSubject.send(state(of: after))
             publish(.saved(path: destination))

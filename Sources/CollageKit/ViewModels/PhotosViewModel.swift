@@ -250,21 +250,27 @@ public final class PhotosViewModel {
         picks.send([entry.file])
     }
 
-    /// `S`: the best photos of the folder shown, chosen off the interface
-    /// thread (measured through the cache), then marked.
+    /// `S`: the best photos of the folder shown to fill the collage's free
+    /// places (never one in it already), chosen off the interface thread
+    /// (measured through the cache), then marked.
     private func suggestHere() {
         guard let suggester else { return }
+        let inCollage = currentState.inCollage
+        let alreadyIn = inCollage.flatMap { Array(repeating: $0.key, count: $0.value) }
         update { $0.message = "Choosing the best photos of this folder…" }
         let generation = scanGeneration, folder = self.folder, deliver = self.deliver
         scanQueue.async { [weak self] in
-            let result = Result { try suggester.suggest(in: folder) }
+            let result = Result { try suggester.suggest(in: folder, alreadyIn: alreadyIn) }
             deliver {
                 guard let self, !self.isClosed, self.scanGeneration == generation else { return }
                 switch result {
                 case let .success(photos):
                     self.update {
                         $0.suggested = photos
-                        $0.message = "Suggested \(photos.count) photos (★): Enter adds them, any other key leaves them"
+                        $0.message = alreadyIn.isEmpty
+                            ? "Suggested \(Self.photos(photos.count)) (★): Enter adds them, any other key leaves them"
+                            : "Suggested \(Self.photos(photos.count)) (★) to add to the \(alreadyIn.count) in the collage, "
+                                + "making \(photos.count + alreadyIn.count): Enter adds them, any other key leaves them"
                     }
                 case let .failure(error):
                     self.update { $0.message = "\(error)" }
@@ -272,6 +278,8 @@ public final class PhotosViewModel {
             }
         }
     }
+
+    private static func photos(_ count: Int) -> String { count == 1 ? "1 photo" : "\(count) photos" }
 
     private func openParent() {
         let parent = folder.parent

@@ -7,7 +7,8 @@ struct Caption: ParsableCommand {
         abstract: "Give a photo a caption of your own, or clear it.",
         discussion: """
             The caption is kept with the photo (`collage status` shows it) and is
-            drawn at the bottom of the photo's cell. It is UTF-8 text of at most
+            drawn at the bottom of the photo's cell (at its top where the bottom
+            would cover a face). It is UTF-8 text of at most
             \(Photo.maximumCaptionLength) characters; surrounding spaces are trimmed.
 
             EXAMPLES:

@@ -4,7 +4,7 @@ import CollageKit
 struct Clear: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear",  // not derived from the type name: that costs start-up time (docs/performance.md)
-        abstract: "Remove every photo from the collage (refused when it is empty).")
+        abstract: "Remove every photo from the collage, and its title (refused when there is nothing to clear).")
 
     func run() throws {
         try report(try makeCollageViewModel().clear())

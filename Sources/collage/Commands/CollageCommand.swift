@@ -14,8 +14,9 @@ struct CollageCommand: ParsableCommand {
             empties the selection; a failed save keeps it.
 
             RULES: a collage holds at most 6 photos; clear needs at least one;
-            save needs a non-zero even number (2, 4 or 6). The title reads
-            Collage, 1 photo or N photos. A refused action changes nothing.
+            save needs a non-zero even number (2, 4 or 6). The status heading
+            reads Collage, 1 photo or N photos (a title of your own, drawn on the
+            collage, is collage title's). A refused action changes nothing.
 
             LAYOUTS: --layout divides the canvas (its values are listed below);
             --gap spaces the cells, --margin the edge. `save --dry-run --json`
@@ -50,6 +51,7 @@ struct CollageCommand: ParsableCommand {
               collage status
               collage move 2 1
               collage focus 1 0.5 0.2
+              collage title "Summer in Kyoto, 2026"
               collage save -o holiday.jpg --size 3000x2000 --gap 8
               collage save --layout auto --size 1080x1920 --keep
               collage save -o fridge.jpg --size A4 --title "Summer 2026"
@@ -60,7 +62,7 @@ struct CollageCommand: ParsableCommand {
         // What --version prints in full, with the libraries as loaded, is
         // CommandLineEntry's: this text is made for every command.
         version: CollageCommand.version,
-        subcommands: [Add.self, Remove.self, Move.self, Focus.self, Caption.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self, Suggest.self,
+        subcommands: [Add.self, Remove.self, Move.self, Focus.self, Caption.self, Title.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self, Suggest.self,
                       Preview.self])
 
     static let version = "0.1.0"

@@ -13,7 +13,7 @@ extension LayoutMode: ModelArgument {
         switch self {
         case .auto: "cells shaped for these photos on this canvas, to keep as much of each photo as can be (photos may be reordered; no cell over 4x another)"
         case .grid: "the original app's: 1-2 photos side by side, 3-6 in two rows of equal cells, whatever the canvas's shape"
-        case .rows: "justified rows: every photo whole, each row one height and the full width; --size WIDTHx lets the height follow"
+        case .rows: "justified rows: each row one height and the full width, every photo whole, or on a canvas whole photos leave emptier, cropped by at most a tenth of a side; --size WIDTHx lets the height follow"
         case .columns: "the same, turned; --size xHEIGHT lets the width follow"
         }
     }

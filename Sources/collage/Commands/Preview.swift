@@ -60,7 +60,8 @@ struct Preview: ParsableCommand {
             kind: kind, noColor: ANSIScreenWriter.noColorRequested(in: environment), terminal: terminal)
 
         let previews = PreviewService(renderer: renderer)
-        let options = try layout.renderOptions()
+        // Drawn as a save would draw it: with the collage's own title unless --title gives one.
+        let options = try layout.renderOptions().titled(state.collageTitle)
         let columns = width ?? terminal?.columns ?? 80
         let picture: TerminalPicture
         do {

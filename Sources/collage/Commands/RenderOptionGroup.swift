@@ -41,11 +41,11 @@ struct LayoutOptionGroup: ParsableArguments {
     @OptionGroup var placement: PlacementOptionGroup
 
     @Option(help: ArgumentHelp(
-        "A title in a band across the top of the canvas (inside --size; the photos fill the rest), centred, sized for the canvas's area (43 px on 1920x1080 and 1080x1920, 37 on 3000x500; smaller where its band would take over 8% of the longer side or a sixth of the height), black or white for contrast with --background, wrapped to two lines and then ellipsised. UTF-8, at most \(CollageTitle.maximumCharacters) characters; control characters are not drawn.",
+        "A title in a band across the top of the canvas (inside --size; the photos fill the rest), centred, sized for the canvas's area (43 px on 1920x1080 and 1080x1920, 37 on 3000x500; smaller where its band would take over 8% of the longer side or a sixth of the height), black or white for contrast with --background, wrapped to two lines and then ellipsised. UTF-8, at most \(CollageTitle.maximumCharacters) characters; control characters are not drawn. Where the selection has a title of its own (`collage title`), this one is drawn instead.",
         valueName: "text"))
     var title: String?
 
-    @Option(help: "A caption on a translucent band at the bottom of each photo that has none of its own (`collage caption`).")
+    @Option(help: "A caption on a translucent band at the bottom of each photo that has none of its own (`collage caption`); at the top where the bottom would cover a face.")
     var caption: CaptionSource = .none
 
     @Option(help: ArgumentHelp(

@@ -30,9 +30,11 @@ struct Save: ParsableCommand {
 
             --dry-run prints the plan (each photo's size, its cell, and the part
             of it the cell shows, in the photo's pixels) and writes nothing;
-            --json prints it as one JSON object. With --title, the title's band
-            is in it too ("title": its text, x, y, width, height and fontSize in
-            pixels); every cell lies below it.
+            --json prints it as one JSON object. With a title (the collage's
+            own, `collage title`, or --title's), the title's band is in it too
+            ("title": its text, x, y, width, height and fontSize in pixels);
+            every cell lies below it. A save draws the collage's own title
+            unless --title gives another, and empties it with the photos.
             """)
 
     @Option(name: [.short, .customLong("output")],
@@ -256,7 +258,7 @@ private struct PlanJSON: Encodable {
     let canvas: Size
     let layout: String
     let photos: [Entry]
-    /// Absent without --title (or without any font to draw it).
+    /// Absent without a title (`collage title`, --title) or without any font to draw it.
     let title: Title?
 
     init(_ plan: CollagePlanReport, _ save: SaveOptions) {

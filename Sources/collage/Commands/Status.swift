@@ -5,9 +5,9 @@ import Foundation
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",  // not derived from the type name: that costs start-up time (docs/performance.md)
-        abstract: "Show the collage: its title, its photos and which actions are allowed.")
+        abstract: "Show the collage: how many photos, its own title, its photos and which actions are allowed.")
 
-    @Flag(help: "Print one JSON object: title, count, photos, missing, pathBytes, focus, captions, canAdd, canClear, canSave.")
+    @Flag(help: "Print one JSON object: title, collageTitle, count, photos, missing, pathBytes, focus, captions, canAdd, canClear, canSave.")
     var json = false
 
     func run() throws {
@@ -20,6 +20,8 @@ struct Status: ParsableCommand {
             return
         }
         print(state.title)
+        // The collage's own title, on a line of its own: the line above is the rules' count.
+        if let title = state.collageTitle { print("title: \"\(Console.printable(title.text))\"") }
         for (index, photo) in state.photos.enumerated() {
             print("  \(index + 1). \(Console.printable(photo.path))" + (photo.focus.map { "  (focus \($0))" } ?? "")
                 + (photo.caption.map { "  (caption \"\(Console.printable($0))\")" } ?? "")
@@ -34,7 +36,10 @@ struct Status: ParsableCommand {
 
 /// The `--json` shape, with the keys the documentation promises.
 private struct StatusReport: Encodable {
+    /// The rules' title ("2 photos").
     let title: String
+    /// The collage's own title (`collage title`); absent without one.
+    let collageTitle: String?
     let count: Int
     let photos: [String]
     /// The photos that can no longer be read, as in `photos`.
@@ -54,6 +59,7 @@ private struct StatusReport: Encodable {
 
     init(_ state: CollageState) {
         title = state.title
+        collageTitle = state.collageTitle?.text
         count = state.count
         photos = state.photos.map(\.path)
         missing = state.missing.map(\.path)

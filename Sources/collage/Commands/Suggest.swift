@@ -12,16 +12,22 @@ struct Suggest: ParsableCommand {
         discussion: """
             Looks at every photo under the paths (\(ImageFormat.readTitles)) and
             prints the best --count, one path a line, in the order they were taken.
-            Best: of near-duplicates (a burst, the same scene again) only the
-            sharpest, well-exposed shot; nothing nearly black, white or blank;
-            photos with faces preferred, and shapes that fit --size; spread over
-            the time the photos span. Fewer (still an even number) when fewer are
+            Best: of near-duplicates (a burst, the same scene again, an exposure
+            bracket) only the sharpest, well-exposed, largest shot; nothing nearly
+            black, white or blank; photos with faces preferred, and shapes that
+            fit --size; spread over the time the photos span. A photo its cell
+            at --size would enlarge past 2x, or one cut short or corrupt, only
+            when no other is left. Fewer (still an even number) when fewer are
             worth showing. --json explains every photo's measures and verdict.
             With --events: one collage per event (a gap in time much longer than
-            the photos' usual gap starts one), printed as a `collage batch` list
-            with a #title of its date. Files that are no photo or cannot be read
-            are skipped and counted. Measures are cached in
-            $XDG_CACHE_HOME/collage/, so a second run is quick.
+            the photos' usual gap, or over a day, starts one), printed as a
+            `collage batch` list with a #title of its date. A photo's date is
+            the camera's (EXIF), never the file's: photos without one are a
+            group of their own, titled by their folder's name, after the rest.
+            With --add: as many as fill the collage's free places. Files that
+            are no photo or cannot be read are skipped and named. Links to
+            folders are not entered without --follow-links. Measures are cached
+            in $XDG_CACHE_HOME/collage/, so a second run is quick.
             """)
 
     @Argument(help: ArgumentHelp("Photos, or folders of photos.", valueName: "path"), completion: .file())
@@ -37,6 +43,9 @@ struct Suggest: ParsableCommand {
 
     @Flag(help: "Look in folders inside the folders too.")
     var recursive = false
+
+    @Flag(help: "With --recursive, enter links to folders too (a path named is always followed).")
+    var followLinks = false
 
     @Flag(help: "One collage per event: print a `collage batch` list with a #title per event.")
     var events = false
@@ -65,7 +74,19 @@ struct Suggest: ParsableCommand {
         let cache = MeasuresCache()
         if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
         let service = SuggestService(measurer: engine, cache: cache)
-        let choice = SuggestionChoice(count: count, canvasShape: size.aspectRatio!)
+        var choice = SuggestionChoice(count: count, canvasShape: size.aspectRatio!, canvasArea: size.pixelArea)
+        // --add fills the collage's free places, never with a photo in it.
+        var alreadyIn: [Photo] = []
+        if add {
+            alreadyIn = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels.pixels).currentState.photos.map { $0.focused(nil) }
+            guard let filling = SuggestionChoice.filling(alreadyIn: alreadyIn.count, canvasShape: choice.canvasShape,
+                                                         canvasArea: choice.canvasArea) else {
+                Console.error("the collage is full (\(alreadyIn.count) photos): nothing to add")
+                throw ExitCode.failure
+            }
+            choice = filling
+            choice.count = min(count, filling.count)
+        }
         let progress = ProgressLine()
         // Interrupted while measuring: the progress line cleared, the
         // selection untouched (--add adds only at the end), then the signal's death.
@@ -75,15 +96,15 @@ struct Suggest: ParsableCommand {
         }
         let report: SuggestionReport
         do {
-            report = try service.suggest(photos, recursive: recursive, choice: choice, byEvents: events,
-                                         progress: { progress.show($0, $1) })
+            report = try service.suggest(photos, recursive: recursive, followLinks: followLinks, choice: choice,
+                                         byEvents: events, alreadyIn: alreadyIn, progress: { progress.show($0, $1) })
         } catch {
             progress.finish()
             Console.error("\(error)")
             throw ExitCode.failure
         }
         progress.finish()
-        summarise(report)
+        summarise(report, roots: photos)
         if json {
             print(SuggestionJSON.text(report, count: count, size: size))
             return
@@ -96,29 +117,73 @@ struct Suggest: ParsableCommand {
             print(EventList.text(report), terminator: "")
             return
         }
-        guard let chosen = report.choices.first, !chosen.isEmpty else { fail(report) }
+        guard let chosen = report.choices.first, !chosen.isEmpty else { fail(report, alreadyIn: alreadyIn.count) }
         if add {
+            if !alreadyIn.isEmpty {
+                Console.note("the collage holds \(alreadyIn.count) \(alreadyIn.count == 1 ? "photo" : "photos"): "
+                             + "adding \(chosen.count) to make \(alreadyIn.count + chosen.count)")
+            }
             try Add.add(chosen.map { report.photos[$0].photo }, maxDecodedPixels: limits.maxPixels.pixels)
         } else {
             for index in chosen { writeLine(report.photos[index].photo.fileSystemPath) }
         }
     }
 
-    private func fail(_ report: SuggestionReport) -> Never {
-        Console.error("fewer than two photos worth showing under \(paths.joined(separator: ", ")) (\(report.photos.count) photos looked at)")
+    private func fail(_ report: SuggestionReport, alreadyIn: Int = 0) -> Never {
+        let under = paths.joined(separator: ", ")
+        Console.error(alreadyIn > 0
+            ? "no photos worth adding to the \(alreadyIn) in the collage under \(under) (\(report.photos.count) photos looked at)"
+            : "fewer than two photos worth showing under \(under) (\(report.photos.count) photos looked at)")
         Foundation.exit(ExitCode.failure.rawValue)
     }
 
-    /// What was skipped, in one line.
-    private func summarise(_ report: SuggestionReport) {
+    /// How many files a summary names before it counts the rest.
+    static let namedInSummary = 3
+
+    /// Files as a person finds them: each path as given under the path
+    /// named that holds it (its name alone for a folder's own file), the
+    /// first few, then how many more (--json lists them all).
+    static func named(_ files: [Photo], under roots: [Photo]) -> String {
+        let shown = files.prefix(namedInSummary).map { file -> String in
+            for root in roots {
+                let prefix = root.fileSystemPath + (root.fileSystemPath.last == UInt8(ascii: "/") ? [] : [UInt8(ascii: "/")])
+                if file.fileSystemPath.starts(with: prefix) {
+                    return Console.printable(Photo(fileSystemPath: Array(file.fileSystemPath.dropFirst(prefix.count))).path)
+                }
+            }
+            return Console.printable(file.path)
+        }
+        let more = files.count - shown.count
+        return shown.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+    }
+
+    /// What was skipped, in one line, and the photos without a date.
+    private func summarise(_ report: SuggestionReport, roots: [Photo]) {
         var parts: [String] = []
-        if report.notPhotos > 0 { parts.append("\(report.notPhotos) not \(report.notPhotos == 1 ? "a photo" : "photos")") }
-        if !report.unreadable.isEmpty { parts.append("\(report.unreadable.count) unreadable (\(report.unreadable[0]))") }
+        let notPhotos = report.notPhotos.count
+        if notPhotos > 0 {
+            parts.append("\(notPhotos) not \(notPhotos == 1 ? "a photo" : "photos"): \(Self.named(report.notPhotos, under: roots))")
+        }
+        if !report.unreadable.isEmpty {
+            let more = report.unreadable.count - 1
+            parts.append("\(report.unreadable.count) unreadable (\(report.unreadable[0])\(more > 0 ? " and \(more) more" : ""))")
+        }
         if !report.unlistedFolders.isEmpty {
             parts.append("\(report.unlistedFolders.count) \(report.unlistedFolders.count == 1 ? "folder" : "folders") not readable (\(report.unlistedFolders[0]))")
         }
-        guard !parts.isEmpty else { return }
-        Console.warning("skipped \(parts.joined(separator: ", "))")
+        let links = report.unfollowedLinks.count
+        if links > 0 {
+            parts.append("\(links) \(links == 1 ? "link" : "links") to a folder, not entered without --follow-links: "
+                         + Self.named(report.unfollowedLinks, under: roots))
+        }
+        if !parts.isEmpty { Console.warning("skipped \(parts.joined(separator: "; "))") }
+        let undated = report.undated
+        if !undated.isEmpty {
+            let title = report.title(ofEvent: report.verdicts[undated[0]].event)
+            Console.warning("\(undated.count) \(undated.count == 1 ? "photo has" : "photos have") no capture date (EXIF): "
+                         + (events ? "one group of their own, titled \(Console.printable(title)), after the dated events"
+                                   : "they count as taken after the dated ones"))
+        }
     }
 }
 
@@ -178,9 +243,11 @@ enum SuggestionJSON {
         let dark: Double, bright: Double, mean: Double
     }
 
+    /// `taken` is written as null when a photo has none (an absent key
+    /// would read as a field the tool forgot).
     struct Entry: Encodable {
         let path: String
-        let taken: String
+        let taken: String?
         let taken_from: String
         let width: Int, height: Int
         let measured_on: String
@@ -190,8 +257,35 @@ enum SuggestionJSON {
         let duplicate_group: Int
         let event: Int
         let score: Double?
+        let enlarged: Double?
+        let corrupt_data: Int
         let chosen: Bool
         let why_not: String?
+
+        enum CodingKeys: String, CodingKey {
+            case path, taken, taken_from, width, height, measured_on, sharpness, exposure, faces, duplicate_group, event,
+                 score, enlarged, corrupt_data, chosen, why_not
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(path, forKey: .path)
+            try c.encode(taken, forKey: .taken)
+            try c.encode(taken_from, forKey: .taken_from)
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(measured_on, forKey: .measured_on)
+            try c.encode(sharpness, forKey: .sharpness)
+            try c.encode(exposure, forKey: .exposure)
+            try c.encodeIfPresent(faces, forKey: .faces)
+            try c.encode(duplicate_group, forKey: .duplicate_group)
+            try c.encode(event, forKey: .event)
+            try c.encodeIfPresent(score, forKey: .score)
+            try c.encodeIfPresent(enlarged, forKey: .enlarged)
+            try c.encode(corrupt_data, forKey: .corrupt_data)
+            try c.encode(chosen, forKey: .chosen)
+            try c.encodeIfPresent(why_not, forKey: .why_not)
+        }
     }
 
     struct Document: Encodable {
@@ -200,7 +294,9 @@ enum SuggestionJSON {
         let chosen: [[String]]
         let skipped_events: [Int]
         let not_photos: Int
+        let not_photo_files: [String]
         let unreadable: [String]
+        let links_not_followed: [String]
         let photos: [Entry]
     }
 
@@ -208,17 +304,19 @@ enum SuggestionJSON {
         func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
         let entries = zip(report.photos, report.verdicts).map { photo, verdict in
             let m = photo.measures
-            return Entry(path: photo.photo.path, taken: m.taken.iso8601, taken_from: m.taken.fromCamera ? "exif" : "file",
+            return Entry(path: photo.photo.path, taken: m.taken?.iso8601, taken_from: m.taken == nil ? "none" : "exif",
                          width: m.width, height: m.height, measured_on: m.fromThumbnail ? "embedded thumbnail" : "smallest decode",
                          sharpness: rounded(m.sharpness),
                          exposure: Exposure(dark: rounded(m.darkShare), bright: rounded(m.brightShare), mean: rounded(m.meanLevel)),
                          faces: m.faces, duplicate_group: verdict.group, event: verdict.event,
-                         score: verdict.score.map(rounded), chosen: verdict.chosen, why_not: verdict.whyNot)
+                         score: verdict.score.map(rounded), enlarged: verdict.enlarged.map { ($0 * 100).rounded() / 100 },
+                         corrupt_data: m.corruptData, chosen: verdict.chosen, why_not: verdict.whyNot)
         }
         let document = Document(count: count, size: size.description,
                                 chosen: report.choices.map { $0.map { report.photos[$0].photo.path } },
-                                skipped_events: report.skippedEvents, not_photos: report.notPhotos,
-                                unreadable: report.unreadable, photos: entries)
+                                skipped_events: report.skippedEvents, not_photos: report.notPhotos.count,
+                                not_photo_files: report.notPhotos.map(\.path), unreadable: report.unreadable,
+                                links_not_followed: report.unfollowedLinks.map(\.path), photos: entries)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self)

@@ -109,10 +109,16 @@ public enum CaptionBand {
     public static func padding(fontPixels: Double) -> Int { Int((fontPixels * 0.3).rounded()) }
 
     /// The band in `cell` for a line `lineHeight` pixels tall: the full
-    /// width of the cell, at its bottom, never taller than the cell.
-    public static func rect(in cell: CellRect, lineHeight: Int, fontPixels: Double) -> CellRect {
+    /// width of the cell, never taller than the cell, at its bottom; or at
+    /// its top where the bottom's would cover more of the `heads` the cell
+    /// shows (canvas pixels) than the top's (issue #41: a caption across the
+    /// person standing at the foot of a lighthouse).
+    public static func rect(in cell: CellRect, lineHeight: Int, fontPixels: Double, clearOf heads: [CellRect] = []) -> CellRect {
         let height = min(cell.height, lineHeight + 2 * padding(fontPixels: fontPixels))
-        return CellRect(x: cell.x, y: cell.y + cell.height - height, width: cell.width, height: height)
+        let bottom = CellRect(x: cell.x, y: cell.y + cell.height - height, width: cell.width, height: height)
+        let top = CellRect(x: cell.x, y: cell.y, width: cell.width, height: height)
+        func covered(_ band: CellRect) -> Int { heads.reduce(0) { $0 + band.overlap($1) } }
+        return covered(top) < covered(bottom) ? top : bottom
     }
 
     /// Where the line is laid out in `band`: less the padding at the sides.

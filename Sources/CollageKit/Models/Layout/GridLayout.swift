@@ -13,6 +13,13 @@ public struct CellRect: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+
+    /// The area this rectangle shares with another, in pixels.
+    public func overlap(_ other: CellRect) -> Int {
+        let across = min(x + width, other.x + other.width) - max(x, other.x)
+        let down = min(y + height, other.y + other.height) - max(y, other.y)
+        return max(0, across) * max(0, down)
+    }
 }
 
 /// The original app's collage grid, with its edges rounded so the cells

@@ -18,14 +18,15 @@ import Foundation
 /// tallest's; ties go to fewer rows): a landscape alone across, the rest in
 /// a strip below it, is hardly a row layout.
 enum JustifiedLayout {
-    static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError) -> (canvas: CanvasSize, cells: [CellRect]) {
+    static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError)
+        -> (canvas: CanvasSize, cells: [CellRect], cropped: Bool) {
         guard request.layout == .columns else { return try rows(photos, request) }
         // Columns are rows of the turned photos on the turned canvas.
         var turned = request
         turned.size = try LayoutError.size(width: request.size.height, height: request.size.width)
         let plan = try rows(photos.map { PhotoShape(width: $0.height, height: $0.width) }, turned)
         return (try LayoutError.canvas(width: plan.canvas.height, height: plan.canvas.width),
-                plan.cells.map { CellRect(x: $0.y, y: $0.x, width: $0.height, height: $0.width) })
+                plan.cells.map { CellRect(x: $0.y, y: $0.x, width: $0.height, height: $0.width) }, plan.cropped)
     }
 
     /// One way of cutting the photos into rows: the photos of each row.
@@ -33,9 +34,17 @@ enum JustifiedLayout {
         let rows: [Range<Int>]
         /// Each row's sum of aspect ratios: its width at a height of one.
         let widths: [Double]
+        /// The factor on every photo's aspect ratio its cell has (1: whole photos).
+        var stretch = 1.0
+
+        /// The same rows with every cell `factor` times its photo's aspect ratio.
+        func stretched(by factor: Double) -> Cut {
+            Cut(rows: rows, widths: widths.map { $0 * factor / stretch }, stretch: factor)
+        }
     }
 
-    static func rows(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError) -> (canvas: CanvasSize, cells: [CellRect]) {
+    static func rows(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError)
+        -> (canvas: CanvasSize, cells: [CellRect], cropped: Bool) {
         let turned = request.layout == .columns
         // CollageLayout.body refuses a side left open that this layout cannot work out.
         guard let width = request.size.width else { preconditionFailure("rows need the width: refused by CollageLayout.body") }
@@ -45,46 +54,118 @@ enum JustifiedLayout {
         let size = request.size.height.map { "\(turned ? $0 : width)x\(turned ? width : $0)" }
             ?? (turned ? "x\(width)" : "\(width)x")
         if photos.isEmpty {
-            return (try LayoutError.canvas(width: width, height: request.size.height ?? width * 9 / 16), [])
+            return (try LayoutError.canvas(width: width, height: request.size.height ?? width * 9 / 16), [], false)
         }
         guard innerWidth > 0, innerHeight.map({ $0 > 0 }) ?? true else {
             throw LayoutError.noRoom(photos.count, request, size)
         }
 
-        var candidates: [(block: Block, fill: Double, evenness: Double, rows: Int)] = []
+        var candidates: [Candidate] = []
         for cut in cuts(photos) {
-            guard let blockWidth = blockWidth(cut, innerWidth: innerWidth, innerHeight: innerHeight, gap: gap),
-                  let block = block(cut, photos, width: blockWidth, gap: gap) else { continue }
-            if innerHeight == nil && block.height + 2 * margin > CanvasSize.maximumSide { continue }
-            // How well the rows fill: with both sides, the share of the
-            // canvas they cover; with one, how near the default canvas's
-            // proportion they come.
-            let fill: Double
-            if let innerHeight {
-                fill = Double(block.width * min(block.height, innerHeight)) / Double(innerWidth * innerHeight)
-            } else {
-                let target = Double(innerWidth) * Double(CanvasSize.default.height) / Double(CanvasSize.default.width)
-                fill = min(Double(block.height) / target, target / Double(block.height))
+            // Each cut whole, and (a fixed canvas, photos covering their
+            // cells) stretched to fill it as far as a crop of at most
+            // `maximumCrop` of a side allows.
+            var stretches = [1.0]
+            if let innerHeight, request.fit == .cover, let stretch = stretch(cut, innerWidth: innerWidth, innerHeight: innerHeight, gap: gap) {
+                stretches.append(stretch)
             }
-            let heights = cut.widths.map { 1 / $0 }
-            candidates.append((block, fill, heights.min()! / heights.max()!, cut.rows.count))
+            for stretch in stretches {
+                let cut = cut.stretched(by: stretch)
+                guard let blockWidth = blockWidth(cut, innerWidth: innerWidth, innerHeight: innerHeight, gap: gap),
+                      let block = block(cut, photos, width: blockWidth, gap: gap) else { continue }
+                if innerHeight == nil && block.height + 2 * margin > CanvasSize.maximumSide { continue }
+                // How well the rows fill: with both sides, the share of the
+                // canvas they cover; with one, how near the default canvas's
+                // proportion they come.
+                let fill: Double
+                if let innerHeight {
+                    fill = Double(block.width * min(block.height, innerHeight)) / Double(innerWidth * innerHeight)
+                } else {
+                    let target = Double(innerWidth) * Double(CanvasSize.default.height) / Double(CanvasSize.default.width)
+                    fill = min(Double(block.height) / target, target / Double(block.height))
+                }
+                let heights = cut.widths.map { 1 / $0 }
+                let areas = block.cells.map { $0.width * $0.height }
+                candidates.append(Candidate(block: block, fill: fill, evenness: heights.min()! / heights.max()!,
+                                            rows: cut.rows.count, stretch: stretch,
+                                            areaRatio: Double(areas.max()!) / Double(max(1, areas.min()!))))
+            }
         }
-        // A fixed canvas: the most even of the cuts that fill within 1% of
-        // the best. One side open: fill and evenness weighed together.
-        let bestFill = candidates.map(\.fill).max() ?? 0
-        func score(_ candidate: (block: Block, fill: Double, evenness: Double, rows: Int)) -> Double {
-            let score = innerHeight == nil ? candidate.fill * candidate.evenness.squareRoot() : candidate.evenness
-            return (score * 1e6).rounded()
-        }
-        let best = candidates.filter { innerHeight == nil || $0.fill >= bestFill * 0.99 }
-            .min { a, b in score(a) != score(b) ? score(a) > score(b) : a.rows < b.rows }
-        guard let block = best?.block else { throw LayoutError.noRoom(photos.count, request, size) }
+        let best = innerHeight == nil ? bestWithOneSide(candidates) : bestOnCanvas(candidates)
+        guard let best else { throw LayoutError.noRoom(photos.count, request, size) }
+        let block = best.block
         // The block in the middle of the canvas, inside the margins.
         let canvasHeight = request.size.height ?? block.height + 2 * margin
         let left = margin + (innerWidth - block.width) / 2
         let top = margin + ((canvasHeight - 2 * margin) - block.height) / 2
         return (try LayoutError.canvas(width: width, height: canvasHeight),
-                block.cells.map { CellRect(x: $0.x + left, y: $0.y + top, width: $0.width, height: $0.height) })
+                block.cells.map { CellRect(x: $0.x + left, y: $0.y + top, width: $0.width, height: $0.height) },
+                best.stretch != 1)
+    }
+
+    /// The most a photo of rows or columns on a fixed canvas is cropped, a
+    /// share of one side: as justified galleries do, the rows may crop a
+    /// little of each photo where whole photos would leave the canvas
+    /// emptier than `enoughFill`.
+    static let maximumCrop = 0.1
+    /// A canvas filled this far by whole photos has them whole.
+    static let enoughFill = 0.95
+    /// Cuts that cover this much of the canvas are the ones compared on
+    /// their cells' evenness (all of them where none does).
+    static let wellFilled = 0.9
+
+    /// One way of laying the photos out, and how well it does.
+    struct Candidate {
+        let block: Block
+        let fill: Double, evenness: Double
+        let rows: Int
+        /// The cells' aspect ratios over their photos' (1: whole photos).
+        let stretch: Double
+        /// The largest cell's area over the smallest's.
+        let areaRatio: Double
+    }
+
+    /// One side open: fill and evenness weighed together, the photos whole.
+    static func bestWithOneSide(_ candidates: [Candidate]) -> Candidate? {
+        func score(_ candidate: Candidate) -> Double { (candidate.fill * candidate.evenness.squareRoot() * 1e6).rounded() }
+        return candidates.min { a, b in score(a) != score(b) ? score(a) > score(b) : a.rows < b.rows }
+    }
+
+    /// A fixed canvas: of the cuts that cover `wellFilled` of it (where
+    /// none does, those within 1% of the best), those whose cells are within
+    /// `SlicingLayout.maximumAreaRatio` of each other where some are; of
+    /// those, whole photos where they fill `enoughFill` of the canvas, else
+    /// the stretched cuts too; then the most even of those that fill within
+    /// 1% of the best (then the least cropped, then fewer rows).
+    static func bestOnCanvas(_ candidates: [Candidate]) -> Candidate? {
+        let mostFill = candidates.map(\.fill).max() ?? 0
+        var pool = candidates.filter { $0.fill >= min(wellFilled, mostFill * 0.99) }
+        let withinRatio = pool.filter { $0.areaRatio <= SlicingLayout.maximumAreaRatio }
+        if !withinRatio.isEmpty { pool = withinRatio }
+        let whole = pool.filter { $0.stretch == 1 }
+        if let fill = whole.map(\.fill).max(), fill >= enoughFill { pool = whole }
+        let bestFill = pool.map(\.fill).max() ?? 0
+        func evenness(_ candidate: Candidate) -> Double { (candidate.evenness * 1e6).rounded() }
+        func crop(_ candidate: Candidate) -> Double { abs(log(candidate.stretch)) }
+        return pool.filter { $0.fill >= bestFill * 0.99 }.min { a, b in
+            if evenness(a) != evenness(b) { return evenness(a) > evenness(b) }
+            if crop(a) != crop(b) { return crop(a) < crop(b) }
+            return a.rows < b.rows
+        }
+    }
+
+    /// The factor on the photos' aspect ratios (within what `maximumCrop`
+    /// allows: 0.9 crops a tenth of each photo's width, 1/0.9 of its height)
+    /// at which the cut's rows, across the whole width, are as tall as the
+    /// canvas; nil when the photos whole already are (to the pixel).
+    static func stretch(_ cut: Cut, innerWidth: Int, innerHeight: Int, gap: Int) -> Double? {
+        // The rows' height is (their heights at a stretch of 1) / stretch, plus the gaps between them.
+        let gaps = Double(gap * (cut.rows.count - 1))
+        let rows = Double(naturalHeight(cut, width: Double(innerWidth), gap: gap)) - gaps
+        guard rows > 0, Double(innerHeight) - gaps > 0 else { return nil }
+        let wanted = rows / (Double(innerHeight) - gaps)
+        let stretch = min(1 / (1 - maximumCrop), max(1 - maximumCrop, wanted))
+        return abs(stretch - 1) < 1e-9 ? nil : stretch
     }
 
     /// The rows laid out from (0, 0), to the pixel.
@@ -102,7 +183,7 @@ enum JustifiedLayout {
         var cells: [CellRect] = [], top = 0
         for (row, photosOfRow) in cut.rows.enumerated() {
             let available = width - gap * (photosOfRow.count - 1)
-            let widths = roundedRunning(photosOfRow.map { photos[$0].aspect * Double(available) / cut.widths[row] })
+            let widths = roundedRunning(photosOfRow.map { photos[$0].aspect * cut.stretch * Double(available) / cut.widths[row] })
             guard rowHeights[row] > 0, widths.allSatisfy({ $0 > 0 }) else { return nil }
             var x = 0
             for cellWidth in widths {

@@ -21,7 +21,8 @@ public struct LayoutPlan: Equatable, Sendable {
     /// One per photo, in the order the photos were added.
     public let cells: [CellRect]
     /// How each photo fills its cell: rows and columns show every photo
-    /// whole (their cells have the photos' shapes, to the pixel), the
+    /// whole (their cells have the photos' shapes, to the pixel) unless they
+    /// crop a little of each to fill a fixed canvas (then they cover), the
     /// others as `--fit` says.
     public let fit: FitMode
     /// The title's band across the top (`--title`), above every cell.
@@ -184,8 +185,11 @@ public enum CollageLayout {
         if let refusal = LayoutError.sideLeftOpen(request.size, request.layout) { throw refusal }
         switch request.layout {
         case .rows, .columns:
+            // Whole photos are contained (their cells have their shapes, to
+            // the pixel); photos the rows crop a little to fill the canvas cover.
             let cells = try JustifiedLayout.plan(photos, request)
-            return LayoutPlan(canvas: cells.canvas, layout: request.layout, cells: cells.cells, fit: .contain)
+            return LayoutPlan(canvas: cells.canvas, layout: request.layout, cells: cells.cells,
+                              fit: cells.cropped ? .cover : .contain)
         case .grid, .auto:
             guard let canvas = request.size.canvas else { preconditionFailure("both sides: refused above") }
             let inner = (width: canvas.width - 2 * margin, height: canvas.height - 2 * margin)
@@ -195,7 +199,8 @@ public enum CollageLayout {
             if request.layout == .grid {
                 cells = GridLayout(count: count).cells(canvasWidth: inner.width, canvasHeight: inner.height, gap: gap)
             } else {
-                cells = SlicingLayout.best(for: photos, width: inner.width, height: inner.height, gap: gap)?.cells ?? []
+                cells = SlicingLayout.best(for: photos, width: inner.width, height: inner.height, gap: gap,
+                                           countingPixels: true)?.cells ?? []
             }
             guard cells.count == count else { throw LayoutError.noRoom(count, request, canvas) }
             cells = cells.map { CellRect(x: $0.x + margin, y: $0.y + margin, width: $0.width, height: $0.height) }

@@ -54,15 +54,42 @@ enum SlicingLayout {
 
     /// The best plan on a `width` x `height` area, or nil when no tree gives
     /// every photo a cell of at least one pixel within the area ratio.
-    static func best(for photos: [PhotoShape], width: Int, height: Int, gap: Int) -> Result? {
+    static func best(for photos: [PhotoShape], width: Int, height: Int, gap: Int, countingPixels: Bool = false) -> Result? {
         var searched = 0
-        return best(for: photos, width: width, height: height, gap: gap, searched: &searched)
+        return best(for: photos, width: width, height: height, gap: gap, countingPixels: countingPixels, searched: &searched)
+    }
+
+    /// How much less of its least-kept photo a plan may keep than the best
+    /// to enlarge its photos less (`countingPixels`): a twentieth of a photo
+    /// more cropped for a photo that is not blown up past its pixels.
+    static let enlargementAllowance = 0.05
+    /// How much less the most-enlarged photo must be enlarged for that:
+    /// a tenth, so that a plan is not given up for what a viewer cannot see.
+    static let enlargementGain = 0.9
+
+    /// How far the plan blows up its most-enlarged photo: the largest scale,
+    /// over its photos, at which a photo covers its cell (1 or less: no
+    /// photo is shown larger than its own pixels).
+    static func enlargement(_ photos: [PhotoShape], _ cells: [CellRect]) -> Double {
+        zip(photos, cells).reduce(0) { most, pair in
+            let (photo, cell) = pair
+            return max(most, Double(cell.width) / Double(photo.width), Double(cell.height) / Double(photo.height))
+        }
     }
 
     /// The same, counting in `searched` the trees whose splits were
     /// searched (about a thousand layouts each: what the time follows), for
     /// a test to guard.
-    static func best(for photos: [PhotoShape], width: Int, height: Int, gap: Int, searched: inout Int) -> Result? {
+    ///
+    /// `countingPixels` (the shapes are the photos' pixel sizes): where the
+    /// best plan shows a photo larger than its own pixels, the plans that
+    /// keep at most `enlargementAllowance` less of their least-kept photo
+    /// are weighed by how much they enlarge their most-enlarged photo, and
+    /// the one that enlarges it least wins when it does so by a tenth
+    /// (`enlargementGain`): so a photo with fewer pixels than the others
+    /// gets a smaller cell. Where no photo is enlarged nothing changes.
+    static func best(for photos: [PhotoShape], width: Int, height: Int, gap: Int, countingPixels: Bool = false,
+                     searched: inout Int) -> Result? {
         guard !photos.isEmpty, width > 0, height > 0 else { return nil }
         // More photos than a collage holds never reach a layout (the rules
         // refuse them first); the trees grow as the Bell numbers.
@@ -103,7 +130,27 @@ enum SlicingLayout {
             guard let result = splits.best(unlessBelow: wanted, searched: &searched) else { continue }
             if best.map({ isBetter(result, than: $0) }) ?? true { best = result }
         }
-        return best
+        guard countingPixels, let found = best, enlargement(photos, found.cells) > 1 else { return best }
+        // The trees again, down to the allowance below the best, each at its
+        // own best split; photos of one shape but not one size are told apart.
+        let floor = found.leastKept - enlargementAllowance
+        func rounded(_ value: Double) -> Int { Int((value * 100).rounded()) }
+        var (sharpest, least) = (found, enlargement(photos, found.cells))
+        var sizes: Set<[Double]> = []
+        for key in ranked {
+            let candidate = roots[Int(key & 0xffff)], bound = (1e9 - Double(key >> 34)) / 1e9
+            if bound < floor - boundSlack { break }
+            guard sizes.insert(search.shape(candidate, sizes: photos)).inserted else { continue }
+            let splits = Splits(candidate, search, photos, width: width, height: height, gap: gap)
+            guard let result = splits.best(unlessBelow: floor, searched: &searched), result.leastKept >= floor else {
+                continue
+            }
+            let enlarged = enlargement(photos, result.cells)
+            if rounded(enlarged) < rounded(least) || (rounded(enlarged) == rounded(least) && isBetter(result, than: sharpest)) {
+                (sharpest, least) = (result, enlarged)
+            }
+        }
+        return least <= enlargementGain * enlargement(photos, found.cells) ? sharpest : found
     }
 
     /// Compares what two plans keep, to a tenth of a percent (finer
@@ -529,6 +576,19 @@ enum SlicingLayout {
             let tree = trees[index]
             if tree.childCount == 0 { return [aspects[tree.set.trailingZeroBitCount]] }
             return children(of: index).reduce([tree.across ? -1 : -2, Double(tree.childCount)]) { $0 + shape($1) }
+        }
+
+        /// The same with the photos' pixel sizes, which tell apart photos of
+        /// one shape that are not equally enlarged.
+        func shape(_ index: Int, sizes: [PhotoShape]) -> [Double] {
+            let tree = trees[index]
+            if tree.childCount == 0 {
+                let photo = sizes[tree.set.trailingZeroBitCount]
+                return [-3, Double(photo.width), Double(photo.height)]
+            }
+            return children(of: index).reduce([tree.across ? -1 : -2, Double(tree.childCount)]) {
+                $0 + shape($1, sizes: sizes)
+            }
         }
 
         /// Every tree over the photos in `set` (a bit mask) whose root lays

@@ -28,7 +28,9 @@ enum MeasuresFile {
         var photos: [String: Entry]
     }
 
-    static let version = 1
+    /// 2: the gradient hash, the corrupt data, and no file time for an
+    /// undated photo (issue #41).
+    static let version = 2
 
     /// The entries the file holds; nil when it is damaged (its checksum
     /// fails, it does not parse as this version's, or it holds a value the
@@ -74,7 +76,7 @@ extension MeasuresFile.Entry {
         let shares = [m.darkShare, m.brightShare, m.meanLevel]
         return stamp.size >= 0 && stamp.modified.isFinite && m.width > 0 && m.height > 0
             && m.sharpness.isFinite && m.sharpness >= 0 && shares.allSatisfy { (0...1).contains($0) }
-            && m.taken.instant.isFinite && m.taken.wallClock.isFinite
-            && (m.faces ?? 0) >= 0
+            && (m.taken.map { $0.instant.isFinite && $0.wallClock.isFinite } ?? true)
+            && m.corruptData >= 0 && (m.faces ?? 0) >= 0
     }
 }

@@ -6,11 +6,15 @@ import Foundation
 /// `threshold` above the average log of the gaps around it (`neighbours`
 /// each side), so what counts as a long pause follows the photographer's
 /// own pace. A gap shorter than `shortestBreak` never does: a pause of a
-/// few minutes in a burst-heavy hour is not a new event.
+/// few minutes in a burst-heavy hour is not a new event. A gap longer than
+/// `longestPause` always does, whatever the pace around it: an event never
+/// spans a day without photos (a missed boundary, a decade called one
+/// event, hurts more than a false one: Gozali et al.).
 public enum PhotoEvents {
     public static let threshold = log(17.0)
     public static let neighbours = 10
     public static let shortestBreak: Double = 30 * 60
+    public static let longestPause: Double = 24 * 3600
 
     /// The event of each photo, for times in seconds in the order taken:
     /// numbered from 0.
@@ -23,7 +27,7 @@ public enum PhotoEvents {
         for (i, gap) in gaps.enumerated() {
             let around = logs[max(0, i - neighbours)...min(logs.count - 1, i + neighbours)]
             let average = around.reduce(0, +) / Double(around.count)
-            if gap >= shortestBreak && logs[i] >= threshold + average { event += 1 }
+            if gap > longestPause || (gap >= shortestBreak && logs[i] >= threshold + average) { event += 1 }
             result.append(event)
         }
         return result

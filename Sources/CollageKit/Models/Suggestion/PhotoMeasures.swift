@@ -8,9 +8,15 @@ public struct PhotoMeasures: Codable, Equatable, Sendable {
     /// The upright photo's size.
     public var width: Int
     public var height: Int
-    public var taken: PhotoTime
+    /// When it was taken, by the camera's clock (EXIF); nil when the file
+    /// does not say: never the file's time, which for a copy is the copy's.
+    public var taken: PhotoTime?
     /// The DCT hash: near-duplicates differ in few of its 64 bits.
     public var hash: UInt64
+    /// The gradient hash (which cells of a 9 x 8 grey copy are brighter
+    /// than their left neighbour): shots of one scene at different
+    /// exposures (a bracket) keep it.
+    public var gradientHash: UInt64
     /// The variance of the Laplacian of the grey picture measured: only
     /// comparable between shots of one scene (its scale is the scene's).
     public var sharpness: Double
@@ -22,44 +28,55 @@ public struct PhotoMeasures: Codable, Equatable, Sendable {
     /// Measured on the thumbnail the file carries (a JPEG's EXIF one, a
     /// HEIF's own), else on the smallest decode.
     public var fromThumbnail: Bool
+    /// How often the measuring decode read past broken data or the end of a
+    /// file cut short (libjpeg's warnings); 0 for a whole, clean file.
+    public var corruptData: Int
     /// The smart crop's faces; nil until they were looked for (only photos
     /// still in the running are).
     public var faces: Int?
 
-    public init(width: Int, height: Int, taken: PhotoTime, hash: UInt64, sharpness: Double, darkShare: Double = 0,
-                brightShare: Double = 0, meanLevel: Double = 0.5, fromThumbnail: Bool = false, faces: Int? = nil) {
+    public init(width: Int, height: Int, taken: PhotoTime?, hash: UInt64, gradientHash: UInt64? = nil, sharpness: Double,
+                darkShare: Double = 0, brightShare: Double = 0, meanLevel: Double = 0.5, fromThumbnail: Bool = false,
+                corruptData: Int = 0, faces: Int? = nil) {
         self.width = width
         self.height = height
         self.taken = taken
         self.hash = hash
+        self.gradientHash = gradientHash ?? hash
         self.sharpness = sharpness
         self.darkShare = darkShare
         self.brightShare = brightShare
         self.meanLevel = meanLevel
         self.fromThumbnail = fromThumbnail
+        self.corruptData = corruptData
         self.faces = faces
     }
 
     enum CodingKeys: String, CodingKey {
-        case width, height, taken, hash, sharpness, darkShare, brightShare, meanLevel, fromThumbnail, faces
+        case width, height, taken, hash, gradientHash, sharpness, darkShare, brightShare, meanLevel, fromThumbnail, corruptData, faces
     }
 
-    /// The hash as 16 hex digits: a JSON number is a double, which would
+    /// The hashes as 16 hex digits: a JSON number is a double, which would
     /// round a 64-bit hash.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        func hex(_ key: CodingKeys) throws -> UInt64 {
+            guard let value = UInt64(try c.decode(String.self, forKey: key), radix: 16) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not a hex hash")
+            }
+            return value
+        }
         width = try c.decode(Int.self, forKey: .width)
         height = try c.decode(Int.self, forKey: .height)
-        taken = try c.decode(PhotoTime.self, forKey: .taken)
-        guard let hash = UInt64(try c.decode(String.self, forKey: .hash), radix: 16) else {
-            throw DecodingError.dataCorruptedError(forKey: .hash, in: c, debugDescription: "not a hex hash")
-        }
-        self.hash = hash
+        taken = try c.decodeIfPresent(PhotoTime.self, forKey: .taken)
+        hash = try hex(.hash)
+        gradientHash = try hex(.gradientHash)
         sharpness = try c.decode(Double.self, forKey: .sharpness)
         darkShare = try c.decode(Double.self, forKey: .darkShare)
         brightShare = try c.decode(Double.self, forKey: .brightShare)
         meanLevel = try c.decode(Double.self, forKey: .meanLevel)
         fromThumbnail = try c.decode(Bool.self, forKey: .fromThumbnail)
+        corruptData = try c.decode(Int.self, forKey: .corruptData)
         faces = try c.decodeIfPresent(Int.self, forKey: .faces)
     }
 
@@ -67,13 +84,15 @@ public struct PhotoMeasures: Codable, Equatable, Sendable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(width, forKey: .width)
         try c.encode(height, forKey: .height)
-        try c.encode(taken, forKey: .taken)
+        try c.encodeIfPresent(taken, forKey: .taken)
         try c.encode(String(hash, radix: 16), forKey: .hash)
+        try c.encode(String(gradientHash, radix: 16), forKey: .gradientHash)
         try c.encode(sharpness, forKey: .sharpness)
         try c.encode(darkShare, forKey: .darkShare)
         try c.encode(brightShare, forKey: .brightShare)
         try c.encode(meanLevel, forKey: .meanLevel)
         try c.encode(fromThumbnail, forKey: .fromThumbnail)
+        try c.encode(corruptData, forKey: .corruptData)
         try c.encodeIfPresent(faces, forKey: .faces)
     }
 
@@ -81,9 +100,10 @@ public struct PhotoMeasures: Codable, Equatable, Sendable {
     public var clippedShare: Double { darkShare + brightShare }
 }
 
-/// When a photo was taken: the camera's EXIF DateTimeOriginal, with its
-/// OffsetTimeOriginal where it says one (else read in this machine's time
-/// zone), or the file's modification time.
+/// When a photo was taken: the engine's capture date (EXIF DateTimeOriginal,
+/// else DateTimeDigitized, else DateTime, else the GPS's UTC date and time),
+/// with its offset where the photo says one (else read in this machine's
+/// time zone).
 public struct PhotoTime: Codable, Equatable, Sendable {
     /// Seconds since 1970 UTC: the order photos were taken in, and the gaps
     /// between them.
@@ -92,24 +112,17 @@ public struct PhotoTime: Codable, Equatable, Sendable {
     /// the day a title names (a photo taken at 23:30 in Tokyo is of that
     /// day, wherever it is looked at).
     public var wallClock: Double
-    /// From the camera (EXIF), not the file's time.
-    public var fromCamera: Bool
 
-    public init(instant: Double, wallClock: Double, fromCamera: Bool) {
+    public init(instant: Double, wallClock: Double) {
         self.instant = instant
         self.wallClock = wallClock
-        self.fromCamera = fromCamera
     }
 
     /// The engine's date ("2026:07:04 18:30:00", "+02:00" after it when the
-    /// photo says its zone), else the file's time.
-    public init(exif: String?, fileTime: Double, zone: TimeZone = .current) {
-        if let exif, let parsed = Self.parse(exif, zone: zone) {
-            self = parsed
-        } else {
-            self.init(instant: fileTime, wallClock: fileTime + Double(zone.secondsFromGMT(for: Date(timeIntervalSince1970: fileTime))),
-                      fromCamera: false)
-        }
+    /// photo says its zone); nil when there is none, or it is no date.
+    public init?(exif: String?, zone: TimeZone = .current) {
+        guard let exif, let parsed = Self.parse(exif, zone: zone) else { return nil }
+        self = parsed
     }
 
     /// The wall clock of an EXIF date ("2026:07:04 18:30:00", anything
@@ -155,7 +168,7 @@ public struct PhotoTime: Codable, Equatable, Sendable {
             offset = zone.secondsFromGMT(for: wall)
             offset = zone.secondsFromGMT(for: wall.addingTimeInterval(-Double(offset)))
         }
-        return PhotoTime(instant: wallClock - Double(offset), wallClock: wallClock, fromCamera: true)
+        return PhotoTime(instant: wallClock - Double(offset), wallClock: wallClock)
     }
 
     /// ISO 8601 with the offset it was taken at ("2026-07-04T18:30:00+02:00").

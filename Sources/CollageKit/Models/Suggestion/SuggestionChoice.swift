@@ -11,23 +11,31 @@ public struct PhotoVerdict: Equatable, Sendable {
     public var chosen: Bool
     /// One line for a person; nil when chosen.
     public var whyNot: String?
+    /// Why a photo worth showing is chosen only when too few others are
+    /// left (too small for its cell, cut short or corrupt); nil for most.
+    public var demotion: String? = nil
+    /// How much its cell would enlarge it (`SuggestionChoice.enlargement`).
+    public var enlarged: Double? = nil
 }
 
 /// The choice of `collage suggest` (issue #33), as rules on measures alone
 /// (no file, no pixel), in the order they apply:
 ///
-/// 1. of each scene (`DuplicateGroups`), only its best shot: the sharpest
-///    unless it is badly exposed and another is not (sharpness is compared
-///    only within the scene, where it tells blur from detail);
+/// 1. of each scene (`DuplicateGroups`), only its best shot: well exposed,
+///    whole (not cut short or corrupt), large enough for its cell, then the
+///    sharpest (sharpness is compared only within the scene, where it tells
+///    blur from detail), and of shots about as sharp the larger;
 /// 2. a best shot is worth showing unless it is nearly all clipped black or
 ///    white, or has no detail at all;
 /// 3. each is scored: exposure (how little is clipped), people (faces,
 ///    where they were looked for), and how much of it a cell of the
 ///    canvas's shape keeps;
-/// 4. `count` of them (or fewer, still even, when fewer are worth showing)
-///    are chosen greedily, each the best score plus its distance in time
-///    from those chosen already, so the choice spreads over the photos'
-///    time rather than six shots of one minute.
+/// 4. `count` of them (or fewer, the collage's total still even, when fewer
+///    are worth showing) are chosen greedily, each the best score plus its
+///    distance in time from those chosen already, so the choice spreads over
+///    the photos' time rather than six shots of one minute; a photo too
+///    small for its cell (`tooSmall`) or cut short or corrupt is chosen only
+///    when no other is left.
 public struct SuggestionChoice: Sendable {
     /// The counts a collage of suggestions can have.
     public static let counts = [2, 4, 6]
@@ -36,10 +44,44 @@ public struct SuggestionChoice: Sendable {
     public var count: Int
     /// The canvas's width / height (`--size`).
     public var canvasShape: Double
+    /// The canvas's pixels (`--size`), for how much a cell would enlarge a
+    /// photo; nil: not counted.
+    public var canvasArea: Double?
+    /// How many photos the collage holds already: the choice makes its
+    /// total even.
+    public var alreadyIn: Int
 
-    public init(count: Int = SuggestionChoice.defaultCount, canvasShape: Double = 1920.0 / 1080.0) {
+    public init(count: Int = SuggestionChoice.defaultCount, canvasShape: Double = 1920.0 / 1080.0,
+                canvasArea: Double? = 1920.0 * 1080.0, alreadyIn: Int = 0) {
         self.count = count
         self.canvasShape = canvasShape
+        self.canvasArea = canvasArea
+        self.alreadyIn = alreadyIn
+    }
+
+    /// A photo its cell would enlarge more than this is too small for it:
+    /// past 2x a photo looks soft (what `save` warns of).
+    public static let largestEnlargement = 2.0
+
+    /// How much its cell would enlarge the photo: a cell of the photo's own
+    /// shape (the layouts give a photo a cell near its shape) and of an
+    /// even share of the canvas among the collage's photos. nil when the
+    /// canvas is not known in pixels.
+    public func enlargement(_ m: PhotoMeasures) -> Double? {
+        guard let canvasArea, m.width > 0, m.height > 0 else { return nil }
+        let cells = Double(max(2, count + alreadyIn))
+        return (canvasArea / cells / (Double(m.width) * Double(m.height))).squareRoot()
+    }
+
+    public func isTooSmall(_ m: PhotoMeasures) -> Bool { (enlargement(m) ?? 0) > Self.largestEnlargement }
+
+    /// Why a photo is chosen only when no other is left, nil when it is not.
+    public func demotion(_ m: PhotoMeasures) -> String? {
+        if m.corruptData > 0 { return "cut short or corrupt (its decode read past broken data)" }
+        if isTooSmall(m), let times = enlargement(m) {
+            return "too small for its cell: \(m.width)x\(m.height) would be enlarged \(String(format: "%.1f", times))x"
+        }
+        return nil
     }
 
     /// Badly exposed: this much clipped, or a mean this far to either end.
@@ -66,42 +108,92 @@ public struct SuggestionChoice: Sendable {
     }
 
     /// The photos' groups and events and each scene's best shot: every
-    /// verdict but the choice. `photos` in the order taken.
+    /// verdict but the choice. `photos` in the order taken, the undated
+    /// last: they are an event of their own, after the dated ones.
     public func judge(_ photos: [MeasuredPhoto]) -> [PhotoVerdict] {
-        let groups = DuplicateGroups.groups(of: photos.map(\.measures.hash))
-        let events = PhotoEvents.events(of: photos.map(\.measures.taken.instant))
-        var verdicts = photos.indices.map { PhotoVerdict(group: groups[$0], event: events[$0], score: nil, chosen: false, whyNot: nil) }
+        let groups = DuplicateGroups.groups(of: photos.map {
+            DuplicateGroups.Fingerprint(hash: $0.measures.hash, gradientHash: $0.measures.gradientHash, instant: $0.measures.taken?.instant)
+        })
+        let dated = photos.compactMap(\.measures.taken?.instant)
+        var events = PhotoEvents.events(of: dated)
+        let undatedEvent = (events.last ?? -1) + 1
+        events += Array(repeating: undatedEvent, count: photos.count - dated.count)
+        var verdicts = photos.indices.map {
+            PhotoVerdict(group: groups[$0], event: events[$0], score: nil, chosen: false, whyNot: nil,
+                         enlarged: enlargement(photos[$0].measures))
+        }
         for members in Dictionary(grouping: photos.indices, by: { groups[$0] }).values {
-            let best = members.max { a, b in Self.betterShot(photos[b].measures, than: photos[a].measures) }!
+            let best = members.max { a, b in betterShot(photos[b].measures, than: photos[a].measures) }!
             let sharpest = members.map { photos[$0].measures.sharpness }.max()!
+            let top = photos[best].measures
             for i in members where i != best {
                 let m = photos[i].measures
                 let name = photos[best].photo.fileName
                 // Exposure first: a dark copy has little contrast, so its
                 // detail measures low too.
-                if Self.isBadlyExposed(m) && !Self.isBadlyExposed(photos[best].measures) {
+                if Self.isBadlyExposed(m) && !Self.isBadlyExposed(top) {
                     verdicts[i].whyNot = "badly exposed: \(name) of the same scene is better exposed"
+                } else if m.corruptData > 0 && top.corruptData == 0 {
+                    verdicts[i].whyNot = "cut short or corrupt: \(name) of the same scene is whole"
+                } else if isTooSmall(m) && !isTooSmall(top) {
+                    verdicts[i].whyNot = "too small for its cell: \(name) of the same scene is larger"
                 } else if m.sharpness < Self.blurredRatio * sharpest {
                     verdicts[i].whyNot = "blurred: \(name) of the same scene is sharper"
+                } else if m.width * m.height < top.width * top.height {
+                    verdicts[i].whyNot = "near-duplicate of \(name), a larger shot of the same scene"
                 } else {
                     verdicts[i].whyNot = "near-duplicate of \(name), a better shot of the same scene"
                 }
             }
-            if let useless = Self.uselessness(photos[best].measures) {
+            if let useless = Self.uselessness(top) {
                 verdicts[best].whyNot = "not worth showing: \(useless)"
             } else {
-                verdicts[best].score = score(photos[best].measures)
+                verdicts[best].score = score(top)
+                verdicts[best].demotion = demotion(top)
             }
         }
         return verdicts
     }
 
-    /// Of one scene: well exposed first, then sharper (then the first taken).
-    static func betterShot(_ a: PhotoMeasures, than b: PhotoMeasures) -> Bool {
-        let (badA, badB) = (isBadlyExposed(a), isBadlyExposed(b))
+    /// Of one scene: well exposed first, then whole, then large enough for
+    /// its cell, then sharper, except that of two about as sharp (neither
+    /// blurred beside the other) the larger wins; then the first taken.
+    func betterShot(_ a: PhotoMeasures, than b: PhotoMeasures) -> Bool {
+        let (badA, badB) = (Self.isBadlyExposed(a), Self.isBadlyExposed(b))
         if badA != badB { return !badA }
+        if (a.corruptData > 0) != (b.corruptData > 0) { return a.corruptData == 0 }
+        let (smallA, smallB) = (isTooSmall(a), isTooSmall(b))
+        if smallA != smallB { return !smallA }
+        let (pixelsA, pixelsB) = (a.width * a.height, b.width * b.height)
+        let alike = min(a.sharpness, b.sharpness) >= Self.blurredRatio * max(a.sharpness, b.sharpness)
+        if alike && pixelsA != pixelsB { return pixelsA > pixelsB }
         if a.sharpness != b.sharpness { return a.sharpness > b.sharpness }
-        return a.taken.instant < b.taken.instant
+        return (a.taken?.instant ?? .infinity) < (b.taken?.instant ?? .infinity)
+    }
+
+    /// The choice that fills a collage holding `alreadyIn` photos up to
+    /// `CollageRules.maximumPhotos`; nil when it is full.
+    public static func filling(alreadyIn: Int, canvasShape: Double = 1920.0 / 1080.0,
+                               canvasArea: Double? = 1920.0 * 1080.0) -> SuggestionChoice? {
+        let free = CollageRules.maximumPhotos - alreadyIn
+        guard free > 0 else { return nil }
+        return SuggestionChoice(count: free, canvasShape: canvasShape, canvasArea: canvasArea, alreadyIn: alreadyIn)
+    }
+
+    /// Photos in the collage already are not chosen again, nor their
+    /// near-duplicates: their scene is in it.
+    public func setAside(_ verdicts: inout [PhotoVerdict], photos: [MeasuredPhoto], alreadyIn: Set<Photo>) {
+        guard !alreadyIn.isEmpty else { return }
+        var takenGroups: [Int: String] = [:]
+        for i in photos.indices where alreadyIn.contains(photos[i].photo) {
+            takenGroups[verdicts[i].group] = photos[i].photo.fileName
+        }
+        for i in photos.indices {
+            guard let name = takenGroups[verdicts[i].group] else { continue }
+            verdicts[i].score = nil
+            verdicts[i].whyNot = alreadyIn.contains(photos[i].photo)
+                ? "already in the collage" : "near-duplicate of \(name), already in the collage"
+        }
     }
 
     /// A scene's best shot's score: exposure, people, fit.
@@ -119,10 +211,13 @@ public struct SuggestionChoice: Sendable {
         return min(shape / canvasShape, canvasShape / shape)
     }
 
-    /// How many to choose of `available` worth showing: `count`, or the
-    /// largest even number there are (0 when fewer than two).
+    /// How many to choose of `available` worth showing: `count`, or fewer
+    /// so that the collage's total (with the `alreadyIn`) is the largest
+    /// even one there can be (0 when that is under two).
     public func chosenCount(available: Int) -> Int {
-        min(count, available - available % 2)
+        var wanted = min(count, available)
+        if (wanted + alreadyIn) % 2 != 0 { wanted -= 1 }
+        return wanted > 0 && wanted + alreadyIn >= 2 ? wanted : 0
     }
 
     /// The scored photos still in the running for faces (the dear measure):
@@ -135,8 +230,35 @@ public struct SuggestionChoice: Sendable {
         guard scored.count > stretches else { return scored }
         return (0..<stretches).compactMap { k in
             let part = scored[(k * scored.count / stretches)..<((k + 1) * scored.count / stretches)]
-            return part.max { verdicts[$0].score! < verdicts[$1].score! }
+            return part.max { Self.rank(verdicts[$0]) < Self.rank(verdicts[$1]) }
         }
+    }
+
+    /// The choice for one collage of the photos at `among` (an event's, or
+    /// all of them): as many cells as it will hold (`chosenCount` of the
+    /// scored there, with those already in), and each scored photo's
+    /// enlargement and demotion its cell's. An event of three photos makes
+    /// a collage of two, whose cells are three times the size of six's.
+    public func forCollage(_ verdicts: inout [PhotoVerdict], photos: [MeasuredPhoto], among: [Int]) -> SuggestionChoice {
+        let scored = among.filter { verdicts[$0].score != nil }
+        let holding = chosenCount(available: scored.count)
+        guard holding > 0 else { return self }
+        var collage = self
+        collage.count = holding
+        for i in scored {
+            verdicts[i].enlarged = collage.enlargement(photos[i].measures)
+            verdicts[i].demotion = collage.demotion(photos[i].measures)
+        }
+        return collage
+    }
+
+    /// A photo is chosen only when no other is left: below every other.
+    static let demotionPenalty = 100.0
+
+    /// A scored verdict's worth against others: its score, below every
+    /// other when it is demoted.
+    static func rank(_ verdict: PhotoVerdict) -> Double {
+        verdict.score! - (verdict.demotion == nil ? 0 : demotionPenalty)
     }
 
     /// Chooses among the running (indices in the order taken, among
@@ -153,16 +275,20 @@ public struct SuggestionChoice: Sendable {
     public func settle(_ verdicts: inout [PhotoVerdict], photos: inout [MeasuredPhoto], running: [Int],
                        among: [Int]? = nil, batch: Int = 1,
                        lookForFaces: (_ indices: [Int], _ photos: inout [MeasuredPhoto]) -> Void) -> [Int] {
-        for i in (among ?? Array(verdicts.indices)) where verdicts[i].score != nil && !running.contains(i) {
-            verdicts[i].whyNot = "not chosen: a better photo was taken near it"
+        let scope = among ?? Array(verdicts.indices)
+        // A demotion decided only where a photo without one was there to take instead.
+        let anyUndemoted = scope.contains { verdicts[$0].score != nil && verdicts[$0].demotion == nil }
+        for i in scope where verdicts[i].score != nil && !running.contains(i) {
+            verdicts[i].whyNot = (anyUndemoted ? verdicts[i].demotion : nil) ?? "not chosen: a better photo was taken near it"
         }
         let scored = running.filter { verdicts[$0].score != nil }
+        let demoted = verdicts.map { $0.demotion != nil ? Self.demotionPenalty : 0 }
         let picked = pick(scored, bounds: { i in
             let m = photos[i].measures
-            guard m.faces == nil else { return (score(m), true) }
+            guard m.faces == nil else { return (score(m) - demoted[i], true) }
             var withFace = m
             withFace.faces = 1
-            return (score(withFace), false)
+            return (score(withFace) - demoted[i], false)
         }, lookForFaces: { asked in
             lookForFaces(asked, &photos)
             // One the search said nothing of counts as without faces.
@@ -179,7 +305,7 @@ public struct SuggestionChoice: Sendable {
     public func choose(_ verdicts: inout [PhotoVerdict], among: [Int]? = nil) -> [Int] {
         let scored = (among ?? Array(verdicts.indices)).filter { verdicts[$0].score != nil }
         let known = verdicts
-        let picked = pick(scored, bounds: { (known[$0].score!, true) }, lookForFaces: { _ in }, batch: 1)
+        let picked = pick(scored, bounds: { (Self.rank(known[$0]), true) }, lookForFaces: { _ in }, batch: 1)
         return mark(&verdicts, scored: scored, picked: picked)
     }
 
@@ -223,12 +349,16 @@ public struct SuggestionChoice: Sendable {
 
     /// Marks the picked chosen, and gives the rest of `scored` their reason.
     private func mark(_ verdicts: inout [PhotoVerdict], scored: [Int], picked: [Int]) -> [Int] {
+        // A demotion decided only where a photo without one was chosen.
+        let undemotedPicked = picked.contains { verdicts[$0].demotion == nil }
         for i in scored {
             if picked.contains(i) {
                 verdicts[i].chosen = true
                 verdicts[i].whyNot = nil
             } else if picked.isEmpty {
                 verdicts[i].whyNot = "too few photos worth showing for a collage"
+            } else if undemotedPicked, let demotion = verdicts[i].demotion {
+                verdicts[i].whyNot = demotion
             } else {
                 verdicts[i].whyNot = "not chosen: better photos, or photos of other times, were"
             }

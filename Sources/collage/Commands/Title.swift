@@ -1,0 +1,47 @@
+import ArgumentParser
+import CollageKit
+
+struct Title: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "title",  // not derived from the type name: that costs start-up time (docs/performance.md)
+        abstract: "Give the collage a title of your own, or clear it.",
+        discussion: """
+            The title is kept with the selection (`collage status` shows it; the
+            collage screen's t sets the same) and drawn in a band across the top
+            by `collage save`, which then forgets it with the photos, as `collage
+            clear` does; `save --title` draws another for that save only.
+            It is one line of UTF-8 text, at most \(CollageTitle.maximumCharacters) characters;
+            surrounding spaces are trimmed.
+
+            EXAMPLES:
+              collage title "Summer in Kyoto, 2026"
+              collage title --clear
+            """)
+
+    @Argument(help: ArgumentHelp("The title.", valueName: "text"))
+    var text: String?
+
+    @Flag(help: "Forget the collage's title.")
+    var clear = false
+
+    func validate() throws {
+        if clear && text != nil { throw ValidationError("give a title, or --clear, not both") }
+        if !clear && text == nil { throw ValidationError("give the title as TEXT (e.g. \"Summer in Kyoto, 2026\"), or --clear") }
+        // Bytes that are not UTF-8 would be stored as U+FFFD: say so instead.
+        if let text, RawArguments.isLossy(text) {
+            throw ValidationError("the title is not valid UTF-8: set the terminal to UTF-8, or type it again")
+        }
+    }
+
+    func run() throws {
+        var title: CollageTitle?
+        if let text {
+            do {
+                title = try CollageTitle(text, withoutIt: "--clear")
+            } catch let error as ValueError {
+                throw ValidationError(error.description)
+            }
+        }
+        try report(try makeCollageViewModel().setTitle(title))
+    }
+}
