@@ -57,6 +57,8 @@ struct Batch: ParsableCommand {
             line per collage as each finishes: {"collage":3,"line":9,
             "output":"/abs/out/collage-003.jpg","status":"saved","photos":[...],
             "reason":null}; a run that stopped is finished with --skip-existing.
+            Interrupted (Ctrl-C), the collages written stay, nothing is left of
+            those being made, and the report ends with them ("interrupted").
 
             Example list (the second collage titled, in justified rows whatever
             --layout says):
