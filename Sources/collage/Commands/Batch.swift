@@ -164,7 +164,8 @@ struct Batch: ParsableCommand {
             for result in unfinished { reportFile?.write(result.reportLine(wording: .commandLine)) }
             progress.finish()
             let line = Self.summaryLine(summary, directory: directory, dryRun: dryRun, shard: shard)
-            let stopped = unfinished.isEmpty ? "" : unfinished.map(\.label).joined(separator: ", ") + " unfinished, nothing of it written; "
+            let them = unfinished.count == 1 ? "it" : "them"
+            let stopped = unfinished.isEmpty ? "" : unfinished.map(\.label).joined(separator: ", ") + " unfinished, nothing of \(them) written; "
             Console.error("\(Interruption.name(signal)): \(stopped)\(line.prefix(1).lowercased() + line.dropFirst())")
         }
         let summary = viewModel.run(IteratorSequence(listSource.groups))
