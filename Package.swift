@@ -61,8 +61,13 @@ let package = Package(
             providers: [.apt(["libtiff-dev"])]),
         // Camera RAW in (libraw-dev): libraw_r, the thread-safe build, C++
         // underneath (its module map links libstdc++ and OpenMP's runtime).
+        // No pkgConfig: libraw_r.pc's only compiler flag, -fopenmp, is one
+        // SwiftPM refuses with a warning on every build (issue #42), and its
+        // -I is not needed (shim.h includes <libraw/libraw.h>, whose headers
+        // include each other from their own folder); the module map links
+        // what its Libs name (lcms2 comes with CLCMS2).
         .systemLibrary(
-            name: "CRaw", path: "Sources/SystemLibraries/CRaw", pkgConfig: "libraw_r",
+            name: "CRaw", path: "Sources/SystemLibraries/CRaw",
             providers: [.apt(["libraw-dev"])]),
         // Text (titles): Pango over Cairo, with HarfBuzz shaping and
         // fontconfig's font fallback (libpango1.0-dev, libcairo2-dev). Not
@@ -108,7 +113,10 @@ let package = Package(
             name: "CollageImaging",
             dependencies: ["CJPEG", "CPNG", "CEXIF", "CLCMS2", "CWEBP", "CWEBPMux", "CTIFF", "CRaw", "CGIF", "CJXL", "CollageFaces"],
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])],
-            linkerSettings: [.linkedLibrary("jxl")]),
+            // libraw_r and what it is built on, as its .pc file's Libs name
+            // them (CRaw has no pkgConfig: see there).
+            linkerSettings: [.linkedLibrary("jxl"), .linkedLibrary("raw_r"), .linkedLibrary("stdc++"),
+                             .linkedLibrary("gomp")]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).
         .target(name: "CollageSystem"),
