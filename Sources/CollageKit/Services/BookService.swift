@@ -1,0 +1,404 @@
+import CollageImaging
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a photo book is made (`collage book`, issue #43).
+public struct BookOptions: Sendable {
+    /// Each page's size: paper (drawn at `dpi`) or pixels (both sides).
+    public var size: SizeRequest
+    /// `--dpi`; nil: 300.
+    public var dpi: PrintResolution?
+    /// The cover's title; nil: made from the trip's places and dates.
+    public var title: String?
+    /// At most this many pages, the cover included; nil: as many as needed.
+    public var maxPages: Int?
+    /// Added to the paper on every side (`--bleed`), in micrometres.
+    public var bleedMicrometres: Int
+    /// `.pdf`: one document; a raster format: a folder of page images.
+    public var format: ImageFormat
+    /// How each page is drawn, but for its size, title, margin and gap:
+    /// the layout (a list's `#layout` overrides it), background, crop, fit,
+    /// captions, font, text colour and save quality asked.
+    public var drawing: CollageRenderOptions
+    /// The margin inside the trim and the gap between photos, in pixels;
+    /// nil: `safeMarginMicrometres` and `gapMicrometres` at `dpi`.
+    public var margin: Int?
+    public var gap: Int?
+
+    public init(size: SizeRequest, dpi: PrintResolution? = nil, title: String? = nil, maxPages: Int? = nil,
+                bleedMicrometres: Int = 0, format: ImageFormat = .pdf, drawing: CollageRenderOptions = .defaults,
+                margin: Int? = nil, gap: Int? = nil) {
+        self.size = size
+        self.dpi = dpi
+        self.title = title
+        self.maxPages = maxPages
+        self.bleedMicrometres = bleedMicrometres
+        self.format = format
+        self.drawing = drawing
+        self.margin = margin
+        self.gap = gap
+    }
+
+    var resolution: PrintResolution { dpi ?? .default }
+
+    /// The same margin on every page, inside the trim: titles and page
+    /// numbers stay this far from the edge a print shop cuts.
+    public static let safeMarginMicrometres = 12_000
+    /// The space between photos.
+    public static let gapMicrometres = 3_000
+
+    func pixels(_ micrometres: Int) -> Int {
+        Int((Double(micrometres) * Double(resolution.dotsPerInch) / 25_400).rounded())
+    }
+
+    /// The page (trim plus bleed) in pixels, and the page a PDF says (nil
+    /// for pixels: its size at `dpi`).
+    func page() throws -> (canvas: CanvasSize, paper: PrintSize?) {
+        switch size {
+        case let .paper(paper):
+            guard bleedMicrometres > 0 else { return (try paper.canvas(at: resolution), paper) }
+            let text = String(format: "%.3fx%.3fmm", Double(paper.widthMicrometres + 2 * bleedMicrometres) / 1000,
+                              Double(paper.heightMicrometres + 2 * bleedMicrometres) / 1000)
+            guard let bled = try PrintSize(parsing: text) else { throw ValueError("cannot add the bleed to \(paper)") }
+            return (try bled.canvas(at: resolution), bled)
+        case let .pixels(requested):
+            guard let width = requested.width, let height = requested.height else {
+                throw ValueError("a book's --size needs both sides, e.g. A4 or 2480x3508")
+            }
+            let bleed = pixels(bleedMicrometres)
+            return (try CanvasSize(width: width + 2 * bleed, height: height + 2 * bleed), nil)
+        }
+    }
+
+    /// Why a bleed is refused: negative, or over a quarter of the page's
+    /// shorter side (nil: fine).
+    public func bleedRefusal() -> String? {
+        if bleedMicrometres < 0 { return "--bleed is negative: use 0 or more, e.g. 3mm" }
+        let shorter: Int
+        switch size {
+        case let .paper(paper): shorter = min(paper.widthMicrometres, paper.heightMicrometres)
+        case let .pixels(requested):
+            shorter = min(requested.width ?? .max, requested.height ?? .max) * 25_400 / resolution.dotsPerInch
+        }
+        if bleedMicrometres * 4 > shorter {
+            return "--bleed \(Double(bleedMicrometres) / 1000)mm is over a quarter of the page's shorter side (\(Double(shorter) / 1000)mm)"
+        }
+        return nil
+    }
+
+    /// A length as a print shop writes one: "3mm", "0.3cm", "0.125in"
+    /// (a bare number is millimetres), in micrometres; may be negative
+    /// (refused by `bleedRefusal`, with the reason).
+    public static func micrometres(parsing text: String) throws -> Int {
+        let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let unit = PrintSize.units.first { lowered.hasSuffix($0.suffix) } ?? ("", 1_000)
+        guard let value = Double(lowered.dropLast(unit.suffix.count)), value.isFinite else {
+            throw ValueError("'\(text)' is not a length: write e.g. 3mm, 0.3cm or 0.125in")
+        }
+        return Int((value * unit.micrometres).rounded())
+    }
+}
+
+/// The cover's words: the book's title and the dates it spans.
+public struct BookCover: Equatable, Sendable {
+    public var title: String
+    public var dates: String?
+
+    public init(title: String, dates: String?) {
+        self.title = title
+        self.dates = dates
+    }
+}
+
+/// Makes a photo book: the photos under some paths grouped into events
+/// and chosen (`SuggestService`), planned into pages (`BookPlan`), each
+/// page a collage drawn by the engine, written as one PDF streamed page by
+/// page, or as a folder of page images.
+public final class BookService {
+    private let engine: ImageEngine
+    private let suggester: SuggestService
+    /// Told each thing a person should know (an event joined or left out, a
+    /// photo gone), as it happens.
+    private let note: (String) -> Void
+
+    public init(engine: ImageEngine, suggester: SuggestService, note: @escaping (String) -> Void) {
+        self.engine = engine
+        self.suggester = suggester
+        self.note = note
+    }
+
+    /// The plan and cover of the photos under `paths`, and the report they
+    /// came from (for what was skipped).
+    public func plan(_ paths: [Photo], recursive: Bool, followLinks: Bool = false, options: BookOptions,
+                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in })
+        throws -> (plan: BookPlan, cover: BookCover, report: SuggestionReport) {
+        let canvas = try options.page().canvas
+        let choice = SuggestionChoice(count: CollageRules.maximumPhotos,
+                                      canvasShape: Double(canvas.width) / Double(canvas.height),
+                                      canvasArea: Double(canvas.width * canvas.height))
+        let report = try suggester.suggest(paths, recursive: recursive, followLinks: followLinks, choice: choice,
+                                           byEvents: true, progress: progress)
+        let byEvent = Dictionary(grouping: report.verdicts.indices, by: { report.verdicts[$0].event })
+        let events = byEvent.keys.sorted().map { event -> BookPlan.Event in
+            let members = byEvent[event]!
+            let candidates = members.compactMap { i -> BookPlan.Candidate? in
+                guard let score = report.verdicts[i].score else { return nil }
+                return BookPlan.Candidate(photo: report.photos[i].photo, score: score,
+                                          hasPeople: (report.photos[i].measures.faces ?? 0) > 0)
+            }
+            return BookPlan.Event(title: report.title(ofEvent: event), photos: candidates,
+                                  undated: report.photos[members[0]].measures.taken == nil)
+        }
+        let plan = BookPlan.make(events, maxPages: options.maxPages)
+        return (plan, Self.cover(of: report, title: options.title), report)
+    }
+
+    /// The cover's title (given, or the trip's place and month: "Tuscany ·
+    /// October 2008", the region when its photos lie in more than one town)
+    /// and the dates the trip spans.
+    public static func cover(of report: SuggestionReport, title: String?,
+                             locale: Locale = CaptionSource.environmentLocale()) -> BookCover {
+        let clocks = report.photos.compactMap { $0.measures.taken?.wallClock }
+        guard let first = clocks.min(), let last = clocks.max() else {
+            return BookCover(title: title ?? SuggestionReport.folderTitle(report.photos.map(\.photo)), dates: nil)
+        }
+        let dates = SuggestionReport.dateTitle(from: first, to: last, locale: locale)
+        if let title { return BookCover(title: title, dates: dates) }
+        let positions = report.photos.compactMap(\.measures.position)
+        var place: String?
+        if let places = report.places, let named = places.title(of: positions) {
+            // One town names the trip; several, their region when they share one.
+            place = named.contains(" – ") ? (places.commonRegion(of: positions) ?? named) : named
+        }
+        let months = monthTitle(from: first, to: last, locale: locale)
+        return BookCover(title: place.map { "\($0) · \(months)" } ?? months, dates: dates)
+    }
+
+    /// "October 2008", or "September – October 2008", "December 2008 –
+    /// January 2009", in the locale's words, on the photos' wall clocks.
+    static func monthTitle(from first: Double, to last: Double, locale: Locale) -> String {
+        func formatted(_ template: String, _ clock: Double) -> String {
+            let formatter = DateFormatter()
+            formatter.locale = locale
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.setLocalizedDateFormatFromTemplate(template)
+            return formatter.string(from: Date(timeIntervalSince1970: clock))
+        }
+        let (from, to) = (formatted("MMMMyyyy", first), formatted("MMMMyyyy", last))
+        if from == to { return from }
+        if formatted("yyyy", first) == formatted("yyyy", last) { return "\(formatted("MMMM", first)) – \(to)" }
+        return "\(from) – \(to)"
+    }
+
+    /// Writes the book: `output` a PDF file (replaced whole, or left as it
+    /// was when anything fails), or for a raster format a folder of
+    /// `page-001.EXT` (the cover) onwards, written into a hidden folder
+    /// beside it and renamed when every page is written. Returns the pages
+    /// written.
+    @discardableResult
+    public func write(_ plan: BookPlan, cover: BookCover, to output: String, options: BookOptions) throws -> Int {
+        let layout = try PageLayout(options)
+        if options.format.isPage {
+            try AtomicFile.write(to: output, overwrite: true, mode: AtomicFile.sharedFileMode) { fd in
+                let document = try PageDocument(options: layout.save, title: cover.title, threads: engine.decodeThreads,
+                                                writingTo: fd)
+                try eachPage(plan, cover: cover, layout: layout) { page, _ in try document.add(page) }
+                try document.close()
+            }
+            return pagesWritten
+        }
+        return try writeImages(plan, cover: cover, layout: layout, to: output, options: options)
+    }
+
+    /// Pages drawn so far by `eachPage`.
+    private var pagesWritten = 0
+
+    /// The page images into a hidden folder beside `output`, renamed to it
+    /// at the end (an empty folder there is replaced; anything else is not).
+    private func writeImages(_ plan: BookPlan, cover: BookCover, layout: PageLayout, to output: String,
+                             options: BookOptions) throws -> Int {
+        let url = URL(fileURLWithPath: output)
+        let parent = url.deletingLastPathComponent().path
+        let hidden = "\(parent)/.\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        if let existing = try? FileManager.default.contentsOfDirectory(atPath: output), !existing.isEmpty {
+            throw FileWriteError.exists(path: output)
+        }
+        guard mkdir(hidden, 0o775) == 0 else { throw AtomicFile.ioError(output) }
+        do {
+            try eachPage(plan, cover: cover, layout: layout) { page, number in
+                var image = page.image
+                try engine.drawTexts(page.texts, on: &image)
+                let bytes = try engine.encode(image, as: options.format, options: layout.save)
+                let name = String(format: "%@/page-%03d.%@", hidden, number, options.format.fileExtension)
+                try AtomicFile.write(bytes, to: name, overwrite: false, mode: AtomicFile.sharedFileMode)
+            }
+            guard rename(hidden, output) == 0 else {
+                throw errno == ENOTEMPTY || errno == EEXIST ? FileWriteError.exists(path: output) : AtomicFile.ioError(output)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: hidden)
+            throw error
+        }
+        return pagesWritten
+    }
+
+    /// Draws the cover and each page in turn (one in memory at a time),
+    /// numbered from 1 (the cover), and hands each to `add`.
+    private func eachPage(_ plan: BookPlan, cover: BookCover, layout: PageLayout,
+                          add: (CollagePage, Int) throws -> Void) throws {
+        pagesWritten = 0
+        let hero = plan.hero.flatMap { present([$0], title: cover.title, keepingEven: false).first }
+        let coverOptions = try layout.render(title: cover.title, mode: nil)
+        var coverPage: CollagePage
+        if let hero {
+            coverPage = CollagePage(try engine.renderNoting([hero], options: coverOptions, text: .apart).collage,
+                                    options: coverOptions)
+        } else {
+            coverPage = layout.blankPage(title: cover.title, options: coverOptions)
+        }
+        if let dates = cover.dates { coverPage = coverPage.adding([layout.footer(dates, scale: 0.8)]) }
+        try add(coverPage, 1)
+        pagesWritten = 1
+        for page in plan.pages {
+            let photos = present(page.photos, title: page.title, keepingEven: true)
+            guard photos.count >= BookPlan.fewestPerPage else {
+                note("the page of \(page.title) is left out: fewer than two of its photos are left")
+                continue
+            }
+            let options = try layout.render(title: page.title, mode: page.layout)
+            let drawn = CollagePage(try engine.renderNoting(photos, options: options, text: .apart).collage, options: options)
+            let number = pagesWritten + 1
+            try add(drawn.adding([layout.footer(String(number), scale: 0.6)]), number)
+            pagesWritten = number
+        }
+    }
+
+    /// The photos that are still there to draw; each one gone since it was
+    /// measured is said, and (`keepingEven`) the last is left out too when
+    /// that leaves an odd count (a collage shows an even number).
+    private func present(_ photos: [Photo], title: String, keepingEven: Bool) -> [Photo] {
+        var kept = photos.filter { photo in
+            let readable = photo.withFileSystemPath { access($0, R_OK) } == 0
+            if !readable { note("\(photo.path): gone since it was looked at: left out of the page of \(title)") }
+            return readable
+        }
+        if keepingEven && kept.count % 2 == 1 && kept.count < photos.count {
+            let dropped = kept.removeLast()
+            note("\(dropped.path): left out of the page of \(title) too, to keep its count even")
+        }
+        return kept
+    }
+}
+
+/// The shape every page of a book shares: its canvas, margins, gap, type.
+struct PageLayout {
+    let canvas: CanvasSize
+    let save: SaveOptions
+    let margin: Int
+    let bleed: Int
+    let gap: Int
+    let titlePixels: Double
+    let drawing: CollageRenderOptions
+    /// The footer's colour: the title's.
+    let ink: RGBColor
+
+    init(_ options: BookOptions) throws {
+        let page = try options.page()
+        canvas = page.canvas
+        save = try SaveOptions(quality: options.drawing.save.quality, resolution: options.resolution, page: page.paper)
+        bleed = options.pixels(options.bleedMicrometres)
+        margin = bleed + (options.margin ?? options.pixels(BookOptions.safeMarginMicrometres))
+        gap = options.gap ?? options.pixels(BookOptions.gapMicrometres)
+        titlePixels = TitleRequest.fontPixels(for: RequestedSize(canvas), font: options.drawing.font)
+        drawing = options.drawing
+        ink = options.drawing.textColour ?? TitleBand.textColour(on: options.drawing.background)
+    }
+
+    /// A page's drawing: the book's canvas, margin and gap, titled `title`,
+    /// in `mode` (nil: the book's layout).
+    func render(title: String, mode: LayoutMode?) throws -> CollageRenderOptions {
+        var options = drawing
+        options.size = RequestedSize(canvas)
+        options.layout = mode ?? drawing.layout
+        options.margin = margin
+        options.gap = gap
+        options.save = save
+        options.title = try CollageTitle(title)
+        return options
+    }
+
+    /// Words in the bottom margin, inside the trim (a page number, the cover's dates).
+    func footer(_ text: String, scale: Double) -> CollageText {
+        CollageText(text: text, font: drawing.font?.description ?? CollageFont.captionDefault,
+                    fontPixels: (titlePixels * scale).rounded(),
+                    colour: ink,
+                    box: CellRect(x: margin, y: canvas.height - margin, width: canvas.width - 2 * margin,
+                                  height: margin - bleed), lines: 1)
+    }
+
+    /// A cover with no photo: its title alone, centred.
+    func blankPage(title: String, options: CollageRenderOptions) -> CollagePage {
+        CollagePage(image: RGBImage(width: canvas.width, height: canvas.height, filledWith: drawing.background),
+                    background: drawing.background, cells: [], shades: [],
+                    texts: [CollageText(text: title, font: drawing.font?.description ?? CollageFont.titleDefault, fontPixels: titlePixels,
+                                        colour: ink,
+                                        box: CellRect(x: margin, y: margin, width: canvas.width - 2 * margin,
+                                                      height: canvas.height - 2 * margin),
+                                        lines: TitleRequest.maximumLines)],
+                    title: title)
+    }
+}
+
+extension ImageEngine {
+    /// Draws `texts` into `image`'s pixels, as a raster collage draws its
+    /// title: a page image shows what its PDF page sets as text.
+    func drawTexts(_ texts: [CollageText], on image: inout RGBImage) throws {
+        let (width, height) = (image.width, image.height)
+        try image.pixels.withUnsafeMutableBufferPointer { buffer in
+            var canvas = ci_image(pixels: buffer.baseAddress, width: UInt32(width), height: UInt32(height),
+                                  stride: width * 3, channels: 3)
+            for text in texts { try draw(text, on: &canvas) }
+        }
+    }
+}
+
+extension BookPlan {
+    /// The book of a batch list (`suggest --events`' output, edited): a
+    /// page per collage, its `#title` and `#layout`, the photos as listed; a
+    /// collage with a problem, or fewer than two photos, is left out and
+    /// said; a `#size` line is said and ignored (a book has one page size).
+    /// Its cover has the title alone: a list says nothing of which photo is
+    /// best. Within `maxPages`, the last collages are left out.
+    public static func fromList<Groups: Sequence>(_ groups: Groups, maxPages: Int?) -> BookPlan
+        where Groups.Element == BatchGroup {
+        var pages: [Page] = []
+        var notes: [String] = []
+        var seen = Set<Photo>()
+        for group in groups {
+            if let problem = group.problem {
+                notes.append("collage \(group.number) (\(group.lineRange)) is left out: \(problem)")
+                continue
+            }
+            if let size = group.size { notes.append("line \(size.line): #size \(size.request) is ignored: a book has one page size") }
+            var photos = group.photos.filter { seen.insert($0).inserted }
+            if photos.count < group.photos.count {
+                notes.append("collage \(group.number) (\(group.lineRange)): a photo already on an earlier page is left out")
+            }
+            if photos.count % 2 == 1 { photos.removeLast() }
+            photos = Array(photos.prefix(mostPerPage))
+            guard photos.count >= fewestPerPage else {
+                notes.append("collage \(group.number) (\(group.lineRange)) is left out: fewer than two photos")
+                continue
+            }
+            if let maxPages, pages.count + 1 >= maxPages {
+                notes.append("--pages \(maxPages): collage \(group.number) (\(group.lineRange)) is left out")
+                continue
+            }
+            pages.append(Page(title: group.title?.text ?? SuggestionReport.folderTitle(photos), photos: photos,
+                              layout: group.layout))
+        }
+        return BookPlan(hero: nil, pages: pages, notes: notes)
+    }
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import CollageKit
+import Foundation
+
+struct Book: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "book",  // not derived from the type name: that costs start-up time (docs/performance.md)
+        abstract: "Make a photo book (a PDF) of a trip's folders.",
+        discussion: """
+            Groups the photos under the paths into events, as `suggest --events`
+            does, and makes a book of them: a cover (the title, the best photo,
+            people preferred, and the dates the trip spans), then each event in
+            the order taken, one collage page each of its best 2, 4 or 6 photos,
+            titled with its place and date ("Arezzo · Oct 22, 2008") and
+            numbered. An event with more than six photos worth showing takes
+            more pages, each repeating its title; one with a single photo joins
+            the page of the event before it. Photos without a capture date come
+            last, titled by their folder. No photo is shown twice, nor a
+            near-duplicate of one. With --pages, events give up pages first,
+            then the lowest-scored are left out; everything left out is said.
+
+            Without --title the cover is titled with the trip's place and
+            month ("Tuscany · October 2008": the region when the photos lie
+            in several towns). Every page has --size's paper and the same
+            margins (12 mm inside the trim) and type; --bleed adds to each side.
+
+            -o FILE.pdf writes one PDF (replaced whole when all pages are
+            written: a failure leaves what was there). With --format jpg or
+            png, -o names a folder of page images, page-001 the cover, made
+            when every page is written.
+
+            --list FILE (- for standard input) makes the book from a batch list
+            instead, as `suggest --events` prints one: a page per collage, its
+            #title and #layout; a #size line is ignored. Its cover has the
+            title alone. Example:
+              collage suggest --events trip/ > trip.txt   # edit it
+              collage book --list trip.txt -o trip.pdf
+            """)
+
+    @Argument(help: ArgumentHelp("Photos, or folders of photos (none with --list).", valueName: "path"),
+              completion: .file())
+    var paths: [String] = []
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF to write (a folder with --format jpg or png).", valueName: "file"),
+            completion: .file())
+    var output: String
+
+    /// --size, --dpi, --title (the cover's), --layout (each page's unless a
+    /// list says), --background, --font...: the root command's, which
+    /// ArgumentParser gives the root (see CanvasSizeOption), so the same group.
+    @OptionGroup var drawing: LayoutOptionGroup
+
+    @Flag(help: "Look in folders inside the folders too.")
+    var recursive = false
+
+    @Option(help: ArgumentHelp("At most N pages, the cover included.", valueName: "n"))
+    var pages: Int?
+
+    @Option(help: ArgumentHelp("Add LENGTH to each side of every page for the print shop to trim (e.g. 3mm, 0.125in); titles and numbers stay inside the trim's margin.",
+                               valueName: "length"))
+    var bleed: String = "0mm"
+
+    @Option(help: ArgumentHelp("Make the book from a batch list (- for standard input) instead of folders.", valueName: "file"),
+            completion: .file())
+    var list: String?
+
+    @Option(help: "pdf, or jpg or png for a folder of page images.")
+    var format: ImageFormat = .pdf
+
+    @OptionGroup var limits: LimitOptionGroup
+
+    /// `size`, A4 when not given: `--size`'s own default is a screen's pixels.
+    private var size: SizeRequest {
+        CommandLine.arguments.contains(where: { $0 == "--size" || $0.hasPrefix("--size=") })
+            ? drawing.canvas.size : .paper(try! PrintSize(parsing: "A4")!)
+    }
+
+    private func options() throws -> BookOptions {
+        let bleedMicrometres: Int
+        do { bleedMicrometres = try BookOptions.micrometres(parsing: bleed) } catch { throw ValidationError("--bleed \(error)") }
+        // The book's own margin and gap unless asked (in pixels, as elsewhere).
+        return BookOptions(size: size, dpi: drawing.dpi, title: drawing.title, maxPages: pages,
+                           bleedMicrometres: bleedMicrometres, format: format, drawing: try drawing.renderOptions(),
+                           margin: drawing.margin > 0 ? drawing.margin : nil, gap: drawing.gap > 0 ? drawing.gap : nil)
+    }
+
+    func validate() throws {
+        if paths.isEmpty && list == nil { throw ValidationError("name at least one photo or folder, or --list FILE") }
+        if !paths.isEmpty && list != nil { throw ValidationError("--list makes the book from its list: name no paths with it") }
+        if let pages, pages < 1 { throw ValidationError("--pages \(pages) is less than 1: a book has at least its cover") }
+        if size.aspectRatio == nil { throw ValidationError("--size needs both sides, e.g. A4 or 2480x3508") }
+        if let refusal = try options().bleedRefusal() { throw ValidationError(refusal) }
+        if !format.isPage && !["jpg", "png"].contains(format.fileExtension) {
+            throw ValidationError("--format \(format.fileExtension): a book is pdf, or page images in jpg or png")
+        }
+    }
+
+    func run() throws {
+        let options = try options()
+        let engine = ImageEngine(maxDecodedPixels: limits.maxPixels.pixels)
+        let cache = MeasuresCache()
+        if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
+        let service = BookService(engine: engine, suggester: SuggestService(measurer: engine, cache: cache),
+                                  note: { Console.warning($0) })
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        let destination = Photo(resolving: output, against: workingDirectory).path
+        do {
+            let plan: BookPlan, cover: BookCover
+            if let list {
+                let source = try BatchListSource(argument: list, workingDirectory: workingDirectory)
+                plan = BookPlan.fromList(IteratorSequence(source.groups), maxPages: pages)
+                if let failure = source.readFailure { throw failure }
+                let photos = plan.pages.flatMap(\.photos)
+                cover = BookCover(title: drawing.title ?? (photos.isEmpty ? "Photos" : SuggestionReport.folderTitle(photos)), dates: nil)
+            } else {
+                let photos = RawArguments.bytes(of: paths).map { Photo(resolvingFileSystemPath: $0) }
+                let made = try service.plan(photos, recursive: recursive, options: options)
+                (plan, cover) = (made.plan, made.cover)
+                if made.report.notPhotos.count + made.report.unreadable.count > 0 {
+                    Console.warning("skipped \(made.report.notPhotos.count + made.report.unreadable.count) files that are no photo or cannot be read")
+                }
+            }
+            plan.notes.forEach { Console.warning($0) }
+            guard plan.hero != nil || !plan.pages.isEmpty else {
+                Console.error("no photo worth showing under \(list ?? paths.joined(separator: ", ")): no book made")
+                throw ExitCode.failure
+            }
+            let written = try service.write(plan, cover: cover, to: destination, options: options)
+            Console.note("\(written) \(written == 1 ? "page" : "pages") written to \(destination)")
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            Console.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
+}
