@@ -107,23 +107,26 @@ import Testing
         // 216 x 303 mm.
         #expect(abs(info.width - 612.28) < 0.05 && abs(info.height - 858.90) < 0.05, "\(info)")
 
-        let images = try book([Self.trip.path, "--recursive", "-o", "pages", "--dpi", "72", "--bleed", "3mm", "--format", "jpg"])
+        // The same book's pages as images, and as a PDF, at a size in pixels (at 72 dpi a pixel is a
+        // point, so pdftoppm draws the page pixel for pixel, with no resampling between them).
+        let sized = ["--size", "600x840", "--dpi", "72", "--bleed", "3mm"]
+        let images = try book([Self.trip.path, "--recursive", "-o", "pages", "--format", "jpg"] + sized)
         #expect(images.succeeded, "\(images)")
         let names = try FileManager.default.contentsOfDirectory(atPath: file("pages").path).sorted()
         #expect(names == ["page-001.jpg", "page-002.jpg", "page-003.jpg", "page-004.jpg"], "\(names)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.path).filter { $0.hasPrefix(".") }.isEmpty,
                 "no temporary folder left")
+        let pdf = try book([Self.trip.path, "--recursive", "-o", "sized.pdf"] + sized)
+        #expect(pdf.succeeded, "\(pdf)")
+        let size = try Self.pages(file("sized.pdf"))
+        #expect(size.width == 618 && size.height == 858, "3 mm at 72 dpi is 9 pixels a side: \(size)")
         // Page 3 drawn by pdftoppm against its image, outside the title band and the footer.
-        // (216 mm at 72 dpi is 612.28 points: pdftoppm draws 613 pixels, the image has 612.)
-        let page = try Self.page(3, of: file("bled.pdf"))
+        let drawn = try Self.page(3, of: file("sized.pdf"))
         let image = try DecodedImage(file("pages/page-003.jpg").path)
-        #expect(abs(page.width - image.width) <= 1 && abs(page.height - image.height) <= 1,
-                "\(page.width)x\(page.height) vs \(image.width)x\(image.height)")
-        let drawn = DecodedImage(width: image.width, height: image.height, rgb: (0..<image.height).flatMap { y in
-            page.rgb[(y * page.width * 3)..<(y * page.width * 3 + image.width * 3)]
-        })
-        let text = [try PDFEndToEndTests.Box(["x": 0, "y": 0, "width": image.width, "height": 110]),
-                    try PDFEndToEndTests.Box(["x": 0, "y": image.height - 50, "width": image.width, "height": 50])]
+        #expect(drawn.width == image.width && drawn.height == image.height,
+                "\(drawn.width)x\(drawn.height) vs \(image.width)x\(image.height)")
+        let text = [try PDFEndToEndTests.Box(["x": 0, "y": 0, "width": image.width, "height": 80]),
+                    try PDFEndToEndTests.Box(["x": 0, "y": image.height - 43, "width": image.width, "height": 43])]
         let psnr = PDFEndToEndTests.psnr(drawn, image, outside: text)
         #expect(psnr >= 35, "PSNR \(psnr) dB")
     }

@@ -24,6 +24,13 @@ struct Book: ParsableCommand {
             in several towns). Every page has --size's paper and the same
             margins (12 mm inside the trim) and type; --bleed adds to each side.
 
+            --size is the page, on paper or in pixels (default A4; A4-landscape
+            turns every page), drawn at --dpi (default 300). --title is the
+            cover's. Each page is drawn as `save` draws a collage, and takes its
+            --layout, --background, --crop, --fit, --caption, --font and
+            --text-colour; --margin and --gap in pixels replace the book's
+            12 mm margin and 3 mm gap.
+
             -o FILE.pdf writes one PDF (replaced whole when all pages are
             written: a failure leaves what was there). With --format jpg or
             png, -o names a folder of page images, page-001 the cover, made
@@ -47,8 +54,10 @@ struct Book: ParsableCommand {
 
     /// --size, --dpi, --title (the cover's), --layout (each page's unless a
     /// list says), --background, --font...: the root command's, which
-    /// ArgumentParser gives the root (see CanvasSizeOption), so the same group.
-    @OptionGroup var drawing: LayoutOptionGroup
+    /// ArgumentParser gives the root (see CanvasSizeOption), so the same
+    /// group. Hidden: their --help lines give other commands' defaults
+    /// (1920x1080, no margin); the discussion says the book's.
+    @OptionGroup(visibility: .hidden) var drawing: LayoutOptionGroup
 
     @Flag(help: "Look in folders inside the folders too.")
     var recursive = false
