@@ -184,4 +184,28 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: locked.path).isEmpty || getuid() == 0)
         #expect(!FileManager.default.fileExists(atPath: file("x.pdf").path))
     }
+
+    @Test func aPhotoGoneWhileTheBookIsMadeIsLeftOutAndSaid() throws {
+        let folder = try temporaryDirectory()
+        var photos: [Photo] = []
+        for name in ["a1.jpg", "a2.jpg", "a3.jpg", "f1.jpg", "f2.jpg"] {
+            let copy = folder.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: Self.trip.appendingPathComponent(name), to: copy)
+            photos.append(Photo(path: copy.path))
+        }
+        let plan = BookPlan(hero: photos[0], pages: [BookPlan.Page(title: "Arezzo", photos: Array(photos[1...]))])
+        try FileManager.default.removeItem(atPath: photos[2].path)
+        let notes = Box<[String]>([])
+        let engine = ImageEngine()
+        let service = BookService(engine: engine, suggester: SuggestService(measurer: engine, cache: nil),
+                                  note: { notes.value.append($0) })
+        let pdf = folder.appendingPathComponent("book.pdf")
+        let pages = try service.write(plan, cover: BookCover(title: "Trip", dates: nil), to: pdf.path,
+                                      options: BookOptions(size: try SizeRequest(parsing: "A6"), dpi: try PrintResolution(parsing: "72")))
+        #expect(pages == 2)
+        #expect(notes.value == ["\(photos[2].path): gone since it was looked at: left out of the page of Arezzo",
+                                "\(photos[4].path): left out of the page of Arezzo too, to keep its count even"], "\(notes.value)")
+        let images = try Self.poppler("pdfimages", ["-list"], pdf).text.split(separator: "\n").dropFirst(2)
+        #expect(images.count == 3, "the cover's and two: \(images)")
+    }
 }

@@ -90,6 +90,7 @@ public struct BookPlan: Equatable, Sendable {
             events[e].photos.remove(at: p)
         }
         // 2. Events of one photo join a neighbour.
+        var joins: [(note: Int, photo: Photo, from: String, to: String)] = []
         var e = 0
         while e < events.count {
             guard events[e].photos.count < fewestPerPage else { e += 1; continue }
@@ -98,8 +99,11 @@ public struct BookPlan: Equatable, Sendable {
             let neighbour = lone.undated ? nil
                 : (e > 0 && !events[e - 1].undated ? e - 1 : (e < events.count && !events[e].undated ? e : nil))
             if let neighbour {
-                events[neighbour].photos.append(single)
-                notes.append("the event of \(lone.title) has one photo worth showing: \(single.photo.fileName) joins the page of \(events[neighbour].title)")
+                // Where it was taken: after the event before, before the event after.
+                events[neighbour].photos.insert(single, at: neighbour < e ? events[neighbour].photos.count : 0)
+                // Said once the pages are chosen: it may not be among its neighbour's best.
+                joins.append((notes.count, single.photo, lone.title, events[neighbour].title))
+                notes.append("")
             } else {
                 notes.append("the event of \(lone.title) has one photo worth showing: \(single.photo.fileName) is left out")
             }
@@ -135,6 +139,11 @@ public struct BookPlan: Equatable, Sendable {
             for share in evenShares(photos.count) {
                 pages.append(Page(title: events[i].title, photos: Array(photos[share])))
             }
+        }
+        let shown = Set(pages.flatMap(\.photos))
+        for join in joins {
+            notes[join.note] = "the event of \(join.from) has one photo worth showing: \(join.photo.fileName) "
+                + (shown.contains(join.photo) ? "joins the page of \(join.to)" : "is left out (\(join.to)'s page shows better ones)")
         }
         return BookPlan(hero: hero, pages: pages, notes: notes)
     }
