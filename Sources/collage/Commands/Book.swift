@@ -123,11 +123,20 @@ struct Book: ParsableCommand {
                 cover = BookCover(title: drawing.title ?? (photos.isEmpty ? "Photos" : SuggestionReport.folderTitle(photos)), dates: nil)
             } else {
                 let photos = RawArguments.bytes(of: paths).map { Photo(resolvingFileSystemPath: $0) }
-                let made = try service.plan(photos, recursive: recursive, options: options)
+                let progress = ProgressLine()
+                defer { progress.finish() }
+                let made = try service.plan(photos, recursive: recursive, options: options, progress: { progress.show($0, $1) })
                 (plan, cover) = (made.plan, made.cover)
-                if made.report.notPhotos.count + made.report.unreadable.count > 0 {
-                    Console.warning("skipped \(made.report.notPhotos.count + made.report.unreadable.count) files that are no photo or cannot be read")
+                // As `suggest` names them: the first few, then a count.
+                var skipped: [String] = []
+                if !made.report.notPhotos.isEmpty {
+                    skipped.append("\(made.report.notPhotos.count) not \(made.report.notPhotos.count == 1 ? "a photo" : "photos"): \(Suggest.named(made.report.notPhotos, under: photos))")
                 }
+                if let first = made.report.unreadable.first {
+                    let more = made.report.unreadable.count - 1
+                    skipped.append("\(made.report.unreadable.count) unreadable (\(first)\(more > 0 ? " and \(more) more" : ""))")
+                }
+                if !skipped.isEmpty { Console.warning("skipped \(skipped.joined(separator: "; "))") }
             }
             plan.notes.forEach { Console.warning($0) }
             guard plan.hero != nil || !plan.pages.isEmpty else {
