@@ -120,15 +120,23 @@ import Testing
         #expect(pdf.succeeded, "\(pdf)")
         let size = try Self.pages(file("sized.pdf"))
         #expect(size.width == 618 && size.height == 858, "3 mm at 72 dpi is 9 pixels a side: \(size)")
+        // The cover's photo runs into the bleed (its outer 9 pixels); a page's photos stay inside its margin.
+        let cover = try DecodedImage(file("pages/page-001.jpg").path)
+        #expect((0..<9).allSatisfy { x in cover.pixel(x, cover.height / 2).contains { $0 < 200 } }, "\(cover.pixel(2, cover.height / 2))")
+        let inner = try DecodedImage(file("pages/page-003.jpg").path)
+        #expect((0..<(9 + 34)).allSatisfy { x in inner.pixel(x, inner.height / 2).allSatisfy { $0 > 245 } })
         // Page 3 drawn by pdftoppm against its image, outside the title band and the footer.
-        let drawn = try Self.page(3, of: file("sized.pdf"))
-        let image = try DecodedImage(file("pages/page-003.jpg").path)
-        #expect(drawn.width == image.width && drawn.height == image.height,
-                "\(drawn.width)x\(drawn.height) vs \(image.width)x\(image.height)")
-        let text = [try PDFEndToEndTests.Box(["x": 0, "y": 0, "width": image.width, "height": 80]),
-                    try PDFEndToEndTests.Box(["x": 0, "y": image.height - 43, "width": image.width, "height": 43])]
-        let psnr = PDFEndToEndTests.psnr(drawn, image, outside: text)
-        #expect(psnr >= 35, "PSNR \(psnr) dB")
+        // The cover too, outside its bands of words (they are the text's rows, the shade under it and all).
+        for (number, top, bottom) in [(3, 80, 43), (1, 140, 110)] {
+            let drawn = try Self.page(number, of: file("sized.pdf"))
+            let image = try DecodedImage(file(String(format: "pages/page-%03d.jpg", number)).path)
+            #expect(drawn.width == image.width && drawn.height == image.height,
+                    "\(drawn.width)x\(drawn.height) vs \(image.width)x\(image.height)")
+            let text = [try PDFEndToEndTests.Box(["x": 0, "y": 0, "width": image.width, "height": top]),
+                        try PDFEndToEndTests.Box(["x": 0, "y": image.height - bottom, "width": image.width, "height": bottom])]
+            let psnr = PDFEndToEndTests.psnr(drawn, image, outside: text)
+            #expect(psnr >= 35, "page \(number): PSNR \(psnr) dB")
+        }
     }
 
     /// Page `number` at 72 dpi, as pdftoppm draws it.

@@ -228,9 +228,7 @@ public final class BookService {
         guard mkdir(hidden, 0o775) == 0 else { throw AtomicFile.ioError(output) }
         do {
             try eachPage(plan, cover: cover, layout: layout) { page, number in
-                var image = page.image
-                try engine.drawTexts(page.texts, on: &image)
-                let bytes = try engine.encode(image, as: options.format, options: layout.save)
+                let bytes = try engine.encode(try engine.drawnImage(of: page), as: options.format, options: layout.save)
                 let name = String(format: "%@/page-%03d.%@", hidden, number, options.format.fileExtension)
                 try AtomicFile.write(bytes, to: name, overwrite: false, mode: AtomicFile.sharedFileMode)
             }
@@ -250,15 +248,16 @@ public final class BookService {
                           add: (CollagePage, Int) throws -> Void) throws {
         pagesWritten = 0
         let hero = plan.hero.flatMap { present([$0], title: cover.title, keepingEven: false).first }
-        let coverOptions = try layout.render(title: cover.title, mode: nil)
-        var coverPage: CollagePage
+        let coverPage: CollagePage
         if let hero {
-            coverPage = CollagePage(try engine.renderNoting([hero], options: coverOptions, text: .apart).collage,
-                                    options: coverOptions)
+            // The photo over the whole page, into the bleed; its words on bands inside the margin.
+            let options = layout.fullPage()
+            coverPage = layout.cover(CollagePage(try engine.renderNoting([hero], options: options, text: .apart).collage,
+                                                 options: options), title: cover.title, dates: cover.dates)
         } else {
-            coverPage = layout.blankPage(title: cover.title, options: coverOptions)
+            coverPage = layout.blankPage(title: cover.title)
+                .adding(cover.dates.map { [layout.footer($0, scale: 0.8)] } ?? [])
         }
-        if let dates = cover.dates { coverPage = coverPage.adding([layout.footer(dates, scale: 0.8)]) }
         try add(coverPage, 1)
         pagesWritten = 1
         for page in plan.pages {
@@ -338,8 +337,48 @@ struct PageLayout {
                                   height: margin - bleed), lines: 1)
     }
 
+    /// One photo over the whole canvas, bleed and all: no margin, gap or title.
+    func fullPage() -> CollageRenderOptions {
+        var options = drawing
+        options.size = RequestedSize(canvas)
+        options.layout = .auto
+        options.margin = 0
+        options.gap = 0
+        options.save = save
+        options.title = nil
+        options.caption = .none
+        return options
+    }
+
+    /// `photo` (a `fullPage`) as a cover: the title across its top and the
+    /// dates across its foot, each on a translucent band from the page's
+    /// edge (the bleed too) to inside the margin, the words inside the
+    /// margin, in the captions' colours (white on dark unless --text-colour).
+    func cover(_ photo: CollagePage, title: String, dates: String?) -> CollagePage {
+        let colours = CaptionBand.colours(text: drawing.textColour)
+        let titleHeight = Int((titlePixels * 1.5 * Double(TitleRequest.maximumLines)).rounded())
+        let datesPixels = (titlePixels * 0.8).rounded()
+        let datesHeight = Int((datesPixels * 1.6).rounded())
+        let width = canvas.width - 2 * margin
+        let titleBox = CellRect(x: margin, y: margin, width: width, height: titleHeight)
+        let datesBox = CellRect(x: margin, y: canvas.height - margin - datesHeight, width: width, height: datesHeight)
+        var shades = [TextShade(box: CellRect(x: 0, y: 0, width: canvas.width, height: margin + titleHeight + margin / 2),
+                                colour: colours.band, opacity: CaptionBand.opacity)]
+        var texts = [CollageText(text: title, font: drawing.font?.description ?? CollageFont.titleDefault, fontPixels: titlePixels,
+                                 colour: colours.text, box: titleBox, lines: TitleRequest.maximumLines)]
+        if let dates {
+            let top = datesBox.y - margin / 2
+            shades.append(TextShade(box: CellRect(x: 0, y: top, width: canvas.width, height: canvas.height - top),
+                                    colour: colours.band, opacity: CaptionBand.opacity))
+            texts.append(CollageText(text: dates, font: drawing.font?.description ?? CollageFont.captionDefault,
+                                     fontPixels: datesPixels, colour: colours.text, box: datesBox, lines: 1))
+        }
+        return CollagePage(image: photo.image, background: photo.background, cells: photo.cells, shades: photo.shades + shades,
+                           texts: photo.texts + texts, title: title)
+    }
+
     /// A cover with no photo: its title alone, centred.
-    func blankPage(title: String, options: CollageRenderOptions) -> CollagePage {
+    func blankPage(title: String) -> CollagePage {
         CollagePage(image: RGBImage(width: canvas.width, height: canvas.height, filledWith: drawing.background),
                     background: drawing.background, cells: [], shades: [],
                     texts: [CollageText(text: title, font: drawing.font?.description ?? CollageFont.titleDefault, fontPixels: titlePixels,
@@ -352,15 +391,19 @@ struct PageLayout {
 }
 
 extension ImageEngine {
-    /// Draws `texts` into `image`'s pixels, as a raster collage draws its
-    /// title: a page image shows what its PDF page sets as text.
-    func drawTexts(_ texts: [CollageText], on image: inout RGBImage) throws {
+    /// `page`'s pixels with its bands and words drawn in, as a raster
+    /// collage draws its captions: a page image shows what its PDF page
+    /// sets as text.
+    func drawnImage(of page: CollagePage) throws -> RGBImage {
+        var image = page.image
         let (width, height) = (image.width, image.height)
         try image.pixels.withUnsafeMutableBufferPointer { buffer in
             var canvas = ci_image(pixels: buffer.baseAddress, width: UInt32(width), height: UInt32(height),
                                   stride: width * 3, channels: 3)
-            for text in texts { try draw(text, on: &canvas) }
+            for shade in page.shades { ci_shade_box(&canvas, ci_rect(shade.box), ci_color(shade.colour), shade.opacity) }
+            for text in page.texts { try draw(text, on: &canvas) }
         }
+        return image
     }
 }
 

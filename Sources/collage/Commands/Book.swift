@@ -8,8 +8,9 @@ struct Book: ParsableCommand {
         abstract: "Make a photo book (a PDF) of a trip's folders.",
         discussion: """
             Groups the photos under the paths into events, as `suggest --events`
-            does, and makes a book of them: a cover (the title, the best photo,
-            people preferred, and the dates the trip spans), then each event in
+            does, and makes a book of them: a cover (the best photo, people
+            preferred, over the whole page and into the bleed, with the title
+            and the dates the trip spans), then each event in
             the order taken, one collage page each of its best 2, 4 or 6 photos,
             titled with its place and date ("Arezzo · Oct 22, 2008") and
             numbered. An event with more than six photos worth showing takes
