@@ -73,3 +73,43 @@ import Testing
         #expect(BookPlan.make(events, maxPages: 1).pages.isEmpty)
     }
 }
+
+/// A book's page, bleed and cover words (`BookOptions`, `BookService.monthTitle`).
+@Suite struct BookOptionsTests {
+    @Test func aBleedIsALengthAddedToEverySideAndRefusedNegativeOrOverAQuarterOfThePage() throws {
+        #expect(try BookOptions.micrometres(parsing: "3mm") == 3_000)
+        #expect(try BookOptions.micrometres(parsing: "0.125in") == 3_175)
+        #expect(try BookOptions.micrometres(parsing: "0.3cm") == 3_000)
+        #expect(try BookOptions.micrometres(parsing: "3") == 3_000, "a bare number is millimetres")
+        #expect(throws: ValueError.self) { try BookOptions.micrometres(parsing: "three") }
+
+        let a4 = try #require(try PrintSize(parsing: "A4"))
+        var options = BookOptions(size: .paper(a4), bleedMicrometres: 3_000)
+        let page = try options.page()
+        #expect(page.paper?.widthMicrometres == 216_000 && page.paper?.heightMicrometres == 303_000)
+        #expect(page.canvas.width == 2551 && page.canvas.height == 3579, "216 x 303 mm at 300 dpi")
+        #expect(options.bleedRefusal() == nil)
+        options.bleedMicrometres = -1_000
+        #expect(options.bleedRefusal()?.contains("negative") == true)
+        options.bleedMicrometres = 52_501
+        #expect(options.bleedRefusal()?.contains("over a quarter") == true, "A4's shorter side is 210 mm")
+        options.bleedMicrometres = 52_500
+        #expect(options.bleedRefusal() == nil)
+
+        let pixels = BookOptions(size: try SizeRequest(parsing: "600x840"), dpi: try PrintResolution(parsing: "72"),
+                                 bleedMicrometres: 3_000)
+        let sized = try pixels.page()
+        #expect(sized.paper == nil && sized.canvas.width == 618 && sized.canvas.height == 858, "3 mm at 72 dpi: 9 pixels")
+    }
+
+    @Test func theCoverNamesTheMonthsTheTripSpans() {
+        let locale = Locale(identifier: "en_US")
+        func clock(_ text: String) -> Double { PhotoTime.wallClock(exif: text)! }
+        #expect(BookService.monthTitle(from: clock("2008:10:22 10:00:00"), to: clock("2008:10:27 10:00:00"), locale: locale)
+                == "October 2008")
+        #expect(BookService.monthTitle(from: clock("2008:09:28 10:00:00"), to: clock("2008:10:02 10:00:00"), locale: locale)
+                == "September – October 2008")
+        #expect(BookService.monthTitle(from: clock("2008:12:28 10:00:00"), to: clock("2009:01:02 10:00:00"), locale: locale)
+                == "December 2008 – January 2009")
+    }
+}
