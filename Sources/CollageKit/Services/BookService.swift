@@ -155,6 +155,19 @@ public final class BookService {
         return (plan, Self.cover(of: report, title: options.title), report)
     }
 
+    /// The plan and cover of a batch list (`list` a file, or - for standard
+    /// input: `BatchListSource`): `BookPlan.fromList`'s pages, a cover of the
+    /// title given, else the photos' folder's name.
+    public static func plan(list: String, workingDirectory: String, options: BookOptions) throws
+        -> (plan: BookPlan, cover: BookCover) {
+        let source = try BatchListSource(argument: list, workingDirectory: workingDirectory)
+        let plan = BookPlan.fromList(IteratorSequence(source.groups), maxPages: options.maxPages)
+        if let failure = source.readFailure { throw failure }
+        let photos = plan.pages.flatMap(\.photos)
+        return (plan, BookCover(title: options.title ?? (photos.isEmpty ? "Photos" : SuggestionReport.folderTitle(photos)),
+                                dates: nil))
+    }
+
     /// The cover's title (given, or the trip's place and month: "Tuscany ·
     /// October 2008", the region when its photos lie in more than one town)
     /// and the dates the trip spans.

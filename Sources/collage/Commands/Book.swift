@@ -117,11 +117,7 @@ struct Book: ParsableCommand {
         do {
             let plan: BookPlan, cover: BookCover
             if let list {
-                let source = try BatchListSource(argument: list, workingDirectory: workingDirectory)
-                plan = BookPlan.fromList(IteratorSequence(source.groups), maxPages: pages)
-                if let failure = source.readFailure { throw failure }
-                let photos = plan.pages.flatMap(\.photos)
-                cover = BookCover(title: drawing.title ?? (photos.isEmpty ? "Photos" : SuggestionReport.folderTitle(photos)), dates: nil)
+                (plan, cover) = try BookService.plan(list: list, workingDirectory: workingDirectory, options: options)
             } else {
                 let photos = RawArguments.bytes(of: paths).map { Photo(resolvingFileSystemPath: $0) }
                 let progress = ProgressLine()
@@ -141,7 +137,8 @@ struct Book: ParsableCommand {
             }
             plan.notes.forEach { Console.warning($0) }
             guard plan.hero != nil || !plan.pages.isEmpty else {
-                Console.error("no photo worth showing under \(list ?? paths.joined(separator: ", ")): no book made")
+                Console.error(list.map { "the list \($0 == "-" ? "on standard input" : $0) has no collage of two photos or more: no book made" }
+                              ?? "no photo worth showing under \(paths.joined(separator: ", ")): no book made")
                 throw ExitCode.failure
             }
             let written = try service.write(plan, cover: cover, to: destination, options: options)
