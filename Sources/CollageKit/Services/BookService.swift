@@ -265,8 +265,11 @@ public final class BookService {
         if let hero {
             // The photo over the whole page, into the bleed; its words on bands inside the margin.
             let options = layout.fullPage()
+            // The title as the pages' titles are measured: the same type, its band as tall as its lines.
+            let measured = try engine.measure(try CollageTitle(cover.title), try layout.render(title: cover.title, mode: nil),
+                                              width: layout.canvas.width)
             coverPage = layout.cover(CollagePage(try engine.renderNoting([hero], options: options, text: .apart).collage,
-                                                 options: options), title: cover.title, dates: cover.dates)
+                                                 options: options), title: cover.title, dates: cover.dates, measured: measured)
         } else {
             coverPage = layout.blankPage(title: cover.title)
                 .adding(cover.dates.map { [layout.footer($0, scale: 0.8)] } ?? [])
@@ -367,9 +370,11 @@ struct PageLayout {
     /// dates across its foot, each on a translucent band from the page's
     /// edge (the bleed too) to inside the margin, the words inside the
     /// margin, in the captions' colours (white on dark unless --text-colour).
-    func cover(_ photo: CollagePage, title: String, dates: String?) -> CollagePage {
+    /// `measured`: the title as a page's is measured (nil: no font, room for two lines).
+    func cover(_ photo: CollagePage, title: String, dates: String?, measured: TitleRequest?) -> CollagePage {
         let colours = CaptionBand.colours(text: drawing.textColour)
-        let titleHeight = Int((titlePixels * 1.5 * Double(TitleRequest.maximumLines)).rounded())
+        let titlePixels = measured?.fontPixels ?? self.titlePixels
+        let titleHeight = measured?.textHeight ?? Int((titlePixels * 1.5 * Double(TitleRequest.maximumLines)).rounded())
         let datesPixels = (titlePixels * 0.8).rounded()
         let datesHeight = Int((datesPixels * 1.6).rounded())
         let width = canvas.width - 2 * margin
