@@ -85,12 +85,15 @@ struct Book: ParsableCommand {
             ? drawing.canvas.size : .paper(try! PrintSize(parsing: "A4")!)
     }
 
-    private func options() throws -> BookOptions {
+    /// The book asked for; `withDrawing` false: the page and bleed alone
+    /// (for `validate`: the drawing's options warn of missing fonts, once, in `run`).
+    private func options(withDrawing: Bool = true) throws -> BookOptions {
         let bleedMicrometres: Int
         do { bleedMicrometres = try BookOptions.micrometres(parsing: bleed) } catch { throw ValidationError("--bleed \(error)") }
         // The book's own margin and gap unless asked (in pixels, as elsewhere).
         return BookOptions(size: size, dpi: drawing.dpi, title: drawing.title, maxPages: pages,
-                           bleedMicrometres: bleedMicrometres, format: format, drawing: try drawing.renderOptions(),
+                           bleedMicrometres: bleedMicrometres, format: format,
+                           drawing: withDrawing ? try drawing.renderOptions() : .defaults,
                            margin: drawing.margin > 0 ? drawing.margin : nil, gap: drawing.gap > 0 ? drawing.gap : nil)
     }
 
@@ -99,7 +102,7 @@ struct Book: ParsableCommand {
         if !paths.isEmpty && list != nil { throw ValidationError("--list makes the book from its list: name no paths with it") }
         if let pages, pages < 1 { throw ValidationError("--pages \(pages) is less than 1: a book has at least its cover") }
         if size.aspectRatio == nil { throw ValidationError("--size needs both sides, e.g. A4 or 2480x3508") }
-        if let refusal = try options().bleedRefusal() { throw ValidationError(refusal) }
+        if let refusal = try options(withDrawing: false).bleedRefusal() { throw ValidationError(refusal) }
         if !format.isPage && !["jpg", "png"].contains(format.fileExtension) {
             throw ValidationError("--format \(format.fileExtension): a book is pdf, or page images in jpg or png")
         }
