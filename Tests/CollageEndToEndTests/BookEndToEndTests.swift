@@ -158,13 +158,20 @@ import Testing
 
     @Test func aListMakesAPagePerCollageAndSaysItsSizeLineIsIgnored() throws {
         let folder = Self.trip.path
-        let list = "#title First\n#size A5\n\(folder)/a1.jpg\n\(folder)/a2.jpg\n\n#title Second\n#layout rows\n\(folder)/f1.jpg\n\(folder)/f2.jpg\n"
+        let list = "#title First\n#size A5\n" + ["a1", "a2", "a3", "a4"].map { "\(folder)/\($0).jpg\n" }.joined()
+            + "\n#title Second\n#layout rows\n\(folder)/f1.jpg\n\(folder)/f2.jpg\n"
         let run = try book(["--list", "-", "-o", "list.pdf", "--dpi", "72", "--title", "Our trip"], stdin: list)
         #expect(run.succeeded, "\(run)")
         #expect(run.stderr.contains("line 2: #size A5 is ignored"), "\(run)")
-        let text = try Self.poppler("pdftotext", [], file("list.pdf")).text
-        #expect(try Self.pages(file("list.pdf")).count == 3)
-        #expect(text.contains("Our trip") && text.contains("First") && text.contains("Second"), "\(text)")
+        // The cover's photo is the best of the page of four (the astronaut: a face), and leaves it with one other.
+        #expect(run.stderr.contains("a1.jpg is the cover's photo: it and ") && run.stderr.contains(" leave the page of First, to keep it even"),
+                "\(run)")
+        let pages = try Self.poppler("pdftotext", [], file("list.pdf")).text.split(separator: "\u{0C}")
+        #expect(pages.count == 3)
+        #expect(pages[0].contains("Our trip") && pages[0].contains("Oct 22 – 25, 2008"), "the photos' dates: \(pages)")
+        #expect(pages[1].contains("First") && pages[2].contains("Second"), "\(pages)")
+        let images = try Self.poppler("pdfimages", ["-list"], file("list.pdf")).text.split(separator: "\n").dropFirst(2)
+        #expect(images.map { Int($0.split(separator: " ")[0]) ?? 0 } == [1, 2, 2, 3, 3], "\(images)")
     }
 
     @Test func badInputIsRefusedAndWritesNothing() throws {

@@ -59,6 +59,21 @@ import Testing
         #expect(BookPlan.evenShares(14).map(\.count) == [6, 4, 4])
     }
 
+    @Test func aListsCoverPhotoIsTheBestOfAPageOfFourWhichKeepsAnEvenCount() {
+        func page(_ title: String, _ count: Int) -> BookPlan.Page {
+            BookPlan.Page(title: title, photos: (1...count).map { Photo(path: "/list/\(title)-\($0).jpg") })
+        }
+        let scores = ["A-1.jpg": 3.0, "A-2.jpg": 2.0, "B-1.jpg": 1.0, "B-2.jpg": 0.9, "B-3.jpg": 0.2, "B-4.jpg": 0.5]
+        var plan = BookPlan(hero: nil, pages: [page("A", 2), page("B", 4)])
+        plan.takeCover { photo in scores[photo.fileName].map { BookPlan.Candidate(photo: photo, score: $0) } }
+        #expect(plan.hero?.fileName == "B-1.jpg", "A's better photos are on a page of two, which one would leave with one")
+        #expect(plan.pages.map(Self.names) == [["A-1.jpg", "A-2.jpg"], ["B-2.jpg", "B-4.jpg"]])
+        #expect(plan.notes == ["B-1.jpg is the cover's photo: it and B-3.jpg leave the page of B, to keep it even"])
+        var twos = BookPlan(hero: nil, pages: [page("A", 2)])
+        twos.takeCover { photo in scores[photo.fileName].map { BookPlan.Candidate(photo: photo, score: $0) } }
+        #expect(twos.hero == nil && twos.pages[0].photos.count == 2)
+    }
+
     @Test func overPagesEventsGiveUpPagesFirstThenTheLowestScoredAreLeftOut() {
         let events = [Self.event("Cover", [9.0]), Self.event("A", Array(repeating: 1.0, count: 12)),
                       Self.event("B", [0.5, 0.4]), Self.event("C", [0.8, 0.7])]

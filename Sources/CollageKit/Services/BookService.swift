@@ -134,11 +134,7 @@ public final class BookService {
     public func plan(_ paths: [Photo], recursive: Bool, followLinks: Bool = false, options: BookOptions,
                      progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in })
         throws -> (plan: BookPlan, cover: BookCover, report: SuggestionReport) {
-        let canvas = try options.page().canvas
-        let choice = SuggestionChoice(count: CollageRules.maximumPhotos,
-                                      canvasShape: Double(canvas.width) / Double(canvas.height),
-                                      canvasArea: Double(canvas.width * canvas.height))
-        let report = try suggester.suggest(paths, recursive: recursive, followLinks: followLinks, choice: choice,
+        let report = try suggester.suggest(paths, recursive: recursive, followLinks: followLinks, choice: try Self.choice(for: options),
                                            byEvents: true, progress: progress)
         let byEvent = Dictionary(grouping: report.verdicts.indices, by: { report.verdicts[$0].event })
         let events = byEvent.keys.sorted().map { event -> BookPlan.Event in
@@ -156,16 +152,36 @@ public final class BookService {
     }
 
     /// The plan and cover of a batch list (`list` a file, or - for standard
-    /// input: `BatchListSource`): `BookPlan.fromList`'s pages, a cover of the
-    /// title given, else the photos' folder's name.
-    public static func plan(list: String, workingDirectory: String, options: BookOptions) throws
+    /// input: `BatchListSource`): `BookPlan.fromList`'s pages; its photos
+    /// measured as `suggest` measures them (from the cache `suggest --events`
+    /// filled) for the cover: its photo (`BookPlan.takeCover`), its title
+    /// when none is given, and its dates.
+    public func plan(list: String, workingDirectory: String, options: BookOptions) throws
         -> (plan: BookPlan, cover: BookCover) {
         let source = try BatchListSource(argument: list, workingDirectory: workingDirectory)
-        let plan = BookPlan.fromList(IteratorSequence(source.groups), maxPages: options.maxPages)
+        var plan = BookPlan.fromList(IteratorSequence(source.groups), maxPages: options.maxPages)
         if let failure = source.readFailure { throw failure }
-        let photos = plan.pages.flatMap(\.photos)
-        return (plan, BookCover(title: options.title ?? (photos.isEmpty ? "Photos" : SuggestionReport.folderTitle(photos)),
-                                dates: nil))
+        // A photo that cannot be read is said when its page is drawn.
+        let photos = plan.pages.flatMap(\.photos).map { $0.focused(nil) }.filter { photo in
+            photo.withFileSystemPath { access($0, R_OK) } == 0
+        }
+        guard !photos.isEmpty else { return (plan, BookCover(title: options.title ?? "Photos", dates: nil)) }
+        let report = try suggester.suggest(photos, recursive: false, choice: try Self.choice(for: options), byEvents: true)
+        var scores: [[UInt8]: BookPlan.Candidate] = [:]
+        for (photo, verdict) in zip(report.photos, report.verdicts) {
+            guard let score = verdict.score else { continue }
+            scores[photo.photo.fileSystemPath] = BookPlan.Candidate(photo: photo.photo, score: score,
+                                                                    hasPeople: (photo.measures.faces ?? 0) > 0)
+        }
+        plan.takeCover { scores[$0.fileSystemPath] }
+        return (plan, Self.cover(of: report, title: options.title))
+    }
+
+    /// What `suggest` is asked for a book's pages: six a page, for the page's shape.
+    static func choice(for options: BookOptions) throws -> SuggestionChoice {
+        let canvas = try options.page().canvas
+        return SuggestionChoice(count: CollageRules.maximumPhotos, canvasShape: Double(canvas.width) / Double(canvas.height),
+                                canvasArea: Double(canvas.width * canvas.height))
     }
 
     /// The cover's title (given, or the trip's place and month: "Tuscany ·
@@ -461,5 +477,29 @@ extension BookPlan {
                               layout: group.layout))
         }
         return BookPlan(hero: nil, pages: pages, notes: notes)
+    }
+
+    /// Chooses a list's cover photo: of the pages of four photos or more,
+    /// the best-scored (`scored`; nil: not the best of its scene), people
+    /// first. It leaves its page, and so does the lowest-scored photo left
+    /// there, to keep the page even; both said in `notes`. No page of four:
+    /// no cover photo (a page of two would be left with one).
+    mutating func takeCover(scored: (Photo) -> Candidate?) {
+        var best: (page: Int, index: Int, candidate: Candidate)?
+        for (p, page) in pages.enumerated() where page.photos.count >= 2 * Self.fewestPerPage {
+            for (i, photo) in page.photos.enumerated() {
+                guard let candidate = scored(photo) else { continue }
+                if let current = best?.candidate,
+                   (current.hasPeople ? 1 : 0, current.score) >= (candidate.hasPeople ? 1 : 0, candidate.score) { continue }
+                best = (p, i, candidate)
+            }
+        }
+        guard let best else { return }
+        hero = pages[best.page].photos.remove(at: best.index)
+        let rest = pages[best.page].photos
+        let lowest = rest.indices.min { (scored(rest[$0])?.score ?? -.infinity) < (scored(rest[$1])?.score ?? -.infinity) }!
+        let dropped = pages[best.page].photos.remove(at: lowest)
+        notes.append("\(hero!.fileName) is the cover's photo: it and \(dropped.fileName) leave the page of "
+                     + "\(pages[best.page].title), to keep it even")
     }
 }

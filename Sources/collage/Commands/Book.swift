@@ -39,8 +39,9 @@ struct Book: ParsableCommand {
 
             --list FILE (- for standard input) makes the book from a batch list
             instead, as `suggest --events` prints one: a page per collage, its
-            #title and #layout; a #size line is ignored. Its cover has the
-            title alone. Example:
+            #title and #layout; a #size line is ignored. Its cover's photo is
+            the best of a page of four or more, which gives up it and its
+            weakest photo (the page stays even). Example:
               collage suggest --events trip/ > trip.txt   # edit it
               collage book --list trip.txt -o trip.pdf
             """)
@@ -120,7 +121,7 @@ struct Book: ParsableCommand {
         do {
             let plan: BookPlan, cover: BookCover
             if let list {
-                (plan, cover) = try BookService.plan(list: list, workingDirectory: workingDirectory, options: options)
+                (plan, cover) = try service.plan(list: list, workingDirectory: workingDirectory, options: options)
             } else {
                 let photos = RawArguments.bytes(of: paths).map { Photo(resolvingFileSystemPath: $0) }
                 let progress = ProgressLine()
