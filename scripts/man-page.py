@@ -7,7 +7,10 @@ swift-argument-parser's generate-manual (1.8) writes an mdoc page that
  - keeps the discussions' blank lines, each an "mdoc warning: Empty input
    line" under `man -l` or `groff -mandoc -ww`;
  - gives no `.Os`, so groff heads and foots it "BSD" ("BSD General Commands
-   Manual").
+   Manual");
+ - says `.Ex -std` under EXIT STATUS (">0 if an error occurs"): the real
+   statuses are listed there instead, from the "EXIT STATUS:" paragraph of
+   the tool's own description ("0 on success; 64 for ...; ...").
 The defaults come from the binary itself (`--experimental-dump-help`,
 ArgumentParser's description of every command), so they are the models'
 own, never a second list.
@@ -78,6 +81,36 @@ def add_defaults(lines, defaults):
     return out
 
 
+def exit_statuses(dump):
+    """The EXIT STATUS section's body, from the root command's discussion:
+    its paragraph "EXIT STATUS: N what; N what; ... Sentences." as a list
+    of the statuses, then the sentences after it; None without one."""
+    discussion = dump["command"].get("discussion", "")
+    found = re.search(r"EXIT STATUS:(.*?)(?:\n\s*\n|$)", discussion, re.S)
+    if not found:
+        return None
+    text = " ".join(found.group(1).split())
+    listed, _, rest = text.partition(". ")
+    body = [".Bl -tag -width Ds"]
+    for item in listed.split("; "):
+        status, _, meaning = item.strip().partition(" ")
+        body += [f".It {status}", meaning[0].upper() + meaning[1:] + "."]
+    body.append(".El")
+    if rest:
+        body += [".Pp", rest]
+    return body
+
+
+def with_exit_statuses(lines, body):
+    """`.Ex -std` replaced by `body`."""
+    if body is None:
+        return lines
+    out = []
+    for line in lines:
+        out += body if line.strip() == ".Ex -std" else [line]
+    return out
+
+
 def paragraphs(lines):
     """A blank line of a discussion as mdoc's paragraph break."""
     return [".Pp" if line.strip() == "" else line for line in lines[:-1]] + lines[-1:]
@@ -98,9 +131,11 @@ def headed(lines, version):
 def main():
     page, dump, version = sys.argv[1], sys.argv[2], sys.argv[3]
     with open(dump) as f:
-        defaults = defaults_by_command(json.load(f))
+        described = json.load(f)
+    defaults = defaults_by_command(described)
     with open(page) as f:
         lines = f.read().split("\n")
+    lines = with_exit_statuses(lines, exit_statuses(described))
     with open(page, "w") as f:
         f.write("\n".join(headed(paragraphs(add_defaults(lines, defaults)), version)))
 

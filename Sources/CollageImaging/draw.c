@@ -59,21 +59,20 @@ ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err) {
 // decoder reads past (JPEG's "Corrupt JPEG data", a GIF frame cut short).
 // A JPEG at 1/8 scale: the entropy decoding of every block, IDCTs of one
 // coefficient; nothing at full size.
-static ci_status draw_small(const char *path, const ci_limits *limits, int *corrupt_data, ci_error *err) {
+static ci_status draw_small(const char *path, const ci_limits *limits, ci_placement *placed, ci_error *err) {
     uint8_t pixels[8 * 8 * 3];
     ci_image canvas = {pixels, 8, 8, 8 * 3, 3};
     ci_draw_options options;
     memset(&options, 0, sizeof options);
     options.crop = CI_CROP_CENTRE;
     if (limits) options.limits = *limits;
-    ci_placement placement;
-    ci_status status = ci_draw_photo_placed(path, &canvas, (ci_rect){0, 0, 8, 8}, &options, &placement, err);
-    if (status == CI_OK) *corrupt_data = placement.corrupt_data;
+    ci_status status = ci_draw_photo_placed(path, &canvas, (ci_rect){0, 0, 8, 8}, &options, placed, err);
+    if (status != CI_OK) memset(placed, 0, sizeof *placed);
     return status;
 }
 
-ci_status ci_check_complete(const char *path, const ci_limits *limits, int *corrupt_data, ci_error *err) {
-    if (corrupt_data) *corrupt_data = 0;
+ci_status ci_check_complete(const char *path, const ci_limits *limits, ci_placement *placed, ci_error *err) {
+    if (placed) memset(placed, 0, sizeof *placed);
     if (!path) return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "ci_check_complete: missing argument");
     // A file cut short probes fine (its header is whole) and would fail only
     // at save: `add` asks here, from the start of the file.
@@ -88,7 +87,7 @@ ci_status ci_check_complete(const char *path, const ci_limits *limits, int *corr
     }
     const int draws_on = status == CI_OK && loader->corrupt_data;
     source_close(&source);
-    if (draws_on && corrupt_data) status = draw_small(path, limits, corrupt_data, err);
+    if (draws_on && placed) status = draw_small(path, limits, placed, err);
     return status;
 }
 
@@ -546,6 +545,8 @@ static ci_status draw_inner(draw_job *job, const ci_loader *loader, ci_source *s
     }
     if (status != CI_OK) return status;
     if (given->placement && loader->corrupt_data) given->placement->corrupt_data = loader->corrupt_data(job->state);
+    if (given->placement && loader->cut_short)
+        given->placement->cut_short = loader->cut_short(job->state, &given->placement->drawn_share);
     return ci_colour_convert_cell(&header->tag, canvas, cell, name, err);
 }
 

@@ -391,6 +391,10 @@ typedef struct ci_loader {
     // Optional: after `rows`, how often the decoder read past broken data
     // and drew on (ci_placement.corrupt_data); NULL: a loader that never does.
     int (*corrupt_data)(const void *state);
+    // Optional: after `rows`, whether the file ended before the picture did,
+    // and how it was drawn (ci_placement.cut_short; *drawn_share for
+    // CI_CUT_ROWS); NULL: a loader that does not tell.
+    ci_cut (*cut_short)(const void *state, double *drawn_share);
     // Frees what the state holds, whatever happened (also after a failed open).
     void (*close)(void *state);
 } ci_loader;

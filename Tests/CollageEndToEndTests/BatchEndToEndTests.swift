@@ -26,6 +26,65 @@ import Glibc
     let two = ["chelsea-the-cat.jpg", "coffee-cup.jpg"]
     let four = ["astronaut-eileen-collins.jpg", "cameraman-grayscale.jpg", "rocket-exif-orientation-6.jpg", "retina-round-alpha.png"]
 
+    /// Issue #44: Ctrl-C in a run keeps the collages written, leaves nothing
+    /// of the one being made, ends the report with it ("interrupted"), says
+    /// where it stopped, and dies of SIGINT: the shell reads 130.
+    @Test func anInterruptedRunKeepsWhatItWroteAndReportsWhereItStopped() throws {
+        let cli = try CLI()
+        let list = try makeList(in: cli.workingDirectory, groups: Array(repeating: two, count: 20))
+        let run = try cli.bash("""
+            set -m  # job control: a background job's SIGINT is not ignored
+            "$COLLAGE" batch '\(list.path)' -o out --jobs 1 --report report.jsonl 2> err.txt & pid=$!
+            until [ -s report.jsonl ]; do sleep 0.02; done
+            kill -INT $pid; wait $pid; echo "status $?"
+            """)
+        #expect(run.stdout == "status 130\n", "\(run)")
+        let report = try String(contentsOf: cli.workingDirectory.appendingPathComponent("report.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        let saved = report.filter { $0["status"] as? String == "saved" }.compactMap { $0["collage"] as? Int }
+        let interrupted = report.filter { $0["status"] as? String == "interrupted" }
+        #expect(!saved.isEmpty && saved == Array(1...saved.count), "\(report)")
+        // Every collage written is whole and reported; nothing else is in the folder.
+        let files = try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.appendingPathComponent("out").path).sorted()
+        #expect(files == saved.map { String(format: "collage-%03d.jpg", $0) }, "\(files)")
+        for file in files {
+            #expect(isCompleteImage(cli.workingDirectory.appendingPathComponent("out/\(file)").path, width: 1920, height: 1080))
+        }
+        let err = try String(contentsOf: cli.workingDirectory.appendingPathComponent("err.txt"), encoding: .utf8)
+        let last = err.split(separator: "\n").last.map(String.init) ?? ""
+        let where_ = cli.workingDirectory.appendingPathComponent("out").path
+        let count = saved.count == 1 ? "1 collage" : "\(saved.count) collages"
+        if let stopped = interrupted.first {
+            // The one being made: in the report after the others, its output null, nothing of it written.
+            #expect(interrupted.count == 1 && report.last?["status"] as? String == "interrupted")
+            let number = try #require(stopped["collage"] as? Int)
+            #expect(number == saved.count + 1 && stopped["output"] is NSNull, "\(stopped)")
+            let line = 2 + 3 * (number - 1)
+            #expect(last == "collage: interrupted (SIGINT): collage \(number) (lines \(line)-\(line + 1)) unfinished, nothing of it written; saved \(count) in \(where_).",
+                    "\(err)")
+        } else {
+            // Between two collages: only the count.
+            #expect(last == "collage: interrupted (SIGINT): saved \(count) in \(where_).", "\(err)")
+        }
+    }
+
+    /// Issue #44: `#titel Typo` did nothing, silently. Warned of, with its
+    /// line and the directive meant; the collage is made all the same.
+    @Test func aMistypedDirectiveIsWarnedOfAndTheCollageStillMade() throws {
+        let cli = try CLI()
+        let list = cli.workingDirectory.appendingPathComponent("typo.txt")
+        try "# a list\n#titel Typo\n\(CLI.jpegs[0])\n\(CLI.jpegs[1])\n".write(to: list, atomically: true, encoding: .utf8)
+        let run = try cli.run("batch", "typo.txt", "-o", "out", "--size", "64x32")
+        #expect(run.status == 0)
+        let output = cli.workingDirectory.appendingPathComponent("out/collage-001.jpg").path
+        #expect(run.stderr == """
+            collage: warning: collage 1 (lines 3-4): line 2: '#titel' is read as a comment: did you mean #title?
+            collage 1 (lines 3-4): saved \(output)
+
+            """, "\(run.stderr)")
+        #expect(isCompleteImage(output, width: 64, height: 32))
+    }
+
     @Test func pathsAreRelativeToTheListAndTheSelectionIsUntouched() throws {
         let cli = try CLI()
         try cli.run("add", CLI.jpegs[0])

@@ -116,6 +116,41 @@ import Testing
         #expect(image.pixel(200, sky + 120) == astronaut.pixel(200, 120))
     }
 
+    /// Issue #41's person at the foot of a lighthouse: a face of 9% of the
+    /// short side, too small for the frontal search, at the bottom of a
+    /// square of sky (the astronaut's head and shoulders, rows 0-199 of
+    /// SampleImages/' 341x512, pasted at its foot). The small faces' search
+    /// finds it in the band's rows and the band moves to the top; upside
+    /// down it stays at the bottom.
+    @Test func aCaptionMovesClearOfASmallFaceAtTheFootOfItsCell() throws {
+        let cli = try CLI()
+        let astronaut = try DecodedImage(CLI.samples.appendingPathComponent("astronaut-eileen-collins.jpg").path)
+        let (side, head, left) = (1200, 200, (1200 - astronaut.width) / 2)
+        var upright = [UInt8](repeating: 0, count: side * side * 3)
+        for y in 0..<side {
+            for x in 0..<side {
+                let inHead = y >= side - head && x >= left && x < left + astronaut.width
+                let pixel = inHead ? astronaut.pixel(x - left, y - (side - head)) : [120, 170, 230]
+                upright.replaceSubrange((y * side + x) * 3..<(y * side + x) * 3 + 3, with: pixel)
+            }
+        }
+        var turned = upright
+        for y in 0..<side {
+            turned.replaceSubrange(y * side * 3..<(y + 1) * side * 3, with: upright[(side - 1 - y) * side * 3..<(side - y) * side * 3])
+        }
+        for (name, samples) in [("lighthouse", upright), ("upside-down", turned)] {
+            let url = cli.workingDirectory.appendingPathComponent("\(name).png")
+            try Data(PNGFile.encode(width: side, height: side, colourType: 2, samples: samples)).write(to: url)
+            try #require(try cli.run(["add", url.path]).status == 0)
+        }
+        let arguments = ["--layout", "grid", "--size", "1200x600", "--caption", "name"]
+        let plan = try layouts.dryRun(cli, arguments)
+        let entries = try #require(plan["photos"] as? [[String: Any]])
+        let cells = entries.map { Rect($0["cell"]) }, bands = entries.map { Rect(($0["caption"] as? [String: Any])?["band"]) }
+        #expect(bands[0].y == cells[0].y && bands[0].height > 10, "the band \(bands[0]) over her face in \(cells[0])")
+        #expect(bands[1].y + bands[1].height == cells[1].y + cells[1].height, "\(bands[1]) in \(cells[1])")
+    }
+
     /// The band's own pixels (those the shading alone explains) against the
     /// text's colour, on a white, a black and a busy photo.
     @Test("the text contrasts at least 4.5:1 with its band on any photo", arguments: [

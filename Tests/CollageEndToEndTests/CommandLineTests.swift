@@ -22,11 +22,11 @@ import Testing
             (["sav"], "collage: no command 'sav': did you mean 'save'?\n"),
             (["stauts", "--json"], "collage: no command 'stauts': did you mean 'status'?\n"),
             (["help", "bach"], "collage: no command 'bach': did you mean 'batch'?\n"),
-            (["save", "--sze", "10x10"], "collage: Unknown option '--sze'. Did you mean '--size'?\n"),
-            (["batch", "-", "--formt", "png"], "collage: Unknown option '--formt'. Did you mean '--format'?\n"),
+            (["save", "--sze", "10x10"], "collage: unknown option '--sze': did you mean '--size'?\n"),
+            (["batch", "-", "--formt", "png"], "collage: unknown option '--formt': did you mean '--format'?\n"),
             // A negative number is taken for an option, so the rule is what is said.
             (["focus", "1", "-0.1", "0.5"], "collage: give the focus as X Y: a focus is two fractions from 0 to 1 (0 0 is the top left, 0.5 0.5 the middle), e.g. 0.5 0.2; or --clear\n"),
-            (["save", "--size", "0x10"], "collage: The value '0x10' is invalid for '--size <WxH>': size 0x10 is out of range: each side must be 1 to 16384 pixels\n"),
+            (["save", "--size", "0x10"], "collage: --size: size 0x10 is out of range: each side must be 1 to 16384 pixels\n"),
         ]
         for (arguments, expected) in cases {
             let output = try cli.run(arguments)
@@ -234,15 +234,15 @@ import Testing
     @Test func aBadValueIsRefusedInTheModelsWords() throws {
         let cli = try CLI()
         let cases: [([String], String)] = [
-            (["save", "--crop", "middle"], "The value 'middle' is invalid for '--crop <crop>': crop 'middle' is not smart, centre or attention"),
-            (["batch", "-", "--fit", "fill"], "The value 'fill' is invalid for '--fit <fit>': fit 'fill' is not cover or contain"),
-            (["preview", "--layout", "mosaic"], "The value 'mosaic' is invalid for '--layout <layout>': layout 'mosaic' is not auto, grid, rows or columns"),
-            (["pick", "--caption", "title"], "The value 'title' is invalid for '--caption <caption>': caption 'title' is not none, name or date"),
-            (["--background", "nope"], "The value 'nope' is invalid for '--background <color>': colour 'nope' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
-            (["save", "--text-colour", "#12345"], "The value '#12345' is invalid for '--text-colour <color>': colour '#12345' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
-            (["save", "--size", "1920"], "The value '1920' is invalid for '--size <WxH>': size '1920' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx, xHEIGHT or a size on paper (A4, A4-landscape, 6x4in, 15x10cm)"),
-            (["preview", "--graphics", "ascii"], "The value 'ascii' is invalid for '--graphics <mode>': graphics 'ascii' is not auto, symbols, sixel, kitty or iterm2"),
-            (["batch", "-", "--format", "gif"], "The value 'gif' is invalid for '--format <format>'. Please provide one of 'jpg', 'png', 'avif', 'webp' or 'pdf'."),
+            (["save", "--crop", "middle"], "--crop: crop 'middle' is not smart, centre or attention"),
+            (["batch", "-", "--fit", "fill"], "--fit: fit 'fill' is not cover or contain"),
+            (["preview", "--layout", "mosaic"], "--layout: layout 'mosaic' is not auto, grid, rows or columns"),
+            (["pick", "--caption", "title"], "--caption: caption 'title' is not none, name or date"),
+            (["--background", "nope"], "--background: colour 'nope' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
+            (["save", "--text-colour", "#12345"], "--text-colour: colour '#12345' is not #RRGGBB, #RGB or a CSS colour name (white, teal, rebeccapurple...)"),
+            (["save", "--size", "1920"], "--size: size '1920' is not WIDTHxHEIGHT (e.g. 1920x1080), WIDTHx, xHEIGHT or a size on paper (A4, A4-landscape, 6x4in, 15x10cm)"),
+            (["preview", "--graphics", "ascii"], "--graphics: graphics 'ascii' is not auto, symbols, sixel, kitty or iterm2"),
+            (["batch", "-", "--format", "gif"], "--format: 'gif' is not a format collage writes (jpg, jpeg, png, avif, webp, pdf)"),
         ]
         for (arguments, expected) in cases {
             let output = try cli.run(arguments)
@@ -252,6 +252,58 @@ import Testing
         // Any case, and centre's other spelling: the value is taken (the save then finds nothing to save).
         let taken = try cli.run("save", "--crop", "Center", "--layout", "AUTO", "--background", "Teal")
         #expect(taken.status == 1 && taken.stderr == "collage: nothing to save: the collage is empty\n", "\(taken.stderr)")
+    }
+
+    /// What ArgumentParser itself refuses (issue #44), in the tool's one
+    /// style: lower case, what it is about first, one line, exit 64.
+    @Test func theArgumentParsersOwnRefusalsAreInTheToolsWords() throws {
+        let cli = try CLI()
+        let cases: [([String], String)] = [
+            (["save", "--gap", "abc"], "--gap: 'abc' is not a valid <px>"),
+            (["remove", "x"], "'x' is not a valid <index>"),
+            (["save", "--size"], "--size: its value is missing (--size <WxH>)"),
+            (["save", "-o"], "-o: its value is missing (-o <path>)"),
+            (["move", "1"], "missing <to> (see 'collage move --help')"),
+            (["save", "extra"], "unexpected argument 'extra' (see 'collage save --help')"),
+            (["status", "a", "b"], "unexpected arguments 'a', 'b' (see 'collage status --help')"),
+            // ArgumentParser's suggestion only when it is a typo's distance away.
+            (["save", "--zzz"], "unknown option '--zzz' (see 'collage save --help')"),
+            (["save", "--format", "gif"], "--format: 'gif' is not a format collage writes (jpg, jpeg, png, avif, webp, pdf)"),
+        ]
+        for (arguments, expected) in cases {
+            let output = try cli.run(arguments)
+            #expect(output.status == 64, "\(arguments)")
+            #expect(output.stderr == "collage: \(expected)\n", "\(arguments)")
+            #expect(output.stdout.isEmpty, "\(arguments)")
+        }
+        // jpeg is taken, as listed.
+        #expect(try cli.run("save", "--format", "jpeg", "--dry-run").stderr == "collage: nothing to save: the collage is empty\n")
+    }
+
+    /// Issue #44: a folder that is not there is said to be missing, not
+    /// "not a folder" (which a file is).
+    @Test func pickSaysAFolderDoesNotExist() throws {
+        let cli = try CLI()
+        let missing = cli.workingDirectory.appendingPathComponent("nonexistent").path
+        let run = try cli.run("pick", missing)
+        #expect(run.status == 1 && run.stderr == "collage: \(missing): does not exist\n", "\(run.stderr)")
+        let file = try cli.run("pick", CLI.jpegs[0])
+        #expect(file.status == 1 && file.stderr == "collage: \(CLI.jpegs[0]): not a folder\n", "\(file.stderr)")
+    }
+
+    /// Issue #44: ".pdf);" wrapped onto a line of its own in the help: no
+    /// help text leaves a list's last item alone on a line.
+    @Test func noHelpLineIsALoneListItem() throws {
+        let cli = try CLI()
+        let commands = try cli.helpCommands()
+        #expect(commands.contains("save"))
+        for command in commands {
+            let help = try cli.run(command.isEmpty ? ["--help"] : [command, "--help"]).stdout
+            let lone = help.split(separator: "\n").filter {
+                $0.trimmingCharacters(in: .whitespaces).range(of: #"^\.[a-z]+[);.,]*$"#, options: .regularExpression) != nil
+            }
+            #expect(lone.isEmpty, "\(command): \(lone)")
+        }
     }
 
     /// Shells complete the values of the options typed by models, in every

@@ -191,15 +191,42 @@ import Testing
         #expect(isCompleteImage(cli.workingDirectory.appendingPathComponent("piped.\(format)").path, width: 320, height: 200))
     }
 
-    @Test func theFormatIsNeededAndGoesOnlyWithStandardOutput() throws {
+    /// Issue #44: into a pipe, JPEG unless --format says otherwise; onto a
+    /// terminal, refused. Without -o, or with a folder, --format is the
+    /// default name's; with a file name its extension decides, and a
+    /// --format that differs is a usage error, as is a second -o.
+    @Test func theFormatChoosesTheDefaultNameAndThePipesFormat() throws {
         let cli = try CLI()
         try cli.run(["add", CLI.jpegs[0], CLI.jpegs[1]])
-        let bare = try cli.bash("\"$COLLAGE\" save -o - > out.bin")
-        #expect(bare.status == 64)
-        #expect(bare.stderr == "collage: -o - writes to standard output: name its format with --format (jpg, png, avif, webp, pdf)\n")
-        let both = try cli.run("save", "-o", "x.png", "--format", "png")
-        #expect(both.status == 64)
-        #expect(both.stderr == "collage: --format goes with -o -: a file's format follows its extension\n")
+        let bare = try cli.bash("\"$COLLAGE\" save -o - --size 64x32 --keep > out.bin")
+        #expect(bare.status == 0 && bare.stderr.isEmpty, "\(bare.stderr)")
+        let piped = try Data(contentsOf: cli.workingDirectory.appendingPathComponent("out.bin"))
+        #expect(piped.starts(with: [0xFF, 0xD8, 0xFF]), "JPEG")
+        // On a terminal (script gives it one), still refused.
+        let terminal = try cli.bash("script -qec '\"$COLLAGE\" save -o - --size 64x32 --keep' /dev/null")
+        #expect(terminal.stdout.contains("collage: standard output is a terminal: pipe it to a program or redirect it to a file"), "\(terminal)")
+
+        // No -o: the default name, in --format's format; a folder likewise.
+        let here = try cli.run("save", "--format", "png", "--size", "64x32", "--keep")
+        #expect(here.status == 0, "\(here.stderr)")
+        let name = here.stdout.dropFirst("Saved ".count).trimmingCharacters(in: .newlines)
+        #expect(name.range(of: #"/collage-\d{8}-\d{6}\.png$"#, options: .regularExpression) != nil, "\(here.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: name)).starts(with: [0x89, 0x50, 0x4E, 0x47]), "PNG")
+        let folder = try cli.run("save", "--format", "webp", "-o", "out/", "--size", "64x32", "--keep")
+        #expect(folder.status == 0 && folder.stdout.range(of: #"/out/collage-\d{8}-\d{6}\.webp\n$"#, options: .regularExpression) != nil,
+                "\(folder)")
+        // A file name: its extension decides; the same format by another name is fine.
+        #expect(try cli.run("save", "--format", "jpeg", "-o", "x.jpg", "--size", "64x32", "--keep").status == 0)
+        let differs = try cli.run("save", "-o", "x.png", "--format", "jpg")
+        #expect(differs.status == 64)
+        #expect(differs.stderr == "collage: --format jpg does not go with x.png: a named file's format follows its extension (PNG)\n")
+        // Two -o: which one is meant is not guessed.
+        let twice = try cli.run("save", "-o", "-", "--format", "png", "-o", "x.png")
+        #expect(twice.status == 64)
+        #expect(twice.stderr == "collage: -o is given 2 times ('-', 'x.png'): give one output\n", "\(twice.stderr)")
+        #expect(try cli.run("save", "--output=a.jpg", "-o", "b.jpg").stderr == "collage: -o is given 2 times ('a.jpg', 'b.jpg'): give one output\n")
+        let batch = try cli.run("batch", "-", "-o", "a", "-o", "b")
+        #expect(batch.status == 64 && batch.stderr == "collage: -o is given 2 times ('a', 'b'): give one output\n", "\(batch.stderr)")
         #expect(try cli.run("status").stdout.hasPrefix("2 photos"))
     }
 

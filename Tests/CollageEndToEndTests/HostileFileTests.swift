@@ -96,13 +96,15 @@ import Glibc
     /// a download that stopped, opens in other readers): a cut in its header
     /// is refused at add in one line naming it; a cut past it is added and
     /// saved, drawn as far as it goes, with the same warning line naming it
-    /// at both. Nothing is left behind.
+    /// at both (issue #44: "cut short", and how much is drawn), but for the
+    /// end marker alone. Nothing is left behind.
     @Test func aJPEGCutShortIsDrawnAsFarAsItGoesWithAWarning() throws {
         let cli = try CLI()
         let whole = try [UInt8](Data(contentsOf: URL(fileURLWithPath: cat)))
         let target = cli.file("cut.jpg").path
         let sos = try #require((0..<whole.count - 1).first { whole[$0] == 0xFF && whole[$0 + 1] == 0xDA })
-        let warning = "collage: warning: \(target): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled\n"
+        // How much is drawn depends on the cut (WarningEndToEndTests checks the share).
+        let warning = try Regex(#"^collage: warning: .*: cut short: (the top \d+% of it|none of it) could be drawn \((the rest|it) is grey\)\n$"#)
         var cuts = Array(Swift.stride(from: 1, to: sos, by: 97)) + [sos + 1]
         cuts += Array(Swift.stride(from: sos + 20, to: whole.count, by: max(1, whole.count / 8)))
         cuts += [whole.count - 2, whole.count - 1]
@@ -116,9 +118,12 @@ import Glibc
                 refused += 1
                 continue
             }
-            #expect(added.succeeded && added.stderr == warning, "cut at \(cut) of \(whole.count): \(added)")
+            // Missing only its end marker (or its last byte), every row is there: nothing to say.
+            let intact = cut >= whole.count - 2
+            #expect(added.succeeded && (intact ? added.stderr.isEmpty : added.stderr.firstMatch(of: warning) != nil),
+                    "cut at \(cut) of \(whole.count): \(added)")
             let saved = try cli.collage("save", "-o", "x.jpg", "--size", "200x100", timeout: 60)
-            #expect(saved.succeeded && saved.stderr == warning, "cut at \(cut) of \(whole.count): \(saved)")
+            #expect(saved.succeeded && saved.stderr == added.stderr, "the same at save: cut at \(cut) of \(whole.count): \(saved)")
             #expect(try cli.count() == 0)
             try FileManager.default.removeItem(atPath: cli.file("x.jpg").path)
             drawn += 1

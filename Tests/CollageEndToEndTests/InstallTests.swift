@@ -31,6 +31,16 @@ import Testing
         for text in ["collage", "EXIT STATUS", "64 for a usage error", "selection.json", "NO_COLOR", "EXAMPLES", "save"] {
             #expect(manual.out.contains(text), "the manual lacks \(text)")
         }
+        // EXIT STATUS lists the real statuses, from --help's paragraph, not
+        // generate-manual's ".Ex -std" (">0 if an error occurs": issue #44).
+        let statuses = manual.out.components(separatedBy: "\nEXIT STATUS\n").last ?? ""
+        #expect(!manual.out.contains("if an error occurs"), "\(statuses)")
+        for (status, meaning) in [("0", "On success."), ("64", "For a usage error"), ("1", "For any other failure"),
+                                  ("130", "When interrupted"), ("143", "When terminated (SIGTERM)."),
+                                  ("129", "On a hang")] {
+            #expect(statuses.range(of: "(^|\n) +\(status) +\(NSRegularExpression.escapedPattern(for: meaning))", options: .regularExpression) != nil,
+                    "\(status) in \(statuses)")
+        }
         // The defaults --help shows, which generate-manual leaves out (scripts/man-page.py),
         // batch -o's too (an option with a short name).
         for text in ["Default: 1920x1080.", "Default: smart.", "Default: 100M.", "Default: jpg."] {

@@ -68,12 +68,17 @@ func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of:
 extension CLI {
     /// Every option `--help` lists, of `collage` and of each command, by
     /// its long name ("--size"): what the README and the manual must name.
-    func helpOptions() throws -> Set<String> {
-        // The commands as `collage --help` lists them ("  name   what it does"), so a new one is checked too.
+    /// The commands as `collage --help` lists them ("  name   what it does"),
+    /// so a new one is checked too; "" first, for the root command.
+    func helpCommands() throws -> [String] {
         let root = try run("--help").stdout
         let listed = root.components(separatedBy: "SUBCOMMANDS:").dropFirst().first?.split(separator: "\n")
             .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap { $0.split(separator: " ").first.map(String.init) } ?? []
-        let commands = [""] + listed.filter { $0 != "See" }
+        return [""] + listed.filter { $0 != "See" }
+    }
+
+    func helpOptions() throws -> Set<String> {
+        let commands = try helpCommands()
         let option = try Regex("--[a-z0-9][a-z0-9-]*")
         var options: Set<String> = []
         for command in commands {

@@ -1,3 +1,4 @@
+import CollageImaging
 import Foundation
 import Testing
 
@@ -30,6 +31,67 @@ import Testing
         try cli.run("clear")
         #expect(try cli.run("add", CLI.jpegs[0], CLI.jpegs[1]).stderr.isEmpty)
         #expect(try cli.run("save", "-o", "whole.png", "--size", "320x180").stderr.isEmpty)
+    }
+
+    /// Issue #44: a JPEG cut short (a download that stopped) was "corrupt
+    /// data" and a big grey box. Now the warning says what happened and how
+    /// much of it is drawn, the same at add and at save: the top share of
+    /// its rows the data reached, the rest grey (checked in the pixels); a
+    /// progressive one drawn coarse from the scans it has; one missing
+    /// only its end marker, every row there, says nothing.
+    @Test func aJPEGCutShortSaysHowMuchOfItIsDrawn() throws {
+        let cli = try CLI()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: CLI.jpegs[0]))  // chelsea, 451x300, sequential
+        let half = cli.workingDirectory.appendingPathComponent("half.jpg").path
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: half))
+        let add = try cli.run("add", half, CLI.jpegs[0])
+        let pattern = #"^collage: warning: (.*): cut short: the top (\d+)% of it could be drawn \(the rest is grey\)\n$"#
+        let found = try #require(add.stderr.firstMatch(of: try Regex(pattern)), "\(add.stderr)")
+        let named = found.output[1].substring.map(String.init)
+        #expect(named == half)
+        let percent = try #require(found.output[2].substring.flatMap { Int($0) })
+        #expect(percent > 30 && percent < 70, "half the bytes, about half the rows: \(percent)")
+        // Side by side at their own size (grid cells of 451x300: no scaling).
+        let save = try cli.run("save", "-o", "out.png", "--layout", "grid", "--size", "902x300", "--keep")
+        #expect(save.status == 0 && save.stderr == add.stderr, "\(save.stderr)")
+        var options = ci_decode_options()
+        var image = ci_image()
+        var error = ci_error()
+        try #require(ci_decode_file(cli.workingDirectory.appendingPathComponent("out.png").path, &options, &image, &error) == CI_OK)
+        defer { ci_image_free(&image) }
+        func isGrey(_ row: Int) -> Bool {
+            (0..<451).allSatisfy { x in
+                (0..<3).allSatisfy { abs(Int(image.pixels[row * image.stride + x * Int(image.channels) + $0]) - 128) <= 2 }
+            }
+        }
+        let boundary = 300 * percent / 100
+        #expect(!isGrey(boundary - 20), "drawn above the share")
+        #expect((boundary + 20..<300).allSatisfy(isGrey), "grey below it")
+
+        // A progressive JPEG cut after its first scans: every row, coarse.
+        try cli.run("clear")
+        let progressive = try Data(contentsOf: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/jpeg/progressive.jpg"))
+        let coarse = cli.workingDirectory.appendingPathComponent("coarse.jpg").path
+        try progressive.prefix(progressive.count * 3 / 10).write(to: URL(fileURLWithPath: coarse))
+        let line = "collage: warning: \(coarse): cut short: it is drawn coarse because its later scans are missing\n"
+        let addCoarse = try cli.run("add", coarse, CLI.jpegs[0])
+        #expect(addCoarse.status == 0 && addCoarse.stderr == line, "\(addCoarse.stderr)")
+        let saveCoarse = try cli.run("save", "-o", "coarse.png", "--layout", "grid", "--size", "902x300")
+        #expect(saveCoarse.status == 0 && saveCoarse.stderr == line, "\(saveCoarse.stderr)")
+        // Cut in its first scan, rows are missing, as in a sequential one.
+        try progressive.prefix(1000).write(to: URL(fileURLWithPath: coarse))
+        #expect(try cli.run("add", coarse, CLI.jpegs[0]).stderr.firstMatch(of: try Regex(pattern)) != nil)
+
+        // Missing only the end marker: nothing to say, at add or save.
+        try cli.run("clear")
+        for (name, bytes) in [("no-end.jpg", whole), ("no-end-progressive.jpg", progressive)] {
+            let path = cli.workingDirectory.appendingPathComponent(name).path
+            try bytes.dropLast(2).write(to: URL(fileURLWithPath: path))
+            let quiet = try cli.run("add", path, CLI.jpegs[1])
+            #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(name): \(quiet.stderr)")
+            let saved = try cli.run("save", "-o", "\(name).png", "--size", "320x180")
+            #expect(saved.status == 0 && saved.stderr.isEmpty, "\(name): \(saved.stderr)")
+        }
     }
 
     /// A GIF whose first frame's data stops halfway is drawn as far as it

@@ -22,7 +22,7 @@ import Testing
     @Test func theShimsHaveAFolderOfTheirOwn() throws {
         let sources = TestData.packageRoot.appendingPathComponent("Sources")
         let top = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
-        #expect(top == ["CollageFaces", "CollageImaging", "CollageKit", "CollageSystem", "CollageTerminal",
+        #expect(top == ["CollageFaces", "CollageImaging", "CollageKit", "CollagePlaces", "CollageSystem", "CollageTerminal",
                         "SystemLibraries", "collage"])
         let shims = try FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent("SystemLibraries").path)
         #expect(shims.count == 13 && shims.allSatisfy { $0.hasPrefix("C") }, "\(shims)")

@@ -101,9 +101,9 @@ struct GIFTests {
     @Test func anLZWCodeSizeOver8IsDecodedAsPillowDecodesIt() throws {
         let path = FormatFixtures.path("gif", "issue_2811.gif")
         #expect(FormatFixtures.admit(path).0 == CI_OK, "\(FormatFixtures.admit(path).2)")
-        var corrupt: Int32 = 0
+        var placed = ci_placement()
         var error = ci_error()
-        #expect(ci_check_complete(path, nil, &corrupt, &error) == CI_OK && corrupt == 0)
+        #expect(ci_check_complete(path, nil, &placed, &error) == CI_OK && placed.corrupt_data == 0)
         try FormatFixtures.expectDrawnLikeReference(path, FormatFixtures.path("gif", "issue_2811.png"), largest: 0, mean: 0)
     }
 
@@ -122,9 +122,9 @@ struct GIFTests {
         for _ in 0..<7 { blocks += Int(whole[blocks]) + 1 }
         let cut = folder.appendingPathComponent("cut.gif").path
         try Data(whole[..<blocks] + [0x00, 0x3B]).write(to: URL(fileURLWithPath: cut))
-        var corrupt: Int32 = 0
+        var placed = ci_placement()
         var error = ci_error()
-        #expect(ci_check_complete(cut, nil, &corrupt, &error) == CI_OK && corrupt > 0, "\(PNGTestSupport.message(error))")
+        #expect(ci_check_complete(cut, nil, &placed, &error) == CI_OK && placed.corrupt_data > 0, "\(PNGTestSupport.message(error))")
         let reference = try FormatFixtures.reference(FormatFixtures.path("gif", "issue_2811.png"), background: FormatFixtures.background)
         let drawn = FormatFixtures.drawAtOwnSize(cut)
         try #require(drawn.status == CI_OK, "\(drawn.message)")

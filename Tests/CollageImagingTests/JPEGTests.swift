@@ -135,11 +135,13 @@ import Testing
 
         func check(_ path: String, counting: Bool) -> (ci_status, Int32) {
             var error = ci_error()
-            var corrupt: Int32 = -1
+            var drawn = ci_placement()
+            drawn.corrupt_data = -1
             var limits = ci_limits(max_pixels: 0)
-            let status = counting ? ci_check_complete(path, &limits, &corrupt, &error)
+            let status = counting ? ci_check_complete(path, &limits, &drawn, &error)
                                   : ci_check_complete(path, nil, nil, &error)
-            return (status, corrupt)
+            #expect(drawn.cut_short == CI_CUT_NONE, "corrupt data is no cut")
+            return (status, drawn.corrupt_data)
         }
         #expect(check(clean, counting: true) == (CI_OK, 0))
         let (status, corrupt) = check(damaged.path, counting: true)
@@ -341,17 +343,24 @@ import Testing
         let wrongCount = wrong.count
         #expect(wrongCount == 0, "cuts before the scan (\(scan) bytes) refused, after it drawn; wrong, first ones: \(wrong.prefix(5))")
 
-        // What `add` asks: the cut counted, the file accepted; a cut header refused.
+        // What `add` asks: the cut told, with the share of rows drawn, the
+        // file accepted; one missing only its end marker (every row there)
+        // whole; a cut header refused.
         let cut = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString).jpg")
         defer { try? FileManager.default.removeItem(at: cut) }
         for (length, accepted) in [(bytes.count / 2, true), (bytes.count - 2, true), (scan - 1, false)] {
             try Data(bytes.prefix(length)).write(to: cut)
             var error = ci_error()
-            var corrupt: Int32 = 0
+            var drawn = ci_placement()
             var limits = ci_limits(max_pixels: 0)
-            let status = ci_check_complete(cut.path, &limits, &corrupt, &error)
-            if accepted {
-                #expect(status == CI_OK && corrupt > 0, "\(length) bytes: \(status) \(corrupt)")
+            let status = ci_check_complete(cut.path, &limits, &drawn, &error)
+            if length == bytes.count - 2 {
+                #expect(status == CI_OK && drawn.corrupt_data == 0 && drawn.cut_short == CI_CUT_NONE,
+                        "no end marker, every row: \(status) \(drawn.corrupt_data) \(drawn.cut_short)")
+            } else if accepted {
+                #expect(status == CI_OK && drawn.corrupt_data > 0 && drawn.cut_short == CI_CUT_ROWS, "\(length) bytes: \(status)")
+                // Half the data: about half the rows (testorig's scan is even), and the same share as a draw at save.
+                #expect(drawn.drawn_share > 0.3 && drawn.drawn_share < 0.7, "\(drawn.drawn_share)")
             } else {
                 #expect(status == CI_ERR_CORRUPT && PNGTestSupport.message(error) == "\(cut.path): file is truncated",
                         "\(length) bytes: \(PNGTestSupport.message(error))")

@@ -72,9 +72,9 @@ import OpenCombine
         let quits = Recorder(coordinator.quit)
         coordinator.handle(.character("a"))
         coordinator.handle(.control("c"))
-        #expect(quits.values.count == 1)
+        #expect(quits.values == [.interrupted])
         coordinator.handle(.escape)
         coordinator.handle(.character("q"))
-        #expect(quits.values.count == 2)
+        #expect(quits.values == [.interrupted, .asked])
     }
 }

@@ -194,10 +194,14 @@ import CollageTestSupport
     }
 
     @Test func wordsThatOnlyStartLikeItAreComments() {
+        // Issue #44: one edit from the word, or the word in another case, is
+        // warned of (a typo that would silently do nothing); the rest is quiet.
+        let warned = ["#layouts are nice": "#layouts", "#layoutx": "#layoutx", "#Layout rows": "#Layout"]
         for comment in ["#layouts are nice", "#layoutx", "#layout-rows", "#Layout rows", "# layout rows", "#layout\u{A0}rows"] {
             let groups = parse("\(comment)\na.jpg\nb.jpg")
+            let warnings = warned[comment].map { ["line 1: '\($0)' is read as a comment: did you mean #layout?"] } ?? []
             #expect(groups == [BatchGroup(number: 1, firstLine: 2, lastLine: 3,
-                                          photos: [Photo(path: "/lists/a.jpg"), Photo(path: "/lists/b.jpg")])],
+                                          photos: [Photo(path: "/lists/a.jpg"), Photo(path: "/lists/b.jpg")], warnings: warnings)],
                     "\(comment)")
         }
     }
@@ -276,11 +280,46 @@ import CollageTestSupport
     }
 
     @Test func wordsThatOnlyStartLikeItAreComments() {
+        let warned = ["#titles are nice": "#titles", "#titlex": "#titlex", "#Title Trip": "#Title"]
         for comment in ["#titles are nice", "#titlex", "#title-Trip", "#Title Trip", "# title Trip", "#title\u{A0}Trip"] {
+            let warnings = warned[comment].map { ["line 1: '\($0)' is read as a comment: did you mean #title?"] } ?? []
             #expect(parse("\(comment)\na.jpg\nb.jpg") == [BatchGroup(number: 1, firstLine: 2, lastLine: 3,
-                                                                     photos: [Photo(path: "/lists/a.jpg"), Photo(path: "/lists/b.jpg")])],
+                                                                     photos: [Photo(path: "/lists/a.jpg"), Photo(path: "/lists/b.jpg")],
+                                                                     warnings: warnings)],
                     "\(comment)")
         }
+    }
+
+    /// Issue #44: `#titel Typo` was silently a comment. A swapped, missing,
+    /// extra or wrong letter, or another case, is warned of with its line
+    /// and the directive meant; the group is made all the same; a comment
+    /// two edits away, or of other words, says nothing.
+    @Test func aMistypedDirectiveIsWarnedOfWithTheOneMeant() {
+        let groups = parse("""
+            # holiday photos, by day
+            #titel Typo
+            a.jpg
+            #tite
+            b.jpg
+
+            #sze 1080x1920
+            #Focus 0.5 0.5 c.jpg
+            #capiton "x" c.jpg
+            #holiday
+            #titular
+            c.jpg
+            d.jpg
+            """)
+        #expect(groups.count == 2)
+        #expect(groups.first?.warnings == ["line 2: '#titel' is read as a comment: did you mean #title?",
+                                           "line 4: '#tite' is read as a comment: did you mean #title?"])
+        #expect(groups.first?.photos.count == 2 && groups.first?.title == nil && groups.first?.problem == nil)
+        #expect(groups.last?.warnings == ["line 7: '#sze' is read as a comment: did you mean #size?",
+                                          "line 8: '#Focus' is read as a comment: did you mean #focus?",
+                                          "line 9: '#capiton' is read as a comment: did you mean #caption?"])
+        #expect(groups.last?.photos.count == 2 && groups.last?.size == nil)
+        // A mistyped line before a blank line is told with the collage after it.
+        #expect(parse("#Title x\n\na.jpg\nb.jpg").first?.warnings == ["line 1: '#Title' is read as a comment: did you mean #title?"])
     }
 }
 
@@ -369,8 +408,11 @@ import CollageTestSupport
     }
 
     @Test func wordsThatOnlyStartLikeItAreComments() {
+        let warned = ["#captions \"x\" a.jpg": "#captions", "#Caption \"x\" a.jpg": "#Caption"]
         for comment in ["#captions \"x\" a.jpg", "#captioned", "#caption-\"x\" a.jpg", "#Caption \"x\" a.jpg", "#caption\u{A0}\"x\" a.jpg"] {
-            #expect(parse("\(comment)\nb.jpg") == [BatchGroup(number: 1, firstLine: 2, lastLine: 2, photos: [Photo(path: "/lists/b.jpg")])],
+            let warnings = warned[comment].map { ["line 1: '\($0)' is read as a comment: did you mean #caption?"] } ?? []
+            #expect(parse("\(comment)\nb.jpg") == [BatchGroup(number: 1, firstLine: 2, lastLine: 2, photos: [Photo(path: "/lists/b.jpg")],
+                                                               warnings: warnings)],
                     "\(comment)")
         }
     }
@@ -408,6 +450,7 @@ import CollageTestSupport
         #expect(parse("#size A4\n#size A4\na.jpg").first?.problem == "line 2: this collage already has a #size line (line 1)")
         #expect(parse("#size A4\n\na.jpg\nb.jpg").first?.problem
             == "line 1: no photo follows this #size line in its collage: write it right above the collage's first photo, with no blank line between (--size sets every collage's size)")
-        #expect(parse("#sizes A4\n#size-x\na.jpg").first == BatchGroup(number: 1, firstLine: 3, lastLine: 3, photos: [Photo(path: "/lists/a.jpg")]))
+        #expect(parse("#sizes A4\n#size-x\na.jpg").first == BatchGroup(number: 1, firstLine: 3, lastLine: 3, photos: [Photo(path: "/lists/a.jpg")],
+                                                                         warnings: ["line 1: '#sizes' is read as a comment: did you mean #size?"]))
     }
 }

@@ -278,6 +278,27 @@ import Testing
         checkTiling(made, gap: 0, margin: 0, tiles: false)
     }
 
+    /// The rule that chooses among the cuts, on made-up cuts: cells within
+    /// 4x of each other win where they cover three quarters of what the best
+    /// cut covers, and not where that would leave the canvas half empty.
+    @Test func cellsWithin4xWinUnlessTheyLeaveMuchOfTheCanvasEmpty() {
+        func cut(_ fill: Double, ratio: Double, evenness: Double = 0.5, stretch: Double = 1) -> JustifiedLayout.Candidate {
+            JustifiedLayout.Candidate(block: JustifiedLayout.Block(width: 1, height: 1, cells: []), fill: fill,
+                                      evenness: evenness, rows: 2, stretch: stretch, areaRatio: ratio)
+        }
+        let strip = cut(0.99, ratio: 18), balanced = cut(0.8, ratio: 2.5, stretch: 0.9), sparse = cut(0.57, ratio: 2)
+        #expect(JustifiedLayout.bestOnCanvas([strip, balanced])?.fill == 0.8)
+        #expect(JustifiedLayout.bestOnCanvas([strip, sparse])?.fill == 0.99)
+        // Whole photos covering 95% beat cropped ones covering more; below that, the cropped that cover most;
+        // of those within 1% of it, the more even.
+        let whole = cut(0.96, ratio: 2, evenness: 0.4), cropped = cut(1, ratio: 2, evenness: 0.9, stretch: 1 / 0.9)
+        #expect(JustifiedLayout.bestOnCanvas([whole, cropped])?.stretch == 1)
+        let thin = cut(0.93, ratio: 2, evenness: 0.4)
+        #expect(JustifiedLayout.bestOnCanvas([thin, cropped])?.stretch == 1 / 0.9)
+        #expect(JustifiedLayout.bestOnCanvas([cut(0.995, ratio: 2, evenness: 0.4, stretch: 0.9),
+                                              cut(1, ratio: 2, evenness: 0.9, stretch: 0.95)])?.evenness == 0.9)
+    }
+
     @Test func columnsAreRowsTurned() throws {
         let photos = shapes([landscape, portrait, square, panorama])
         let columns = try plan(photos, nil, 1080, .columns, gap: 6)

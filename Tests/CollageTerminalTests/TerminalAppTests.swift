@@ -51,14 +51,14 @@ private let scan = DispatchQueue(label: "test.scan")
 
     @Test func quittingRestoresTheTerminalOnce() throws {
         let (app, terminal, _) = try makeApp()
-        var quits = 0
-        try app.start { quits += 1 }
+        var quits: [AppCoordinator.Quit] = []
+        try app.start { quits.append($0) }
         terminal.send(.control("c"))
         #expect(!terminal.isStarted)
         #expect(terminal.restoreCount == 1)
-        #expect(quits == 1)
+        #expect(quits == [.interrupted])
         app.stop()
-        #expect(quits == 1)
+        #expect(quits == [.interrupted])
     }
 
     @Test func aFailingStartRestoresTheTerminal() throws {

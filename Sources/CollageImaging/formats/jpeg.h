@@ -15,6 +15,12 @@ typedef struct {
     int truncated;              // the data ended before the header did
     int eof_is_warning;         // past the header: data that ends early is drawn as far as it goes
     int too_many_scans;         // see limit_scans
+    // A file cut short past its header (on_emit_message): where its data ran out.
+    int eof_seen;               // the data ended (a file cut short, or one missing only its end marker)
+    int ran_dry;                // ...while the picture still needed some: rows (or scans) are missing
+    int hit_end;                // a Huffman decoder reached the end it was given
+    int dry_scan;               // the scan being read then (1: the first)
+    JDIMENSION dry_row;         // the row of blocks (iMCU row) being read then
     struct jpeg_progress_mgr progress;
     char reason[JMSG_LENGTH_MAX];
 } jpeg_failure;

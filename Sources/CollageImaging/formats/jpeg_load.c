@@ -33,6 +33,15 @@ static void on_error_exit(j_common_ptr cinfo) {
     longjmp(failure->jump, 1);
 }
 
+// Where the data of a file cut short ran out: the scan and the row of
+// blocks being read (the same whether the rows are read or skipped, and at
+// any scale, so `add`'s small draw and `save`'s say the same).
+static void note_dry(jpeg_failure *failure, j_decompress_ptr cinfo) {
+    failure->ran_dry = 1;
+    failure->dry_scan = cinfo->input_scan_number;
+    failure->dry_row = cinfo->input_iMCU_row;
+}
+
 static void on_emit_message(j_common_ptr cinfo, int level) {
     jpeg_failure *failure = (jpeg_failure *)cinfo->err;
     if (level >= 0) return;  // trace messages: nothing to report
@@ -40,12 +49,34 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
     // ended there. In the header that leaves no image to draw: refused,
     // "file is truncated". Past it (a photo whose download stopped, "Premature
     // end of JPEG file") the rest of the picture is grey, as every viewer
-    // shows it (issue #32): drawn, and counted with the corrupt data below,
-    // which `add` and `save` report by the photo's name.
-    if (cinfo->err->msg_code == JWRN_JPEG_EOF && !failure->eof_is_warning) {
-        failure->truncated = 1;
-        (*cinfo->err->format_message)(cinfo, failure->reason);
-        longjmp(failure->jump, 1);
+    // shows it (issue #32): drawn, and said by `add` and `save` with how
+    // much of it there is (issue #44: jpeg_cut_short). A file missing only
+    // its end marker ends there too, with every row whole: not damage.
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        if (!failure->eof_is_warning) {
+            failure->truncated = 1;
+            (*cinfo->err->format_message)(cinfo, failure->reason);
+            longjmp(failure->jump, 1);
+        }
+        if (!failure->eof_seen && cinfo->is_decompressor) {
+            j_decompress_ptr decompress = (j_decompress_ptr)cinfo;
+            failure->eof_seen = 1;
+            // Before the last row of blocks of a scan, rows are missing
+            // whatever the coder says (the arithmetic one never warns).
+            if (decompress->input_iMCU_row + 1 < decompress->total_iMCU_rows) note_dry(failure, decompress);
+        }
+        return;
+    }
+    // After the end of the data every warning is the cut's (a restart
+    // marker not found, ...), not corrupt data. The first that the end
+    // marker libjpeg put there was reached by a Huffman decoder that still
+    // needed bits says where the cut lies, exactly.
+    if (failure->eof_seen) {
+        if (cinfo->err->msg_code == JWRN_HIT_MARKER && !failure->hit_end && cinfo->is_decompressor) {
+            failure->hit_end = 1;
+            note_dry(failure, (j_decompress_ptr)cinfo);
+        }
+        return;
     }
     // Other warnings (stray bytes before a marker, a bad restart marker,
     // an unusual Huffman table...) are common in photos that every viewer
@@ -390,6 +421,8 @@ typedef struct {
     struct jpeg_decompress_struct cinfo;
     jpeg_failure failure;
     fd_source source;
+    ci_cut cut;           // judged before jpeg_finish_decompress frees what tells (jpeg_cut_short)
+    double drawn_share;
     const char *name;
     const ci_limits *limits;
     JOCTET *icc;     // the embedded profile, if any
@@ -495,6 +528,30 @@ static ci_status jpeg_begin(void *state, ci_header *header, uint32_t *first_colu
     return CI_OK;
 }
 
+// Whether a file whose data ran out (on_emit_message) lost any of its
+// picture, and how it is drawn, once every row is read: a sequential JPEG
+// has the rows of blocks above the one the data ran out in (`drawn_share`
+// of them), the rest grey; a progressive one has every row from its first
+// scans, coarse, unless the data ran out in the first scan (rows, as for a
+// sequential one). A file missing only its end marker lost nothing.
+// libjpeg's coef_bits (the precision each coefficient has reached, -1 for
+// none yet, in a progressive file) tells a cut that fell between two scans;
+// it is freed by jpeg_finish_decompress, so this is asked before.
+static ci_cut judge_cut(j_decompress_ptr cinfo, const jpeg_failure *failure, double *drawn_share) {
+    *drawn_share = 0;
+    if (!failure->eof_seen) return CI_CUT_NONE;
+    if (cinfo->progressive_mode && !(failure->ran_dry && failure->dry_scan <= 1)) {
+        int missing = failure->ran_dry;
+        for (int ci = 0; ci < cinfo->num_components && !missing && cinfo->coef_bits; ci++)
+            for (int k = 0; k < DCTSIZE2; k++)
+                if (cinfo->coef_bits[ci][k] != 0) missing = 1;
+        return missing ? CI_CUT_SCANS : CI_CUT_NONE;
+    }
+    if (!failure->ran_dry) return CI_CUT_NONE;
+    if (cinfo->total_iMCU_rows > 0) *drawn_share = (double)failure->dry_row / cinfo->total_iMCU_rows;
+    return CI_CUT_ROWS;
+}
+
 // Skipped rows are still entropy-decoded, and the last row is read, so
 // corrupt data and a file cut short are counted wherever they lie, as a
 // full decode would count them.
@@ -517,15 +574,23 @@ static ci_status jpeg_rows(void *state, uint32_t first_row, uint32_t last_row, u
     }
     if (cinfo->output_scanline < cinfo->output_height)
         return ci_fail(err, CI_ERR_CORRUPT, "%s: decoder stopped early", draw->name);
+    draw->cut = judge_cut(cinfo, &draw->failure, &draw->drawn_share);
     jpeg_finish_decompress(cinfo);
     return CI_OK;
 }
 
-// libjpeg's count of the warnings on_emit_message let pass.
+// libjpeg's count of the warnings on_emit_message let pass, and a cut: all
+// damage, for whatever only asks whether there is any.
 static int jpeg_corrupt_data(const void *state) {
     const jpeg_draw *draw = state;
-    long warnings = draw->failure.pub.num_warnings;
+    long warnings = draw->failure.pub.num_warnings + (draw->cut != CI_CUT_NONE);
     return warnings > INT_MAX ? INT_MAX : (int)warnings;
+}
+
+static ci_cut jpeg_cut_short(const void *state, double *drawn_share) {
+    const jpeg_draw *draw = state;
+    *drawn_share = draw->drawn_share;
+    return draw->cut;
 }
 
 static void jpeg_close(void *state) {
@@ -562,5 +627,6 @@ const ci_loader ci_jpeg_loader = {
     .begin = jpeg_begin,
     .rows = jpeg_rows,
     .corrupt_data = jpeg_corrupt_data,
+    .cut_short = jpeg_cut_short,
     .close = jpeg_close,
 };

@@ -186,25 +186,6 @@ ci_format ci_sniff_format(const uint8_t *data, size_t size);
 // short after its header probes fine (ci_check_complete tells).
 ci_status ci_probe_file(const char *path, ci_photo_info *info, ci_error *err);
 
-// Refuses a file cut short (no PNG IEND chunk, no GIF trailer, a TIFF
-// strip past the end, ...) with CI_ERR_CORRUPT and a message naming it
-// ("PATH: the file is cut short (...)"). Walks the file's structure without
-// decoding where the format allows (a few milliseconds for a 12-megapixel
-// photo); a JPEG XL's first frame is decoded (libjxl cannot tell otherwise:
-// about 0.5 s for 12 megapixels). A JPEG cut short after its header is not
-// refused: it is drawn as far as it goes, as other readers draw it (with
-// `corrupt_data`, counted there). For `add`, which must refuse such a file
-// before accepting it; what only wants a photo's size (a layout's plan, a
-// preview) calls ci_probe_file alone.
-// With `corrupt_data` (may be NULL: the walk alone), a format whose decoder
-// reads past broken data (JPEG, GIF) is also drawn as small as it decodes,
-// within `limits` (NULL: the default), as `save` would draw it: a file that
-// draw refuses is refused, and *corrupt_data says how often the decoder
-// read past broken data or the end of a file cut short
-// (ci_placement.corrupt_data; 0 for a clean file). That draw is mostly a
-// JPEG's entropy decoding: about 35 ms of CPU for 12 megapixels.
-ci_status ci_check_complete(const char *path, const ci_limits *limits, int *corrupt_data, ci_error *err);
-
 // Decodes `path` into a new image (free it with ci_image_free).
 ci_status ci_decode_file(const char *path, const ci_decode_options *options,
                          ci_image *out, ci_error *err);
@@ -268,6 +249,13 @@ typedef struct {
                                 // (a caption's band is placed clear of them)
 } ci_draw_options;
 
+// How a file cut short is drawn (ci_placement.cut_short).
+typedef enum {
+    CI_CUT_NONE = 0,   // whole (or not a format that tells)
+    CI_CUT_ROWS = 1,   // the rows the data reached, the rest grey
+    CI_CUT_SCANS = 2,  // a progressive JPEG whose later scans are missing: every row, coarse
+} ci_cut;
+
 #define CI_MAX_FACES 16
 typedef struct {
     ci_placed_by placed_by;
@@ -279,8 +267,12 @@ typedef struct {
     char date_taken[CI_DATE_TAKEN_BYTES]; // when it was taken (EXIF), "" when the file does not say
     uint32_t display_width, display_height; // the upright photo's size, which `shown` is a fraction of
     int corrupt_data;           // how often the decoder read past broken data and drew on (libjpeg's
-                                // "Corrupt JPEG data" and "Premature end of JPEG file" warnings, a GIF
-                                // frame cut short); 0 for a whole, clean file
+                                // "Corrupt JPEG data" warnings, a JPEG cut short, a GIF frame cut short);
+                                // 0 for a whole, clean file (a JPEG missing only its end marker, every
+                                // row there, is one)
+    ci_cut cut_short;           // a JPEG that ends before its picture does (a download that stopped), and how
+    double drawn_share;         // with CI_CUT_ROWS: the share of the picture's rows its data reached (0 to 1),
+                                // from the top; the rest is grey
     ci_rect drawn;              // where `shown` went on the canvas: the cell, or (contain) the part of it
                                 // the whole photo fits
 } ci_placement;
@@ -298,6 +290,25 @@ ci_box ci_head_of(ci_box face);
 ci_status ci_draw_photo_placed(const char *path, ci_image *canvas, ci_rect cell,
                                const ci_draw_options *options, ci_placement *placement,
                                ci_error *err);
+
+// Refuses a file cut short (no PNG IEND chunk, no GIF trailer, a TIFF
+// strip past the end, ...) with CI_ERR_CORRUPT and a message naming it
+// ("PATH: the file is cut short (...)"). Walks the file's structure without
+// decoding where the format allows (a few milliseconds for a 12-megapixel
+// photo); a JPEG XL's first frame is decoded (libjxl cannot tell otherwise:
+// about 0.5 s for 12 megapixels). A JPEG cut short after its header is not
+// refused: it is drawn as far as it goes, as other readers draw it (with
+// `cut_short`, said there). For `add`, which must refuse such a file
+// before accepting it; what only wants a photo's size (a layout's plan, a
+// preview) calls ci_probe_file alone.
+// With `placed` (may be NULL: the walk alone), a format whose decoder
+// reads past broken data (JPEG, GIF) is also drawn as small as it decodes,
+// within `limits` (NULL: the default), as `save` would draw it: a file that
+// draw refuses is refused, and *placed is that draw's placement, whose
+// corrupt_data, cut_short and drawn_share say what `save` will find (all 0
+// for a clean file). That draw is mostly a JPEG's entropy decoding: about
+// 35 ms of CPU for 12 megapixels.
+ci_status ci_check_complete(const char *path, const ci_limits *limits, ci_placement *placed, ci_error *err);
 
 // The rule itself, without pixels: where the crop of a photo shown
 // photo_width x photo_height goes in a cell_width x cell_height cell, given

@@ -15,6 +15,13 @@ public final class AppCoordinator {
         case photos
     }
 
+    /// How the person left: by asking (q, Esc), or by interrupting (Ctrl-C),
+    /// which a shell is told of with its status (130), as for any program.
+    public enum Quit: Equatable, Sendable {
+        case asked
+        case interrupted
+    }
+
     public let collage: CollageViewModel
     public let collageScreen: CollageScreenViewModel
     public private(set) var photosScreen: PhotosViewModel?
@@ -22,7 +29,7 @@ public final class AppCoordinator {
     /// A photos screen on a folder, over this coordinator's services.
     private let makePhotosScreen: (Photo) -> PhotosViewModel
     private let sceneSubject = CurrentValueSubject<Scene, Never>(.collage)
-    private let quitSubject = PassthroughSubject<Void, Never>()
+    private let quitSubject = PassthroughSubject<Quit, Never>()
     private var routeSubscription: AnyCancellable?
     private var photosClosedSubscription: AnyCancellable?
     private var photosDirectory: Photo
@@ -30,8 +37,8 @@ public final class AppCoordinator {
 
     public var scene: AnyPublisher<Scene, Never> { sceneSubject.removeDuplicates().eraseToAnyPublisher() }
     public var currentScene: Scene { sceneSubject.value }
-    /// Fires when the person quits.
-    public var quit: AnyPublisher<Void, Never> { quitSubject.eraseToAnyPublisher() }
+    /// Fires when the person quits, saying how.
+    public var quit: AnyPublisher<Quit, Never> { quitSubject.eraseToAnyPublisher() }
     /// Live subscriptions across every screen (COLLAGE_TRACE_RESOURCES).
     public var resources: Int { collage.resources.count }
 
@@ -57,7 +64,7 @@ public final class AppCoordinator {
         routeSubscription = collage.resources.track(collageScreen.routes.sink { [weak self] route in
             switch route {
             case .photos: self?.openPhotos(at: nil)
-            case .quit: self?.quitSubject.send(())
+            case .quit: self?.quitSubject.send(.asked)
             }
         })
     }
@@ -91,10 +98,11 @@ public final class AppCoordinator {
 
     deinit { liveUpdates?.cancel() }
 
-    /// Keys go to the screen in front; Ctrl-C quits from anywhere.
+    /// Keys go to the screen in front; Ctrl-C quits from anywhere, keeping
+    /// what was done, as q does (every pick is already in the selection).
     public func handle(_ key: Key) {
         if key == .control("c") {
-            quitSubject.send(())
+            quitSubject.send(.interrupted)
             return
         }
         switch sceneSubject.value {

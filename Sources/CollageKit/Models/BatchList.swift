@@ -20,9 +20,12 @@ public struct BatchGroup: Equatable, Sendable {
     /// `#layout`, `#title` or `#size` line that does not parse or is out of place),
     /// naming the line; nil when fine.
     public var problem: String?
+    /// What a person should be told though the group is made: a comment
+    /// that looks like a directive mistyped (`#titel`), naming its line.
+    public var warnings: [String] = []
 
     public init(number: Int, firstLine: Int, lastLine: Int, photos: [Photo], layout: LayoutMode? = nil,
-                title: CollageTitle? = nil, size: ListedSize? = nil, problem: String? = nil) {
+                title: CollageTitle? = nil, size: ListedSize? = nil, problem: String? = nil, warnings: [String] = []) {
         self.number = number
         self.firstLine = firstLine
         self.lastLine = lastLine
@@ -31,6 +34,7 @@ public struct BatchGroup: Equatable, Sendable {
         self.title = title
         self.size = size
         self.problem = problem
+        self.warnings = warnings
     }
 
     public var lineRange: String { firstLine == lastLine ? "line \(firstLine)" : "lines \(firstLine)-\(lastLine)" }
@@ -81,9 +85,13 @@ public struct ListedSize: Equatable, Sendable {
 ///   mistaken for a setting of the whole list and is a problem, as are one
 ///   below the collage's first photo, a second `#layout`, `#title` or
 ///   `#size` line, and an unknown or missing MODE, TEXT or SIZE;
-/// - `#focused`, `#captions`, `#layouts`, `#titlex`, `#sizes` (no blank after the word)
-///   are comments; a `#caption` or `#focus` line that does not parse meant a
-///   photo, and is a problem;
+/// - `#focused`, `#title-x` (no blank after the word) are comments; a
+///   `#caption` or `#focus` line that does not parse meant a photo, and is a
+///   problem; a comment whose first word is one edit from a directive
+///   (`#titel`, `#titlex`, `#sizes`) or one in another case (`#Title`) is
+///   most likely a typo that would silently do nothing: still a comment,
+///   but warned of with the directive meant (`BatchGroup.warnings`, on the
+///   next group);
 /// - each problem names its line, with the form to write;
 /// - relative paths are relative to `baseDirectory`;
 /// - a line is a file name as bytes: one that is not valid UTF-8 names its
@@ -110,6 +118,8 @@ public struct BatchListParser {
     private var layout: LayoutMode?
     private var title: CollageTitle?
     private var size: ListedSize?
+    /// Warnings for the next group made (a line before any group's belongs to the one after it).
+    private var warnings: [String] = []
 
     /// A line that sets something of its whole collage, as the run's option
     /// of the same name does for the others.
@@ -154,7 +164,13 @@ public struct BatchListParser {
             }
         }
         do {
-            guard let (focus, caption, path) = try Self.photoLine(line) else { return nil }
+            guard let (focus, caption, path) = try Self.photoLine(line) else {
+                if let meant = Self.directiveMeant(by: line) {
+                    let word = String(decoding: line.prefix { !Self.isBlank($0) }, as: UTF8.self)
+                    warnings.append("line \(lineNumber): '\(word.shortened(to: 40))' is read as a comment: did you mean #\(meant)?")
+                }
+                return nil
+            }
             return add(Photo(resolvingFileSystemPath: Array(path), against: baseDirectory).focused(focus).captioned(caption),
                        lineNumber: lineNumber)
         } catch {
@@ -224,6 +240,20 @@ public struct BatchListParser {
             // The size parser's reason, which quotes the size: a line's worth is cut short.
             throw size.count > 40 ? ValueError("'\(size.shortened(to: 40))' is not a size: \(example)") : error
         }
+    }
+
+    /// Every word that starts a line that is not a comment.
+    static let directives = ["focus", "caption"] + Setting.allCases.map(\.rawValue)
+
+    /// The directive a comment most likely meant: its first word one edit
+    /// from one (by NearestWord's distance) or one in another case; nil for
+    /// any other comment ("# made by", "#holiday", a bare "#focus").
+    static func directiveMeant(by line: ArraySlice<UInt8>) -> String? {
+        let word = line.dropFirst().prefix { !isBlank($0) }
+        guard !word.isEmpty, let text = String(validating: word, as: UTF8.self), !directives.contains(text) else { return nil }
+        let lower = text.lowercased()
+        let nearest = directives.map { ($0, NearestWord.distance(lower, $0)) }.min { $0.1 < $1.1 }
+        return nearest.flatMap { $0.1 <= 1 ? $0.0 : nil }
     }
 
     private static let hash = UInt8(ascii: "#")
@@ -372,8 +402,9 @@ public struct BatchListParser {
             title = nil
             size = nil
         }
+        defer { warnings = [] }
         return BatchGroup(number: groupsSoFar, firstLine: firstLine, lastLine: lastLine, photos: photos,
-                          layout: layout, title: title, size: size, problem: problem)
+                          layout: layout, title: title, size: size, problem: problem, warnings: warnings)
     }
 }
 

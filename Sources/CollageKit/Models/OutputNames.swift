@@ -2,12 +2,13 @@ import Foundation
 
 /// The default name of a saved collage: `collage-YYYYMMDD-HHMMSS.jpg`, or
 /// with `attempt` 2, 3... `collage-YYYYMMDD-HHMMSS-2.jpg`: two saves in the
-/// same second both get a name.
-public func defaultCollageFileName(now: Date = Date(), attempt: Int = 1) -> String {
+/// same second both get a name. Its extension is `format`'s (JPEG unless
+/// told: `save --format png`).
+public func defaultCollageFileName(now: Date = Date(), attempt: Int = 1, format: ImageFormat = .standard) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.dateFormat = "yyyyMMdd-HHmmss"
-    return "collage-\(formatter.string(from: now))" + (attempt > 1 ? "-\(attempt)" : "") + ".jpg"
+    return "collage-\(formatter.string(from: now))" + (attempt > 1 ? "-\(attempt)" : "") + "." + format.fileExtension
 }
 
 /// Where `save -o OUTPUT` writes. OUTPUT names the file, or a folder (it ends
@@ -17,6 +18,8 @@ public func defaultCollageFileName(now: Date = Date(), attempt: Int = 1) -> Stri
 public struct SaveDestination: Equatable, Sendable {
     public let folder: String
     public let fileName: String?
+    /// The format of the default name.
+    public var defaultFormat: ImageFormat = .standard
 
     public init(output: String?, workingDirectory: String, isFolder: (String) -> Bool) {
         guard let output else {
@@ -38,7 +41,7 @@ public struct SaveDestination: Equatable, Sendable {
 
     /// The path for the `attempt`-th try (only default names change).
     public func path(now: Date, attempt: Int = 1) -> String {
-        let name = fileName ?? defaultCollageFileName(now: now, attempt: attempt)
+        let name = fileName ?? defaultCollageFileName(now: now, attempt: attempt, format: defaultFormat)
         return folder == "/" ? "/" + name : folder + "/" + name
     }
 }

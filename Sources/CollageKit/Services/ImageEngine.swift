@@ -364,6 +364,11 @@ public enum PhotoNotice: Equatable, Sendable {
     /// The decoder read past broken data `count` times and drew on (a
     /// damaged file): parts may be garbled (shifted colours, grey or repeated blocks).
     case corruptData(Photo, count: Int)
+    /// The file ends before its picture does (a download that stopped):
+    /// drawn as far as its data goes, the top `drawn` of its rows and the
+    /// rest grey; `drawn` nil for a progressive JPEG whose later scans are
+    /// missing, every row there but coarse.
+    case cutShort(Photo, drawn: Double?)
     /// Scaled up by `factor` to fill its cell: it will look soft.
     case enlarged(Photo, factor: Double)
     /// Printed at the print resolution asked, its cell has `dotsPerInch` of
@@ -383,6 +388,13 @@ public enum PhotoNotice: Equatable, Sendable {
         switch self {
         case let .corruptData(photo, _):
             return "\(photo.path): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled"
+        case let .cutShort(photo, nil):
+            return "\(photo.path): cut short: it is drawn coarse because its later scans are missing"
+        case let .cutShort(photo, drawn?):
+            // Down, so that "100%" never says a grey row is drawn; a sliver is 1%, not 0.
+            let percent = min(99, Int((drawn * 100).rounded(.down)))
+            if drawn <= 0 { return "\(photo.path): cut short: none of it could be drawn (it is grey)" }
+            return "\(photo.path): cut short: the top \(max(1, percent))% of it could be drawn (the rest is grey)"
         case let .enlarged(photo, factor):
             return "\(photo.path) is enlarged \(String(format: "%.1f", factor))x to fill its cell: it will look soft"
         case let .softPrint(photo, dotsPerInch):
@@ -390,12 +402,22 @@ public enum PhotoNotice: Equatable, Sendable {
         }
     }
 
+    /// What a draw found wrong with the file, if anything: a cut says how
+    /// much was drawn (what a person wants to know of a download that
+    /// stopped); other damage is corrupt data.
+    static func damage(of placement: ci_placement, photo: Photo) -> PhotoNotice? {
+        switch placement.cut_short {
+        case CI_CUT_ROWS: return .cutShort(photo, drawn: placement.drawn_share)
+        case CI_CUT_SCANS: return .cutShort(photo, drawn: nil)
+        default: return placement.corrupt_data > 0 ? .corruptData(photo, count: Int(placement.corrupt_data)) : nil
+        }
+    }
+
     /// What a draw's placement says of its photo (`cell`: the cell it was
     /// drawn in; `resolution`: the print resolution in play, if any).
     static func notices(of placement: ci_placement, photo: Photo, cell: CellRect,
                         resolution: PrintResolution?) -> [PhotoNotice] {
-        var notices: [PhotoNotice] = []
-        if placement.corrupt_data > 0 { notices.append(.corruptData(photo, count: Int(placement.corrupt_data))) }
+        var notices = damage(of: placement, photo: photo).map { [$0] } ?? []
         // The part shown, in the photo's pixels, against the cell: the
         // smaller ratio is the scale for contain (the whole photo) and cover alike.
         let shownWidth = placement.shown.width * Double(placement.display_width)
@@ -468,9 +490,9 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     public func admit(_ photo: Photo) throws -> Admission {
         let info = try inspect(photo)
         var limits = ci_limits(max_pixels: maxDecodedPixels)
-        var corrupt: Int32 = 0
-        try call(photo) { ci_check_complete($0, &limits, &corrupt, &$1) }
-        return Admission(info: info, notices: corrupt > 0 ? [.corruptData(photo, count: Int(corrupt))] : [])
+        var placed = ci_placement()
+        try call(photo) { ci_check_complete($0, &limits, &placed, &$1) }
+        return Admission(info: info, notices: PhotoNotice.damage(of: placed, photo: photo).map { [$0] } ?? [])
     }
 
     /// Calls the engine on the photo's path; its refusal thrown.

@@ -124,6 +124,8 @@ public struct BatchResult: Equatable, Sendable {
         case skipped(BatchSkip)
         /// Allowed, but writing failed (e.g. the file exists).
         case failed(CollageFailure)
+        /// Being made when the run was interrupted (Ctrl-C): nothing written.
+        case interrupted
     }
 
     public let group: BatchGroup
@@ -140,7 +142,7 @@ public struct BatchResult: Equatable, Sendable {
     public var succeeded: Bool {
         switch outcome {
         case .saved, .planned, .kept: return true
-        case .skipped, .failed: return false
+        case .skipped, .failed, .interrupted: return false
         }
     }
 
@@ -160,6 +162,7 @@ public struct BatchResult: Equatable, Sendable {
             return "\(label): \(CollageRules.title(count: group.photos.count)), \(layout) layout\(sized)\(titled) -> \(output)"
         case let .skipped(skip): return "\(label): skipped: \(wording.skip(skip))"
         case let .failed(failure): return "\(label): failed: \(wording.failure(failure))"
+        case .interrupted: return "\(label): interrupted: nothing written"
         }
     }
 }
@@ -173,6 +176,7 @@ extension BatchResult {
         case .kept: "kept"
         case .skipped: "skipped"
         case .failed: "failed"
+        case .interrupted: "interrupted"
         }
     }
 
@@ -182,6 +186,7 @@ extension BatchResult {
         case .saved, .planned, .kept: nil
         case let .skipped(skip): wording.skip(skip)
         case let .failed(failure): wording.failure(failure)
+        case .interrupted: "the run was interrupted while it was being made: nothing written"
         }
     }
 
@@ -232,8 +237,15 @@ public final class BatchViewModel {
     private let renderer: CollageRendering
     private let writer: PhotoWriting
     private let resultsSubject = PassthroughSubject<BatchResult, Never>()
-    /// Also orders the results: one is sent at a time.
-    private let tally = Locked(BatchSummary())
+    /// The counts, the collages being made, and whether the run was
+    /// interrupted; its lock also orders the results: one is sent at a time.
+    private let tally = Locked(RunState())
+    private struct RunState {
+        var summary = BatchSummary()
+        /// Started and not finished, in the order started.
+        var underway: [BatchGroup] = []
+        var interrupted = false
+    }
     /// The output folder, made before the first collage is written (nil
     /// until then): a run that saves nothing (every collage kept, skipped or
     /// planned) leaves no empty folder behind. Made once; its failure is
@@ -263,9 +275,13 @@ public final class BatchViewModel {
     public func run<Groups: Sequence>(_ groups: Groups) -> BatchSummary where Groups.Element == BatchGroup {
         let slots = DispatchSemaphore(value: options.jobs)
         let running = DispatchGroup()
-        tally.withLock { $0 = BatchSummary() }
+        tally.withLock { $0 = RunState() }
         for group in groups where options.makes(group) {
             slots.wait()
+            guard tally.withLock({ state in
+                if !state.interrupted { state.underway.append(group) }
+                return !state.interrupted
+            }) else { break }
             running.enter()
             // Each job on its own serial queue, not on one shared concurrent
             // queue: a job blocks until its collage is saved, and the blocks
@@ -276,12 +292,16 @@ public final class BatchViewModel {
             // Serial queues get their own threads.
             DispatchQueue(label: "collage.batch.job", qos: .userInitiated).async { [self] in
                 let result = make(group)
-                tally.withLock { tally in
+                tally.withLock { state in
+                    state.underway.removeAll { $0.number == group.number }
+                    // Once interrupted, the run's account is closed (`interrupt`).
+                    guard !state.interrupted else { return }
                     switch result.outcome {
-                    case .kept: tally.kept += 1
-                    case .saved, .planned: tally.saved += 1
-                    case .skipped: tally.skipped += 1
-                    case .failed: tally.failed += 1
+                    case .kept: state.summary.kept += 1
+                    case .saved, .planned: state.summary.saved += 1
+                    case .skipped: state.summary.skipped += 1
+                    case .failed: state.summary.failed += 1
+                    case .interrupted: break  // never made here: `interrupt` says it
                     }
                     resultsSubject.send(result)
                 }
@@ -290,7 +310,23 @@ public final class BatchViewModel {
             }
         }
         running.wait()
-        return tally.current
+        return tally.current.summary
+    }
+
+    /// Closes the run's account when it is interrupted (the process is about
+    /// to end): no result is sent after this, no collage is started; what
+    /// was done so far, and the collages being made, which are left
+    /// unfinished (`BatchResult.interrupted`), in the order they were started.
+    public func interrupt() -> (summary: BatchSummary, unfinished: [BatchResult]) {
+        tally.withLock { state in
+            state.interrupted = true
+            let unfinished = state.underway.map { group in
+                let render = (try? options.render(for: group)) ?? options.render
+                return BatchResult(group: group, output: options.outputPath(for: group), layout: render.layout,
+                                   title: render.title, outcome: .interrupted)
+            }
+            return (state.summary, unfinished)
+        }
     }
 
     /// Creates the output folder the first time a collage is about to be

@@ -22,7 +22,7 @@ public final class TerminalApp {
     private var photosSubscription: AnyCancellable?
     private var redrawPending = false
     private var finished = false
-    private var onQuit: () -> Void = {}
+    private var onQuit: (AppCoordinator.Quit) -> Void = { _ in }
 
     /// - Parameters:
     ///   - frame: turns a screen into what the terminal is sent (ANSIScreenWriter).
@@ -45,13 +45,14 @@ public final class TerminalApp {
     }
 
     /// Takes over the terminal and shows the collage screen, or the photos
-    /// screen on `directory`. `onQuit` runs after the terminal is restored.
-    public func start(photosAt directory: Photo? = nil, onQuit: @escaping () -> Void = {}) throws {
+    /// screen on `directory`. `onQuit` runs after the terminal is restored,
+    /// told how the person quit.
+    public func start(photosAt directory: Photo? = nil, onQuit: @escaping (AppCoordinator.Quit) -> Void = { _ in }) throws {
         self.onQuit = onQuit
         let resources = coordinator.collage.resources
         subscriptions.append(resources.track(coordinator.collageScreen.state.sink { [weak self] _ in self?.setNeedsRedraw() }))
         subscriptions.append(resources.track(coordinator.scene.sink { [weak self] scene in self?.sceneChanged(scene) }))
-        subscriptions.append(resources.track(coordinator.quit.sink { [weak self] in self?.stop() }))
+        subscriptions.append(resources.track(coordinator.quit.sink { [weak self] in self?.stop($0) }))
         do {
             try terminal.start(
                 onKeys: { [weak self] keys in keys.forEach { self?.coordinator.handle($0) } },
@@ -70,7 +71,7 @@ public final class TerminalApp {
     }
 
     /// Gives the terminal back and reports that the app is done.
-    public func stop() {
+    public func stop(_ quit: AppCoordinator.Quit = .asked) {
         guard !finished else { return }
         finished = true
         subscriptions.forEach { $0.cancel() }
@@ -79,7 +80,7 @@ public final class TerminalApp {
         let last = closing()
         if !last.isEmpty { terminal.write(last) }
         terminal.restore()
-        onQuit()
+        onQuit(quit)
     }
 
     private func sceneChanged(_ scene: AppCoordinator.Scene) {

@@ -26,8 +26,10 @@ struct Batch: ParsableCommand {
               with no blank line between (a blank line ends a collage: a #layout
               line followed by one has no photo, and is not a setting for the whole
               list). A #layout line below the first photo, a second one, or an
-              unknown MODE makes its collage fail, naming the line. #layouts and
-              the like are comments. With --size WIDTHx a #layout other than rows
+              unknown MODE makes its collage fail, naming the line. #layouts,
+              #layuot and #Layout are comments, with a warning naming the line
+              and the word meant (so for every # word one letter from these five,
+              or in another case). With --size WIDTHx a #layout other than rows
               fails (with xHEIGHT, other than columns): give WIDTHxHEIGHT to mix;
             - '#title TEXT': this collage's title, instead of --title's, TEXT the
               rest of the line; placed as #layout is, and wrong in the same ways;
@@ -55,6 +57,8 @@ struct Batch: ParsableCommand {
             line per collage as each finishes: {"collage":3,"line":9,
             "output":"/abs/out/collage-003.jpg","status":"saved","photos":[...],
             "reason":null}; a run that stopped is finished with --skip-existing.
+            Interrupted (Ctrl-C), the collages written stay, nothing is left of
+            those being made, and the report ends with them ("interrupted").
 
             Example list (the second collage titled, in justified rows whatever
             --layout says):
@@ -102,12 +106,13 @@ struct Batch: ParsableCommand {
                                valueName: "K/N"))
     var shard: BatchShard?
 
-    @Option(help: ArgumentHelp("Write a JSON line per collage to FILE (- for standard output) as each finishes: collage, line, output, status (saved, kept, skipped, failed), photos, reason.",
+    @Option(help: ArgumentHelp("Write a JSON line per collage to FILE (- for standard output) as each finishes: collage, line, output, status (saved, kept, skipped, failed, interrupted), photos, reason.",
                                valueName: "file"),
             completion: .file())
     var report: String?
 
     func validate() throws {
+        try RawArguments.refuseRepeatedOutput()
         if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs) is less than 1: use 1 or more collages at once") }
         if BatchOptions.refusal(overwrite: force, skipExisting: skipExisting) != nil {
             throw ValidationError("--skip-existing leaves existing collages alone and --force replaces them: give one or the other")
@@ -148,6 +153,20 @@ struct Batch: ParsableCommand {
         let subscription = viewModel.results.sink { result in
             reportFile?.write(result.reportLine(wording: .commandLine))
             progress.show(result)
+        }
+        // Ctrl-C: the collages written stay, those being made leave nothing
+        // (AtomicFile names a file only once it is whole), and the report
+        // ends with them, "interrupted", so a rerun with --skip-existing
+        // knows where the run stopped.
+        let directory = outputDirectory.path, dryRun = dryRun, shard = shard
+        Interruption.onSignal { signal in
+            let (summary, unfinished) = viewModel.interrupt()
+            for result in unfinished { reportFile?.write(result.reportLine(wording: .commandLine)) }
+            progress.finish()
+            let line = Self.summaryLine(summary, directory: directory, dryRun: dryRun, shard: shard)
+            let them = unfinished.count == 1 ? "it" : "them"
+            let stopped = unfinished.isEmpty ? "" : unfinished.map(\.label).joined(separator: ", ") + " unfinished, nothing of \(them) written; "
+            Console.error("\(Interruption.name(signal)): \(stopped)\(line.prefix(1).lowercased() + line.dropFirst())")
         }
         let summary = viewModel.run(IteratorSequence(listSource.groups))
         subscription.cancel()

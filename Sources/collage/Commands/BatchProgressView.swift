@@ -28,7 +28,8 @@ final class BatchProgressView: Sendable {
         done.withLock { done in
             done += 1
             // Above the bar, as problems are: the collage's label, then what its photo needs said.
-            if onTerminal && !dryRun && !result.notices.isEmpty { clearLine() }
+            if onTerminal && !dryRun && !(result.notices.isEmpty && result.group.warnings.isEmpty) { clearLine() }
+            for warning in result.group.warnings { Console.warning("\(result.label): \(warning)") }
             for notice in result.notices { Console.warning("\(result.label): \(notice.message)") }
             if dryRun {
                 if result.succeeded && planOnStandardOutput { print(message(result)) } else { write(message(result)) }

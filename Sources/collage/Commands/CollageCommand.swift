@@ -34,10 +34,13 @@ struct CollageCommand: ParsableCommand {
             picker shows its live subscriptions); COLLAGE_TRACE_LAYOUT=1 (save
             --dry-run says how long the layout took).
 
-            EXIT STATUS: 0 on success; 64 for a usage error (an unknown option,
-            a bad value, an output extension that is not \(ImageFormat.savedExtensions));
+            EXIT STATUS: 0 on success; 64 for a usage error (an unknown
+            option, a bad value, an output extension collage does not write);
             1 for any other failure (a refused action, a bad photo, a failed
-            write). Errors are one line on stderr, starting "collage: ".
+            write); 130 when interrupted (Ctrl-C); 143 when terminated
+            (SIGTERM); 129 on a hang-up (SIGHUP). Interrupted, a command gives
+            the terminal back first. Errors are one line on stderr, starting
+            "collage: ".
 
             Run `collage` alone on a terminal for the interactive collage screen,
             or `collage pick` to browse folders for photos.

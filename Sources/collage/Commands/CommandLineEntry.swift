@@ -65,10 +65,12 @@ enum CommandLineEntry {
             let message = CollageCommand.message(for: error)
             let usage = status == .validationFailure || error is ValueError
             // One line: ArgumentParser's message, without its "Error: " and the usage block,
-            // and for a value a model refused, the model's reason (ModelArguments.swift).
+            // in the tool's words, and for a value a model refused, the model's reason
+            // (ArgumentMessage.swift, ModelArguments.swift).
             var line = message.split(separator: "\n").first.map(String.init) ?? "\(error)"
             if line.hasPrefix("Error: ") { line = String(line.dropFirst(7)) }
-            Console.error(ArgumentRefusal.last.current?.explaining(line) ?? line)
+            let command = CommandLine.arguments.dropFirst().first { commandNames.contains($0) }
+            Console.error(ArgumentMessage.reworded(line, refusal: ArgumentRefusal.last.current, command: command))
             exit(usage ? usageError : 1)
         }
     }

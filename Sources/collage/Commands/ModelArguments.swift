@@ -64,15 +64,18 @@ extension RGBColor: ModelArgument {
     }
 }
 
-/// An output format (`batch --format`, `save --format` for `-o -`), by any
-/// of the extensions it is saved with: the engine table's writable formats.
-extension ImageFormat: ExpressibleByArgument {
-    public init?(argument: String) {
-        guard let format = try? ImageFormat(extension: argument) else { return nil }
+/// An output format (`batch --format`, `save --format`), by any of the
+/// extensions it is saved with: the engine table's writable formats.
+extension ImageFormat: ModelArgument {
+    public init(parsing text: String) throws {
+        guard let format = try? ImageFormat(extension: text) else {
+            throw ValueError("'\(text)' is not a format collage writes (\(Self.allValueStrings.joined(separator: ", ")))")
+        }
         self = format
     }
 
-    public static var allValueStrings: [String] { writable.map(\.fileExtension) }
+    /// Every extension taken, `jpeg` too.
+    public static var allValueStrings: [String] { writable.flatMap(\.saveExtensions) }
     public var defaultValueDescription: String { fileExtension }
     // Not CaseIterable, so ArgumentParser would complete nothing (`save --format <Tab>`).
     public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
@@ -111,21 +114,11 @@ extension ModelArgument where Self: RawRepresentable, RawValue: ExpressibleByArg
 
 /// Why the model refused a value on the command line. ArgumentParser's
 /// `init?(argument:)` can only answer nil, and its message then names the
-/// value and the option but not why: `CommandLineEntry` puts the model's
-/// reason in the message (`explaining`), so a person reads the one wording.
+/// value and the option but not why: `ArgumentMessage` puts the model's
+/// reason in the message, so a person reads the one wording.
 struct ArgumentRefusal {
     let value: String
     let reason: String
 
     static let last = Locked<ArgumentRefusal?>(nil)
-
-    /// ArgumentParser's line "The value 'V' is invalid for '--opt <name>'..."
-    /// with the model's reason after it in place of anything else; nil when
-    /// the line is about another value.
-    func explaining(_ line: String) -> String? {
-        let start = "The value '\(value)' is invalid for '"
-        guard line.hasPrefix(start), let end = line.range(of: ">'", range: line.index(line.startIndex, offsetBy: start.count)..<line.endIndex)
-        else { return nil }
-        return line[..<end.upperBound] + ": " + reason
-    }
 }

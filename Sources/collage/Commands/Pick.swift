@@ -36,7 +36,8 @@ struct Pick: ParsableCommand {
             --quality) in the layout shown. `l` skips the layouts that cannot
             draw --size (1920x is for rows only, x1080 for columns).
 
-            Ctrl-C quits from anywhere. Set COLLAGE_TRACE_RESOURCES=1 to show the
+            Ctrl-C quits from anywhere, keeping what was picked, with the status
+            130 of an interrupted program. Set COLLAGE_TRACE_RESOURCES=1 to show the
             number of live subscriptions. NO_COLOR is honoured.
             """)
 
@@ -53,8 +54,16 @@ struct Pick: ParsableCommand {
         let typed = directory.map { RawArguments.bytes(of: [$0])[0] } ?? [UInt8(ascii: ".")]
         let folder = Photo(resolvingFileSystemPath: typed)
         var info = stat()
-        guard folder.withFileSystemPath({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            Console.error("\(folder.path): not a folder")
+        var error: Int32 = 0
+        let found = folder.withFileSystemPath { path -> Bool in
+            if stat(path, &info) == 0 { return true }
+            error = errno
+            return false
+        } == true
+        guard found, (info.st_mode & S_IFMT) == S_IFDIR else {
+            // A typo'd path is not "not a folder": say what stat found.
+            let reason = found ? "not a folder" : error == ENOENT ? "does not exist" : String(cString: strerror(error))
+            Console.error("\(folder.path): \(reason)")
             throw ExitCode.failure
         }
         try runTerminalUI(photosAt: folder, graphics: graphics, options: try render.renderOptions())

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -40,5 +41,34 @@ enum RawArguments {
         guard value.contains("\u{FFFD}") else { return false }
         return arguments.contains { String(validating: $0, as: UTF8.self) == nil
             && String(decoding: $0, as: UTF8.self).contains(value) }
+    }
+
+    /// Every value given to the option called `names` (`-o X`, `--output X`,
+    /// `--output=X`), in order, up to a `--` that ends the options: what
+    /// ArgumentParser, which keeps the last, cannot tell.
+    static func values(of names: [String], in arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> [String] {
+        var values: [String] = []
+        var index = 0
+        while index < arguments.count, arguments[index] != "--" {
+            let argument = arguments[index]
+            if names.contains(argument), index + 1 < arguments.count {
+                values.append(arguments[index + 1])
+                index += 2
+                continue
+            }
+            if let name = names.first(where: { argument.hasPrefix($0 + "=") }) {
+                values.append(String(argument.dropFirst(name.count + 1)))
+            }
+            index += 1
+        }
+        return values
+    }
+
+    /// `-o` given more than once: ArgumentParser keeps the last silently, and
+    /// where a save or a batch writes must not depend on the order of two.
+    static func refuseRepeatedOutput(in arguments: [String] = Array(CommandLine.arguments.dropFirst())) throws {
+        let outputs = values(of: ["-o", "--output"], in: arguments)
+        guard outputs.count > 1 else { return }
+        throw ValidationError("-o is given \(outputs.count) times (\(outputs.map { "'\($0)'" }.joined(separator: ", "))): give one output")
     }
 }

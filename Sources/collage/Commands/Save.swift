@@ -9,8 +9,9 @@ struct Save: ParsableCommand {
         discussion: """
             Needs a non-zero, even number of photos. The format follows the
             output's extension: \(ImageFormat.savedExtensions).
-            -o - writes the collage to standard output, for a pipe, in the
-            format --format names (`collage save -o - --format png | ...`).
+            -o - writes the collage to standard output, for a pipe, as JPEG or
+            in the format --format names (`collage save -o - --format png | ...`);
+            without -o, or with a folder, --format is the default name's.
             AVIF is encoded by libaom at speed 8: a 1920x1080 collage takes
             about 0.4 s more than as JPEG on two cores.
             A PDF is one page to print: the canvas at --dpi (300 unless given;
@@ -41,7 +42,7 @@ struct Save: ParsableCommand {
             completion: .file(extensions: savedPhotoExtensions))
     var output: String?
 
-    @Option(help: ArgumentHelp("With -o -: the format written to standard output (a file's follows its extension).", valueName: "format"))
+    @Option(help: ArgumentHelp("The format written to standard output (-o -; jpg unless given) or under the default name; a named file's follows its extension.", valueName: "format"))
     var format: ImageFormat?
 
     @OptionGroup var render: RenderOptionGroup
@@ -65,24 +66,26 @@ struct Save: ParsableCommand {
 
     func validate() throws {
         if json && !dryRun { throw ValidationError("--json goes with --dry-run: it prints the plan instead of saving") }
+        try RawArguments.refuseRepeatedOutput()
         if toStandardOutput {
-            let formats = ImageFormat.writable.map(\.fileExtension).joined(separator: ", ")
-            guard format != nil else { throw ValidationError("-o - writes to standard output: name its format with --format (\(formats))") }
             // Image bytes on a terminal are noise, and can leave it in a strange state.
             if !dryRun && isatty(STDOUT_FILENO) != 0 {
                 throw ValidationError("standard output is a terminal: pipe it to a program or redirect it to a file")
             }
             return
         }
-        if format != nil { throw ValidationError("--format goes with -o -: a file's format follows its extension") }
         if let output {
             // A wrong extension is a usage error (exit 64), said in the model's
-            // words; a folder gets the default name (.jpg).
+            // words; a folder gets the default name (in --format's format).
             var isFolder: ObjCBool = false
             let namesFolder = output.hasSuffix("/")
                 || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
             if !namesFolder {
-                do { _ = try ImageFormat(path: output) } catch { throw ValidationError("\(error)") }
+                let named: ImageFormat
+                do { named = try ImageFormat(path: output) } catch { throw ValidationError("\(error)") }
+                if let format, format != named {
+                    throw ValidationError("--format \(format.fileExtension) does not go with \(output): a named file's format follows its extension (\(named.name))")
+                }
             }
             // The writer names files by String: bytes that are not UTF-8 would
             // silently become U+FFFD, a different name from the one typed.
@@ -94,11 +97,12 @@ struct Save: ParsableCommand {
 
     func run() throws {
         let options = try render.renderOptions()
-        if toStandardOutput, let format { return try send(format, options) }
-        let target = SaveDestination(output: output, workingDirectory: FileManager.default.currentDirectoryPath) {
+        if toStandardOutput { return try send(format ?? .standard, options) }
+        var target = SaveDestination(output: output, workingDirectory: FileManager.default.currentDirectoryPath) {
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && isFolder.boolValue
         }
+        if let format { target.defaultFormat = format }
         let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels.pixels)
         // Refused saves (odd count, missing photo) say so before any folder is made.
         if let refusal = viewModel.saveRefusal {

@@ -90,6 +90,12 @@ struct Suggest: ParsableCommand {
             choice.count = min(count, filling.count)
         }
         let progress = ProgressLine()
+        // Interrupted while measuring: the progress line cleared, the
+        // selection untouched (--add adds only at the end), then the signal's death.
+        Interruption.onSignal { signal in
+            progress.finish()
+            Console.error("\(Interruption.name(signal)): nothing suggested")
+        }
         let report: SuggestionReport
         do {
             report = try service.suggest(photos, recursive: recursive, followLinks: followLinks, choice: choice,

@@ -34,9 +34,12 @@ func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, options: 
                           closing: { writer.closingSequence() },
                           traceResources: environment["COLLAGE_TRACE_RESOURCES"] == "1")
     do {
-        try app.start(photosAt: directory) {
+        try app.start(photosAt: directory) { quit in
             notices.current.forEach { Console.warning($0.message) }
-            exit(0)
+            // Ctrl-C arrives as a key (the terminal's signals are off while
+            // the screen is up), so the status a shell expects of an
+            // interrupted program is given here: 128 + SIGINT.
+            exit(quit == .interrupted ? 128 + SIGINT : 0)
         }
     } catch {
         Console.error("\(error)")

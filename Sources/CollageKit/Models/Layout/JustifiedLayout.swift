@@ -2,21 +2,29 @@ import Foundation
 
 /// `--layout rows` and `columns`: justified rows, as photo galleries lay
 /// them out. The photos, in the selection's order, are cut into rows; every
-/// photo of a row has the row's height and its own aspect ratio, and each row
-/// fills the width, so no photo is cropped. `columns` is the same turned.
+/// photo of a row has the row's height and its own aspect ratio (or, on a
+/// fixed canvas, nearly: see below), and each row fills the width.
+/// `columns` is the same turned.
 ///
 /// Of the ways to cut the photos into rows (at most 2^5 = 32), the one
 /// that fills best wins. With both sides given, filling is the share of the
 /// canvas covered (rows too tall are scaled down to fit, and the rest of the
-/// canvas is background): the cut that covers most, and among cuts that
-/// cover within 1% of it, the one whose rows are of the most equal height
-/// (then fewer rows). Equal rows are a preference, never a reason to leave
-/// the canvas emptier. With only the width given (`--size 1920x`) nothing is
-/// left empty, the height follows from the photos, and filling is coming
-/// near the default canvas's proportion (16:9), weighed with evenness (their
-/// product with the square root of the lowest row's height over the
-/// tallest's; ties go to fewer rows): a landscape alone across, the rest in
-/// a strip below it, is hardly a row layout.
+/// canvas is background). Each cut is tried with the photos whole and, as
+/// justified galleries do, with every cell's aspect ratio its photo's times
+/// one factor from 0.9 to 1/0.9 (`stretch`: a tenth of a side cropped at
+/// most, the photos then cover their cells) that brings the rows nearest the
+/// canvas's height (issue #41: whole photos left columns on a landscape
+/// canvas one large photo and a strip, rows on a portrait one bands of
+/// background). `bestOnCanvas` chooses: cells within the area ratio where
+/// that keeps three quarters of the best cover, the cuts covering 90% of
+/// the canvas, whole where whole photos cover 95%, then the most equal rows.
+/// With only the width given (`--size 1920x`) nothing is left empty or
+/// cropped, the height follows from the
+/// photos, and filling is coming near the default canvas's proportion
+/// (16:9), weighed with evenness (their product with the square root of the
+/// lowest row's height over the tallest's; ties go to fewer rows): a
+/// landscape alone across, the rest in a strip below it, is hardly a row
+/// layout.
 enum JustifiedLayout {
     static func plan(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError)
         -> (canvas: CanvasSize, cells: [CellRect], cropped: Bool) {
@@ -113,6 +121,9 @@ enum JustifiedLayout {
     /// Cuts that cover this much of the canvas are the ones compared on
     /// their cells' evenness (all of them where none does).
     static let wellFilled = 0.9
+    /// Cells within the area ratio are kept to where they cover at least
+    /// this share of what the best cut covers.
+    static let balancedCover = 0.75
 
     /// One way of laying the photos out, and how well it does.
     struct Candidate {
@@ -131,17 +142,22 @@ enum JustifiedLayout {
         return candidates.min { a, b in score(a) != score(b) ? score(a) > score(b) : a.rows < b.rows }
     }
 
-    /// A fixed canvas: of the cuts that cover `wellFilled` of it (where
-    /// none does, those within 1% of the best), those whose cells are within
-    /// `SlicingLayout.maximumAreaRatio` of each other where some are; of
-    /// those, whole photos where they fill `enoughFill` of the canvas, else
-    /// the stretched cuts too; then the most even of those that fill within
-    /// 1% of the best (then the least cropped, then fewer rows).
+    /// A fixed canvas: the cuts whose cells are within
+    /// `SlicingLayout.maximumAreaRatio` of each other, where one of them
+    /// covers at least `balancedCover` of what the best cut covers (one
+    /// large photo and a strip of small ones is not worth a little more of
+    /// the canvas; a canvas left half empty is); of those, the ones that cover
+    /// `wellFilled` of the canvas (where none does, those within 1% of the
+    /// most); whole photos where they cover `enoughFill`, else the stretched
+    /// cuts too; then the most even of those that fill within 1% of the best
+    /// (then the least cropped, then fewer rows).
     static func bestOnCanvas(_ candidates: [Candidate]) -> Candidate? {
         let mostFill = candidates.map(\.fill).max() ?? 0
-        var pool = candidates.filter { $0.fill >= min(wellFilled, mostFill * 0.99) }
-        let withinRatio = pool.filter { $0.areaRatio <= SlicingLayout.maximumAreaRatio }
-        if !withinRatio.isEmpty { pool = withinRatio }
+        let withinRatio = candidates.filter { $0.areaRatio <= SlicingLayout.maximumAreaRatio }
+        let balancedFill = withinRatio.map(\.fill).max() ?? 0
+        var pool = balancedFill >= balancedCover * mostFill ? withinRatio : candidates
+        let poolFill = pool.map(\.fill).max() ?? 0
+        pool = pool.filter { $0.fill >= min(wellFilled, poolFill * 0.99) }
         let whole = pool.filter { $0.stretch == 1 }
         if let fill = whole.map(\.fill).max(), fill >= enoughFill { pool = whole }
         let bestFill = pool.map(\.fill).max() ?? 0

@@ -8,7 +8,8 @@ public enum LayoutMode: String, Equatable, Sendable, OptionChoice, CustomStringC
     case auto
     /// The original app's grid, exactly: 1-2 photos side by side, 3-6 in two rows.
     case grid
-    /// Justified rows, as in photo galleries: every photo whole, each row one height.
+    /// Justified rows, as in photo galleries: each row one height, every photo
+    /// whole or (on a fixed canvas whole photos leave emptier) cropped by at most a tenth of a side.
     case rows
     /// Justified columns: `rows` turned.
     case columns

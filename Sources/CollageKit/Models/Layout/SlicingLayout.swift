@@ -31,7 +31,9 @@ import Foundation
 /// no tree left can beat the best found, the search stops. The best is the
 /// one whose least-kept photo keeps most, then the mean, then the more equal
 /// cells, then the reading order (top to bottom, left to right) closest to
-/// the selection's.
+/// the selection's. Counting the photos' pixels (`countingPixels`, issue
+/// #41), a photo the best plan would enlarge past its pixels gets a smaller
+/// cell where a plan within `enlargementAllowance` of it allows.
 enum SlicingLayout {
     /// The largest cell's area at most this times the smallest's.
     static let maximumAreaRatio = 4.0
