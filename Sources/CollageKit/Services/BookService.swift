@@ -83,10 +83,13 @@ public struct BookOptions: Sendable {
             shorter = min(requested.width ?? .max, requested.height ?? .max) * 25_400 / resolution.dotsPerInch
         }
         if bleedMicrometres * 4 > shorter {
-            return "--bleed \(Double(bleedMicrometres) / 1000)mm is over a quarter of the page's shorter side (\(Double(shorter) / 1000)mm)"
+            return "--bleed \(Self.millimetres(bleedMicrometres)) is over a quarter of the page's shorter side (\(Self.millimetres(shorter)))"
         }
         return nil
     }
+
+    /// Micrometres as a person writes them: "60mm", "2.5mm".
+    static func millimetres(_ micrometres: Int) -> String { String(format: "%gmm", Double(micrometres) / 1000) }
 
     /// A length as a print shop writes one: "3mm", "0.3cm", "0.125in"
     /// (a bare number is millimetres), in micrometres; may be negative
