@@ -18,6 +18,21 @@ public struct CollagePage: Equatable, Sendable {
     /// The document's title: the collage's, nil for none.
     public let title: String?
 
+    init(image: RGBImage, background: RGBColor, cells: [CellRect], shades: [TextShade], texts: [CollageText],
+         title: String?) {
+        self.image = image
+        self.background = background
+        self.cells = cells
+        self.shades = shades
+        self.texts = texts
+        self.title = title
+    }
+
+    /// This page with `more` words set last (a book's page number).
+    public func adding(_ more: [CollageText]) -> CollagePage {
+        CollagePage(image: image, background: background, cells: cells, shades: shades, texts: texts + more, title: title)
+    }
+
     /// The page of `collage`, drawn with its text `.apart`.
     public init(_ collage: RenderedCollage, options: CollageRenderOptions) {
         let captions = collage.captions.compactMap { $0.map { CollageText.caption($0, options: options) } }

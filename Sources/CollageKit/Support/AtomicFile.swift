@@ -35,6 +35,15 @@ enum AtomicFile {
 
     /// `mode` is reduced by the umask, as for any file a program creates.
     static func write(_ bytes: [UInt8], to path: String, overwrite: Bool, mode: mode_t) throws {
+        try write(to: path, overwrite: overwrite, mode: mode) { fd in
+            guard writeEvery(bytes, to: fd) else { throw ioError(path) }
+        }
+    }
+
+    /// The same, the bytes written by `fill` to the file's descriptor as
+    /// they are made (a book's pages, one at a time): nothing is named until
+    /// `fill` returns, and a `fill` that throws leaves nothing behind.
+    static func write(to path: String, overwrite: Bool, mode: mode_t, fill: (Int32) throws -> Void) throws {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty
             ? "." : (path as NSString).deletingLastPathComponent
         if !overwrite && FileManager.default.fileExists(atPath: path) {
@@ -43,7 +52,7 @@ enum AtomicFile {
         }
         let fd = csys_open_tmpfile(directory, UInt32(mode))
         if fd >= 0 {
-            try writeAll(bytes, to: fd, path: path) { fd in
+            try writeAll(fill, to: fd, path: path) { fd in
                 if overwrite {
                     let hidden = try uniqueHiddenName(beside: path)
                     guard csys_link_fd(fd, hidden) == 0 else { throw ioError(path) }
@@ -57,7 +66,7 @@ enum AtomicFile {
                 }
             }
         } else if errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL {
-            try writeThroughHiddenFile(bytes, to: path, overwrite: overwrite, mode: mode)
+            try writeThroughHiddenFile(fill, to: path, overwrite: overwrite, mode: mode)
         } else {
             throw ioError(path)
         }
@@ -66,12 +75,13 @@ enum AtomicFile {
 
     /// The fallback for file systems without O_TMPFILE: a hidden name in the
     /// same folder, removed on every failure.
-    private static func writeThroughHiddenFile(_ bytes: [UInt8], to path: String, overwrite: Bool, mode: mode_t) throws {
+    private static func writeThroughHiddenFile(_ fill: (Int32) throws -> Void, to path: String, overwrite: Bool,
+                                               mode: mode_t) throws {
         let hidden = try uniqueHiddenName(beside: path)
         let fd = open(hidden, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ioError(path) }
         do {
-            try writeAll(bytes, to: fd, path: path) { _ in
+            try writeAll(fill, to: fd, path: path) { _ in
                 if overwrite {
                     guard rename(hidden, path) == 0 else { throw ioError(path) }
                 } else {
@@ -108,10 +118,10 @@ enum AtomicFile {
     }
 
     /// Writes, fsyncs, runs `publish` (which names the file), closes.
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String,
+    private static func writeAll(_ fill: (Int32) throws -> Void, to fd: Int32, path: String,
                                  publish: (Int32) throws -> Void) throws {
         defer { close(fd) }
-        guard writeEvery(bytes, to: fd) else { throw ioError(path) }
+        try fill(fd)
         guard fsync(fd) == 0 else { throw ioError(path) }
         try publish(fd)
     }
@@ -145,7 +155,7 @@ enum AtomicFile {
         }
     }
 
-    private static func ioError(_ path: String) -> FileWriteError {
+    static func ioError(_ path: String) -> FileWriteError {
         .io(path: path, reason: String(cString: strerror(errno)))
     }
 }

@@ -62,7 +62,7 @@ struct CollageCommand: ParsableCommand {
         // What --version prints in full, with the libraries as loaded, is
         // CommandLineEntry's: this text is made for every command.
         version: CollageCommand.version,
-        subcommands: [Add.self, Remove.self, Move.self, Focus.self, Caption.self, Title.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self, Suggest.self,
+        subcommands: [Add.self, Remove.self, Move.self, Focus.self, Caption.self, Title.self, Clear.self, Save.self, Status.self, Batch.self, Pick.self, Suggest.self, Book.self,
                       Preview.self])
 
     static let version = "0.1.0"
