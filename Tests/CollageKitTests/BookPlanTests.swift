@@ -81,10 +81,10 @@ import Testing
         #expect(roomy.pages.map(\.title) == ["A", "A", "B", "C"])
         let four = BookPlan.make(events, maxPages: 4)
         #expect(four.pages.map(\.title) == ["A", "B", "C"] && four.pages[0].photos.count == 6)
-        #expect(four.notes == ["--pages 4: the event of A shows 6 of its 12 photos"], "\(four.notes)")
+        #expect(four.notes == ["within 4 pages: the event of A shows 6 of its 12 photos"], "\(four.notes)")
         let three = BookPlan.make(events, maxPages: 3)
         #expect(three.pages.map(\.title) == ["A", "C"])
-        #expect(three.notes.last == "--pages 3: the event of B is left out (its best photo scores lowest)", "\(three.notes)")
+        #expect(three.notes.last == "within 3 pages: the event of B is left out (its best photo scores lowest)", "\(three.notes)")
         #expect(BookPlan.make(events, maxPages: 1).pages.isEmpty)
     }
 }

@@ -122,12 +122,12 @@ public struct BookPlan: Equatable, Sendable {
                 counts[longest] = (pagesOf(counts[longest]) - 1) * mostPerPage
             }
             for i in kept where counts[i] < wanted[i] {
-                notes.append("--pages \(maxPages): the event of \(events[i].title) shows \(counts[i]) of its \(wanted[i]) photos")
+                notes.append("within \(maxPages) pages: the event of \(events[i].title) shows \(counts[i]) of its \(wanted[i]) photos")
             }
             func worth(_ i: Int) -> Double { events[i].photos.map(\.score).max() ?? 0 }
             while total() > budget, let lowest = kept.min(by: { worth($0) < worth($1) }) {
                 kept.removeAll { $0 == lowest }
-                notes.append("--pages \(maxPages): the event of \(events[lowest].title) is left out (its best photo scores lowest)")
+                notes.append("within \(maxPages) pages: the event of \(events[lowest].title) is left out (its best photo scores lowest)")
             }
         }
         // The best `counts[i]` of each event, in the order taken, spread evenly over its pages.

@@ -65,17 +65,18 @@ public struct BookOptions: Sendable {
             return (try bled.canvas(at: resolution), bled)
         case let .pixels(requested):
             guard let width = requested.width, let height = requested.height else {
-                throw ValueError("a book's --size needs both sides, e.g. A4 or 2480x3508")
+                throw ValueError("a book's page size needs both sides, e.g. A4 or 2480x3508")
             }
             let bleed = pixels(bleedMicrometres)
             return (try CanvasSize(width: width + 2 * bleed, height: height + 2 * bleed), nil)
         }
     }
 
-    /// Why a bleed is refused: negative, or over a quarter of the page's
-    /// shorter side (nil: fine).
+    /// Why a bleed is refused, said after the bleed's name ("is negative:
+    /// ..."): negative, or over a quarter of the page's shorter side (nil:
+    /// fine).
     public func bleedRefusal() -> String? {
-        if bleedMicrometres < 0 { return "--bleed is negative: use 0 or more, e.g. 3mm" }
+        if bleedMicrometres < 0 { return "is negative: use 0 or more, e.g. 3mm" }
         let shorter: Int
         switch size {
         case let .paper(paper): shorter = min(paper.widthMicrometres, paper.heightMicrometres)
@@ -83,7 +84,7 @@ public struct BookOptions: Sendable {
             shorter = min(requested.width ?? .max, requested.height ?? .max) * 25_400 / resolution.dotsPerInch
         }
         if bleedMicrometres * 4 > shorter {
-            return "--bleed \(Self.millimetres(bleedMicrometres)) is over a quarter of the page's shorter side (\(Self.millimetres(shorter)))"
+            return "\(Self.millimetres(bleedMicrometres)) is over a quarter of the page's shorter side (\(Self.millimetres(shorter)))"
         }
         return nil
     }
@@ -473,7 +474,7 @@ extension BookPlan {
                 continue
             }
             if let maxPages, pages.count + 1 >= maxPages {
-                notes.append("--pages \(maxPages): collage \(group.number) (\(group.lineRange)) is left out")
+                notes.append("within \(maxPages) pages: collage \(group.number) (\(group.lineRange)) is left out")
                 continue
             }
             pages.append(Page(title: group.title?.text ?? SuggestionReport.folderTitle(photos), photos: photos,

@@ -103,7 +103,7 @@ struct Book: ParsableCommand {
         if !paths.isEmpty && list != nil { throw ValidationError("--list makes the book from its list: name no paths with it") }
         if let pages, pages < 1 { throw ValidationError("--pages \(pages) is less than 1: a book has at least its cover") }
         if size.aspectRatio == nil { throw ValidationError("--size needs both sides, e.g. A4 or 2480x3508") }
-        if let refusal = try options(withDrawing: false).bleedRefusal() { throw ValidationError(refusal) }
+        if let refusal = try options(withDrawing: false).bleedRefusal() { throw ValidationError("--bleed \(refusal)") }
         if !format.isPage && !["jpg", "png"].contains(format.fileExtension) {
             throw ValidationError("--format \(format.fileExtension): a book is pdf, or page images in jpg or png")
         }
