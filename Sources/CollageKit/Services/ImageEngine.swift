@@ -302,6 +302,12 @@ public protocol PhotoInspecting: Sendable {
     /// reads past). Dearer: it reads the whole file, a JPEG or GIF is drawn
     /// small, and a JPEG XL's first frame is decoded (0.5 s for 12 megapixels).
     func admit(_ photo: Photo) throws -> Admission
+    /// `admit` for a caller that draws the photo next (a batch's collage):
+    /// what only a draw can tell (corrupt data a decoder reads past, a JPEG
+    /// cut short) is left to that draw, which says it, so that no photo is
+    /// decoded twice (issue #42); the walk to the file's end still refuses a
+    /// PNG, GIF, TIFF or JPEG XL cut short.
+    func admitForDrawing(_ photo: Photo) throws -> Admission
     /// Why the photo's file cannot be read now (gone, or refused), nil
     /// when it can: checked on every reload, so it must be cheap (no decoding).
     func absence(of photo: Photo) -> PhotoAbsence?
@@ -311,6 +317,7 @@ extension PhotoInspecting {
     public func absence(of photo: Photo) -> PhotoAbsence? { photo.absence }
     /// For inspectors whose `inspect` reads all there is (fakes).
     public func admit(_ photo: Photo) throws -> Admission { Admission(info: try inspect(photo)) }
+    public func admitForDrawing(_ photo: Photo) throws -> Admission { try admit(photo) }
 }
 
 /// A photo `add` may record: its header, and what a person should be told
@@ -493,6 +500,15 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         var placed = ci_placement()
         try call(photo) { ci_check_complete($0, &limits, &placed, &$1) }
         return Admission(info: info, notices: PhotoNotice.damage(of: placed, photo: photo).map { [$0] } ?? [])
+    }
+
+    /// The header and the walk to the file's end, without the small draw
+    /// (ci_check_complete with no placement).
+    public func admitForDrawing(_ photo: Photo) throws -> Admission {
+        let info = try inspect(photo)
+        var limits = ci_limits(max_pixels: maxDecodedPixels)
+        try call(photo) { ci_check_complete($0, &limits, nil, &$1) }
+        return Admission(info: info, notices: [])
     }
 
     /// Calls the engine on the photo's path; its refusal thrown.

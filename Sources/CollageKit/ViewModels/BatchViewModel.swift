@@ -264,7 +264,8 @@ public final class BatchViewModel {
         self.options = options
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let engine = ImageEngine(maxDecodedPixels: options.maxDecodedPixels, decodeThreads: max(1, cores / options.jobs))
-        self.inspector = inspector ?? engine
+        // A dry run draws nothing: there `add` draws small as it always does.
+        self.inspector = options.dryRun ? inspector ?? engine : DrawnNext(inspector ?? engine)
         self.renderer = renderer ?? engine
         self.writer = writer ?? PhotoWriter(encoder: engine)
     }
@@ -400,4 +401,15 @@ public final class BatchViewModel {
             return result(.failed((error as? CollageActionError)?.failure ?? CollageFailure(error)))
         }
     }
+}
+
+/// The inspector a batch's collages add through: each collage is drawn
+/// right after it is added, and that draw says what `add`'s small draw would
+/// have (issue #42: batch decoded every photo twice, 1.56x the time).
+private struct DrawnNext: PhotoInspecting {
+    let base: PhotoInspecting
+    init(_ base: PhotoInspecting) { self.base = base }
+    func inspect(_ photo: Photo) throws -> PhotoInfo { try base.inspect(photo) }
+    func admit(_ photo: Photo) throws -> Admission { try base.admitForDrawing(photo) }
+    func absence(of photo: Photo) -> PhotoAbsence? { base.absence(of: photo) }
 }
