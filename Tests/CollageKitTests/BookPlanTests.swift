@@ -24,6 +24,26 @@ import Testing
         #expect(!plan.pages.flatMap(\.photos).contains(plan.hero!))
     }
 
+    /// At A4 and 300 dpi every 640-pixel photo is past 2x: a 100-pixel
+    /// copy, 14x, is left out rather than fill a page, while two are left.
+    @Test func aPhotoFarSmallerThanTheRestOfItsEventIsLeftOut() {
+        func event(_ enlargements: [Double?]) -> BookPlan.Event {
+            BookPlan.Event(title: "A", photos: enlargements.enumerated().map {
+                BookPlan.Candidate(photo: Photo(path: "/trip/A-\($0.offset + 1).jpg"), score: 1.0 - Double($0.offset) / 10,
+                                   enlargement: $0.element)
+            })
+        }
+        let hero = BookPlan.Event(title: "H", photos: [BookPlan.Candidate(photo: Photo(path: "/trip/hero.jpg"), score: 9)])
+        let plan = BookPlan.make([hero, event([2.3, 2.4, 14.2, 2.5])], maxPages: nil)
+        #expect(plan.pages.map(Self.names) == [["A-1.jpg", "A-2.jpg"]], "three fit: the two best, not the tiny third")
+        #expect(plan.notes == ["the event of A: A-3.jpg is left out, too small for its cell (it would be enlarged 14.2x)"],
+                "\(plan.notes)")
+        // Only one other left: both stay; none past 2x: all stay, whatever their ratio.
+        #expect(BookPlan.make([hero, event([2.3, 14.2])], maxPages: nil).pages.map(Self.names) == [["A-1.jpg", "A-2.jpg"]])
+        #expect(BookPlan.make([hero, event([0.5, 1.9, 1.2, nil])], maxPages: nil).pages.map(Self.names)
+                == [["A-1.jpg", "A-2.jpg", "A-3.jpg", "A-4.jpg"]])
+    }
+
     @Test func aLoneEventJoinsThePageBeforeItElseAfterItAndTheUndatedNever() {
         let plan = BookPlan.make([Self.event("A", [2.0, 0.5]), Self.event("B", [1.0]), Self.event("C", [0.4, 0.3, 0.2]),
                                   Self.event("D", [0.9], undated: true)], maxPages: nil)

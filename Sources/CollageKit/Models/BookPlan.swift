@@ -24,11 +24,15 @@ public struct BookPlan: Equatable, Sendable {
         public var photo: Photo
         public var score: Double
         public var hasPeople: Bool
+        /// How much a cell of the page would enlarge it (`SuggestionChoice`'s
+        /// estimate); nil when not known.
+        public var enlargement: Double?
 
-        public init(photo: Photo, score: Double, hasPeople: Bool = false) {
+        public init(photo: Photo, score: Double, hasPeople: Bool = false, enlargement: Double? = nil) {
             self.photo = photo
             self.score = score
             self.hasPeople = hasPeople
+            self.enlargement = enlargement
         }
     }
 
@@ -62,6 +66,9 @@ public struct BookPlan: Equatable, Sendable {
     /// The most photos on a page, and how many a page shows at least.
     static let mostPerPage = CollageRules.maximumPhotos
     static let fewestPerPage = 2
+    /// How many times the enlargement of its event's least enlarged photo a
+    /// photo may need before it is too small beside them.
+    static let smallerThanTheRest = 2.0
 
     /// The book of `events` (in time order, the undated last) in at most
     /// `maxPages` pages, the cover included (nil: as many as they need):
@@ -71,7 +78,12 @@ public struct BookPlan: Equatable, Sendable {
     /// 2. an event with a single photo worth showing joins the page of the
     ///    event before it (else after it), or is left out when it has none;
     /// 3. each event shows all its photos worth showing (an even number),
-    ///    six a page, over as many pages as it needs;
+    ///    six a page, over as many pages as it needs, but not one its cell
+    ///    would enlarge more than 2x and more than twice as much as the
+    ///    event's least enlarged photo, while two others are left (a page of a trip's
+    ///    camera photos is not filled with a 100-pixel copy: at A4 and 300
+    ///    dpi every 640-pixel photo is past `SuggestionChoice`'s 2x, so that
+    ///    rule alone cannot tell them apart);
     /// 4. over `maxPages`, the events with the most pages give up pages
     ///    first (down to one page each, and at least two photos), then the
     ///    lowest-scored events are left out; each said in `notes`.
@@ -108,7 +120,19 @@ public struct BookPlan: Equatable, Sendable {
                 notes.append("the event of \(lone.title) has one photo worth showing: \(single.photo.fileName) is left out")
             }
         }
-        // 3. Pages each event would take.
+        // 3. Far smaller than the rest of their event: left out, while two are left.
+        for e in events.indices {
+            let least = events[e].photos.compactMap(\.enlargement).min() ?? 0
+            let limit = max(SuggestionChoice.largestEnlargement, BookPlan.smallerThanTheRest * least)
+            let fitting = events[e].photos.filter { ($0.enlargement ?? 0) <= limit }
+            guard fitting.count >= fewestPerPage, fitting.count < events[e].photos.count else { continue }
+            for small in events[e].photos where (small.enlargement ?? 0) > limit {
+                notes.append("the event of \(events[e].title): \(small.photo.fileName) is left out, too small for its cell "
+                             + "(it would be enlarged \(String(format: "%.1f", small.enlargement ?? 0))x)")
+            }
+            events[e].photos = fitting
+        }
+        // Pages each event would take.
         var counts = events.map { $0.photos.count - $0.photos.count % 2 }
         func pagesOf(_ n: Int) -> Int { (n + mostPerPage - 1) / mostPerPage }
         var kept = Array(events.indices)

@@ -146,7 +146,8 @@ public final class BookService {
             let candidates = members.compactMap { i -> BookPlan.Candidate? in
                 guard let score = report.verdicts[i].score else { return nil }
                 return BookPlan.Candidate(photo: report.photos[i].photo, score: score,
-                                          hasPeople: (report.photos[i].measures.faces ?? 0) > 0)
+                                          hasPeople: (report.photos[i].measures.faces ?? 0) > 0,
+                                          enlargement: report.verdicts[i].enlarged)
             }
             return BookPlan.Event(title: report.title(ofEvent: event), photos: candidates,
                                   undated: report.photos[members[0]].measures.taken == nil)
