@@ -95,7 +95,7 @@ build_deps() {
 
 build_harnesses() {
   mkdir -p "$build/bin"
-  local engine=("$root"/Sources/CollageImaging/*.c "$root"/Sources/CollageImaging/formats/*.c)
+  local engine=("$root"/Sources/CollageImaging/*.c "$root"/Sources/CollageImaging/*/*.c)
   local includes=(-I"$root/Sources/CollageImaging/include" -I"$root/Sources/CollageImaging")
   local libs
   if [ "${FUZZ_SYSTEM_LIBS:-0}" != 1 ] && build_deps; then

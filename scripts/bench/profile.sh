@@ -19,7 +19,7 @@ clang=${CLANG:-$(dirname "$(readlink -f "$(command -v swift)")")/clang}
 "${clang}++" -O2 -g -gdwarf-4 -std=c++14 -ISources/CollageFaces/include -c Sources/CollageFaces/faces.cpp \
   -o "$out/faces.o"
 "$clang" -O2 -g -gdwarf-4 -I"$src/include" -I"$src" -ISources/CollageFaces/include \
-  $(pkg-config --cflags libheif libde265 lcms2 libwebpdemux libwebpmux) "$src"/*.c scripts/bench/engine_profile.c \
+  $(pkg-config --cflags libheif libde265 lcms2 libwebpdemux libwebpmux) "$src"/*.c "$src"/*/*.c scripts/bench/engine_profile.c \
   "$out/faces.o" -o "$out/engine_profile" -ljpeg -lpng -lexif -ldl -lstdc++ \
   $(pkg-config --libs lcms2 libwebpdemux libwebpmux) -lm
 photos=("$@")

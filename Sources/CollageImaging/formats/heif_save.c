@@ -6,7 +6,7 @@
 // second (docs/performance.md), the bound issue #22 sets. Its own threads
 // use the cores the draw has finished with.
 #include "../internal.h"
-#include "../metadata.h"
+#include "../metadata/metadata.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 // As in jpeg_load.c, libjpeg's errors longjmp back to the inner half of the
 // call (encode_inner), whose owner (encode_rows) frees what it took.
 #include "../internal.h"
-#include "../metadata.h"
+#include "../metadata/metadata.h"
 
 #include <pthread.h>
 #include <setjmp.h>

@@ -16,7 +16,7 @@
 // a few glyphs a page, wait for the close).
 //
 // Cairo is the text stack's (text_api.c loads it when a document opens).
-#include "../text_api.h"
+#include "../text/text_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 // png_save.c — the PNG saver through libpng, into memory.
 #include "../internal.h"
-#include "../metadata.h"
+#include "../metadata/metadata.h"
 
 #include <png.h>
 #include <setjmp.h>

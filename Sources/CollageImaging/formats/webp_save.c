@@ -1,6 +1,6 @@
 // webp_save.c — the WebP saver (lossy) through libwebp.
 #include "../internal.h"
-#include "../metadata.h"
+#include "../metadata/metadata.h"
 
 #include <limits.h>
 #include <stdlib.h>

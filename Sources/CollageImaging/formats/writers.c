@@ -4,7 +4,7 @@
 // extensions, whether it writes pixels or pages, the options it reads and
 // its functions. A new output format is its writer file and one line here.
 #include "../internal.h"
-#include "../metadata.h"
+#include "../metadata/metadata.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 // orient.c — turns a decoded image upright for its EXIF orientation, and
 // says where a point of a stored image lands upright (and back).
-#include "internal.h"
+#include "../internal.h"
 
 #include <math.h>
 #include <stdlib.h>

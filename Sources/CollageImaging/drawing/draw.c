@@ -13,7 +13,7 @@
 //
 // Every buffer is local to the call: calls on disjoint cells of one canvas
 // may run concurrently.
-#include "internal.h"
+#include "../internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -18,7 +18,7 @@
 // matrix-shapers without perceptual tables, for which every intent is
 // colorimetric anyway; relative keeps in-gamut colours exact (a P3 red that
 // is (230,30,30) in sRGB comes out (230,30,30)) and clips the rest.
-#include "internal.h"
+#include "../internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
 // the whole frame at its shrink-on-load scale (never the full-size photo)
 // and hands it to ci_draw_frame, which searches a copy reduced further.
 // They are only looked for when the window has room to move.
-#include "internal.h"
+#include "../internal.h"
 
 #include "collage_faces.h"
 

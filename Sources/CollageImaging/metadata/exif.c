@@ -1,6 +1,6 @@
 // exif.c — what the engine reads of EXIF, through libexif: the orientation,
 // the camera's subject and the date taken.
-#include "internal.h"
+#include "../internal.h"
 
 #include <libexif/exif-data.h>
 #include <stdio.h>

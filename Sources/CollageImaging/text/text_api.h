@@ -3,7 +3,7 @@
 #ifndef COLLAGE_IMAGING_TEXT_API_H
 #define COLLAGE_IMAGING_TEXT_API_H
 
-#include "internal.h"
+#include "../internal.h"
 
 // Not the libraries' headers: including them needs their pkg-config
 // flags, which would link the libraries too. Instead, what text.c uses of

@@ -35,7 +35,7 @@
 // Only pixels inside both the cell and the canvas are computed or written;
 // every buffer is local to the call, so concurrent calls on disjoint cells of
 // one canvas are safe.
-#include "internal.h"
+#include "../internal.h"
 
 #include <math.h>
 #include <stdlib.h>

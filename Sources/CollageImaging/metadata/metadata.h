@@ -3,7 +3,7 @@
 #ifndef COLLAGE_IMAGING_METADATA_H
 #define COLLAGE_IMAGING_METADATA_H
 
-#include "internal.h"
+#include "../internal.h"
 
 struct ci_output_tags {
     uint8_t *icc;        // an sRGB ICC profile

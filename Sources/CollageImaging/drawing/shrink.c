@@ -5,7 +5,7 @@
 // API, the fuzz harnesses' reference model and the Swift side (which
 // predicts sizes to enforce the pixel limit) all ask these functions rather
 // than each computing it (in the spirit of turbojpeg's TJSCALED).
-#include "internal.h"
+#include "../internal.h"
 
 // ceil(a * b / c) for 32-bit operands, exact: a * b + c - 1 < 2^64.
 static uint64_t mul_div_ceil(uint32_t a, uint32_t b, uint32_t c) {

@@ -21,7 +21,7 @@
 // Faces are counted by the smart crop's own search (crop.c), separately:
 // it needs a larger picture and is asked only for the photos still in the
 // running.
-#include "internal.h"
+#include "../internal.h"
 
 #include <libexif/exif-data.h>
 #include <math.h>
