@@ -95,7 +95,7 @@ public final class SuggestService: @unchecked Sendable {
     private let measurer: PhotoMeasuring
     private let browser: DirectoryBrowsing
     private let threads: Int
-    private var cache: MeasuresCache?
+    private let cache: MeasuresCache?
     private let places: PlaceNaming?
 
     /// `cache` nil: measure everything afresh and keep nothing. `places`
@@ -201,59 +201,71 @@ public final class SuggestService: @unchecked Sendable {
                                         among: scope, batch: threads) { asked, photos in lookForFaces(asked, in: &photos) }
             if chosen.isEmpty && byEvents { skipped.append(verdicts[scope[0]].event) } else { choices.append(chosen) }
         }
-        try cache?.save()
+        cache?.save()
         return SuggestionReport(photos: photos, verdicts: verdicts, choices: choices, skippedEvents: skipped,
                                 notPhotos: measured.notPhotos, unreadable: measured.unreadable, unlistedFolders: unlisted,
                                 unfollowedLinks: unfollowed, places: places)
     }
 
     /// Each file's measures, from the cache when it knows the file as it is
-    /// now, else from the measurer, on `threads` workers: the photos (in no
-    /// order), the files that were no photo and why each unreadable one
-    /// could not be read (both in the files' order). Only a photo's small
-    /// value is kept, and of a file that is no photo only its index: 100,000
-    /// entries are a few megabytes.
+    /// now, else from the measurer, on `threads` workers, a folder at a
+    /// time (the cache's rows of a folder read in one query): the photos
+    /// (in no order), the files that were no photo and why each unreadable
+    /// one could not be read (both in the files' order). Each photo measured
+    /// is stored at once (the cache writes them in batches), so a run
+    /// killed keeps them. Only a photo's small value is kept, and of a file
+    /// that is no photo only its index.
     private func measureAll(_ files: [Photo], progress: @escaping @Sendable (Int, Int) -> Void)
         -> (photos: [MeasuredPhoto], notPhotos: [Photo], unreadable: [String]) {
         let known = cache
-        let photos = Locked([MeasuredPhoto]()), fresh = Locked([(MeasuredPhoto, FileStamp)]())
+        let photos = Locked([MeasuredPhoto]())
         let notPhotos = Locked([Int]()), unreadable = Locked([(Int, String)]())
-        let next = Locked(0), finished = Locked(0)
+        let finished = Locked(0)
         let measurer = self.measurer
-        DispatchQueue.concurrentPerform(iterations: min(threads, max(1, files.count))) { _ in
-            while true {
-                let index: Int = next.withLock { value in
-                    value += 1
-                    return value - 1
-                }
-                guard index < files.count else { return }
-                let photo = files[index]
-                if let stamp = FileStamp.of(photo) {
-                    if let measures = known?.measures(of: photo, stamp: stamp) {
-                        photos.withLock { $0.append(MeasuredPhoto(photo: photo, measures: measures)) }
-                    } else {
-                        do {
-                            let measured = MeasuredPhoto(photo: photo, measures: try measurer.measure(photo))
-                            photos.withLock { $0.append(measured) }
-                            fresh.withLock { $0.append((measured, stamp)) }
-                        } catch let error as ImageEngineError where error.kind == .notImage {
-                            notPhotos.withLock { $0.append(index) }
-                        } catch let error as ImageEngineError {
-                            unreadable.withLock { $0.append((index, error.message)) }
-                        } catch {
-                            unreadable.withLock { $0.append((index, "\(photo.path): \(error)")) }
-                        }
+        var start = 0
+        while start < files.count {
+            // The files of one folder are listed together.
+            let folder = MeasuresCache.key(files[start]).folder
+            var end = start + 1
+            while end < files.count && MeasuresCache.key(files[end]).folder == folder { end += 1 }
+            let cached = known?.measures(inFolder: folder) ?? [:]
+            let next = Locked(start)
+            DispatchQueue.concurrentPerform(iterations: min(threads, end - start)) { _ in
+                while true {
+                    let index: Int = next.withLock { value in
+                        value += 1
+                        return value - 1
                     }
-                } else {
-                    unreadable.withLock { $0.append((index, "\(photo.path): not a regular file that can be read")) }
+                    guard index < end else { return }
+                    let photo = files[index]
+                    if let stamp = FileStamp.of(photo) {
+                        if let entry = cached[MeasuresCache.key(photo).name], entry.stamp == stamp {
+                            photos.withLock { $0.append(MeasuredPhoto(photo: photo, measures: entry.measures)) }
+                        } else {
+                            do {
+                                let measured = MeasuredPhoto(photo: photo, measures: try measurer.measure(photo))
+                                photos.withLock { $0.append(measured) }
+                                known?.store(measured.measures, of: photo, stamp: stamp)
+                            } catch let error as ImageEngineError where error.kind == .notImage {
+                                notPhotos.withLock { $0.append(index) }
+                            } catch let error as ImageEngineError {
+                                unreadable.withLock { $0.append((index, error.message)) }
+                            } catch {
+                                unreadable.withLock { $0.append((index, "\(photo.path): \(error)")) }
+                            }
+                        }
+                    } else {
+                        unreadable.withLock { $0.append((index, "\(photo.path): not a regular file that can be read")) }
+                    }
+                    progress(finished.withLock { count in
+                        count += 1
+                        return count
+                    }, files.count)
                 }
-                progress(finished.withLock { count in
-                    count += 1
-                    return count
-                }, files.count)
             }
+            start = end
         }
-        for (photo, stamp) in fresh.current { cache?.store(photo.measures, of: photo.photo, stamp: stamp) }
+        known?.save()
         return (photos.current, notPhotos.current.sorted().map { files[$0] }, unreadable.current.sorted { $0.0 < $1.0 }.map(\.1))
     }
 
