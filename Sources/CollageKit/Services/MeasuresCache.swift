@@ -5,7 +5,21 @@ extension FileStamp {
     /// The stamp of a regular file; nil for anything else, or one that cannot be stat'ed.
     public static func of(_ photo: Photo) -> FileStamp? {
         var info = stat()
-        guard photo.withFileSystemPath({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard photo.withFileSystemPath({ stat($0, &info) }) == 0 else { return nil }
+        return of(info)
+    }
+
+    /// The stamp of the file `name` (its bytes) in the open folder `directory`.
+    public static func of(_ name: [UInt8], in directory: Int32) -> FileStamp? {
+        var info = stat()
+        guard !name.contains(0), (name + [0]).withUnsafeBufferPointer({ bytes in
+            bytes.withMemoryRebound(to: CChar.self) { fstatat(directory, $0.baseAddress!, &info, 0) }
+        }) == 0 else { return nil }
+        return of(info)
+    }
+
+    private static func of(_ info: stat) -> FileStamp? {
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return FileStamp(size: Int64(info.st_size),
                          modified: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }

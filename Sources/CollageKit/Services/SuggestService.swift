@@ -24,9 +24,30 @@ public struct SuggestionReport: Sendable {
     /// Names the places of the photos' GPS positions in event titles; nil:
     /// titles by date alone.
     public var places: PlaceNaming? = nil
+    /// Each event's photos, found once: a title asked of each of a
+    /// library's 1,000 events would otherwise look through all its 100,000
+    /// verdicts each time.
+    private let members: [Int: [Int]]
+
+    init(photos: [MeasuredPhoto], verdicts: [PhotoVerdict], choices: [[Int]], skippedEvents: [Int], notPhotos: [Photo],
+         unreadable: [String], unlistedFolders: [String], unfollowedLinks: [Photo] = [], places: PlaceNaming? = nil) {
+        self.photos = photos
+        self.verdicts = verdicts
+        self.choices = choices
+        self.skippedEvents = skippedEvents
+        self.notPhotos = notPhotos
+        self.unreadable = unreadable
+        self.unlistedFolders = unlistedFolders
+        self.unfollowedLinks = unfollowedLinks
+        self.places = places
+        members = Dictionary(grouping: verdicts.indices, by: { verdicts[$0].event })
+    }
 
     /// The event's photos in the order taken: indices.
-    public func photos(ofEvent event: Int) -> [Int] { verdicts.indices.filter { verdicts[$0].event == event } }
+    public func photos(ofEvent event: Int) -> [Int] { members[event] ?? [] }
+
+    /// The locale of the environment, read once (not for each title).
+    public static let environmentLocale = CaptionSource.environmentLocale()
 
     /// The photos without a capture date: indices (the last, in one event).
     public var undated: [Int] { photos.indices.filter { photos[$0].measures.taken == nil } }
@@ -38,7 +59,7 @@ public struct SuggestionReport: Sendable {
     /// spans days, on the photos' own wall clocks (a day in Tokyo is that day
     /// wherever it is looked at): "Arezzo · Oct 22, 2008". For the undated
     /// photos' event, their folder's name.
-    public func title(ofEvent event: Int, locale: Locale = CaptionSource.environmentLocale()) -> String {
+    public func title(ofEvent event: Int, locale: Locale = SuggestionReport.environmentLocale) -> String {
         let members = photos(ofEvent: event)
         let clocks = members.compactMap { photos[$0].measures.taken?.wallClock }
         guard !clocks.isEmpty else { return Self.folderTitle(members.map { photos[$0].photo }) }
@@ -145,7 +166,11 @@ public final class SuggestService: @unchecked Sendable {
             // Sorted as text (exact bytes where that ties): quick for
             // 100,000 names, where Foundation's natural order took seconds;
             // the order only makes the reports the same run after run.
-            files += listing.files.filter { !$0.fileName.hasPrefix(".") }.sorted {
+            // (By the name's bytes: `fileName` makes a URL, which stats the file.)
+            files += listing.files.filter { file in
+                let path = file.fileSystemPath
+                return path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 < path.count && path[$0 + 1] != UInt8(ascii: ".") } ?? true
+            }.sorted {
                 $0.path != $1.path ? $0.path < $1.path : $0.fileSystemPath.lexicographicallyPrecedes($1.fileSystemPath)
             }
             guard recursive else { return }
@@ -229,6 +254,11 @@ public final class SuggestService: @unchecked Sendable {
             var end = start + 1
             while end < files.count && MeasuresCache.key(files[end]).folder == folder { end += 1 }
             let cached = known?.measures(inFolder: folder) ?? [:]
+            // Each file stat'ed from its folder (fstatat): the kernel walks
+            // the folder's path once, not once a photo.
+            let directory = Photo(fileSystemPath: folder.isEmpty ? [UInt8(ascii: "/")] : folder)
+                .withFileSystemPath { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
+            defer { if directory >= 0 { close(directory) } }
             let next = Locked(start)
             DispatchQueue.concurrentPerform(iterations: min(threads, end - start)) { _ in
                 while true {
@@ -238,8 +268,9 @@ public final class SuggestService: @unchecked Sendable {
                     }
                     guard index < end else { return }
                     let photo = files[index]
-                    if let stamp = FileStamp.of(photo) {
-                        if let entry = cached[MeasuresCache.key(photo).name], entry.stamp == stamp {
+                    let name = MeasuresCache.key(photo).name
+                    if let stamp = directory >= 0 ? FileStamp.of(name, in: directory) : FileStamp.of(photo) {
+                        if let entry = cached[name], entry.stamp == stamp {
                             photos.withLock { $0.append(MeasuredPhoto(photo: photo, measures: entry.measures)) }
                         } else {
                             do {

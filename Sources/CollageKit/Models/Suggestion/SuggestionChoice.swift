@@ -79,9 +79,23 @@ public struct SuggestionChoice: Sendable {
     public func demotion(_ m: PhotoMeasures) -> String? {
         if m.corruptData > 0 { return "cut short or corrupt (its decode read past broken data)" }
         if isTooSmall(m), let times = enlargement(m) {
-            return "too small for its cell: \(m.width)x\(m.height) would be enlarged \(String(format: "%.1f", times))x"
+            return "too small for its cell: \(m.width)x\(m.height) would be enlarged \(Self.oneDecimal(times))x"
         }
         return nil
+    }
+
+    /// `String(format: "%.1f", x)` for a positive finite x, without its
+    /// cost (a library's 100,000 photos too small for their cells each
+    /// paid it twice: a quarter of a warm run): the tenths rounded as
+    /// printf rounds them, except near a half, where printf itself decides
+    /// (only it rounds the exact binary value).
+    static func oneDecimal(_ x: Double) -> String {
+        let tenths = x * 10
+        guard x.isFinite, x >= 0, tenths < 1e15, abs(tenths - tenths.rounded(.down) - 0.5) > 1e-6 else {
+            return String(format: "%.1f", x)
+        }
+        let rounded = Int(tenths.rounded())
+        return "\(rounded / 10).\(rounded % 10)"
     }
 
     /// Badly exposed: this much clipped, or a mean this far to either end.
@@ -282,13 +296,15 @@ public struct SuggestionChoice: Sendable {
             verdicts[i].whyNot = (anyUndemoted ? verdicts[i].demotion : nil) ?? "not chosen: a better photo was taken near it"
         }
         let scored = running.filter { verdicts[$0].score != nil }
-        let demoted = verdicts.map { $0.demotion != nil ? Self.demotionPenalty : 0 }
+        // Of the running only: a map of all the verdicts for each event made
+        // a library's 1,000 events copy its 100,000 verdicts each.
+        let demoted = Dictionary(uniqueKeysWithValues: scored.map { ($0, verdicts[$0].demotion != nil ? Self.demotionPenalty : 0) })
         let picked = pick(scored, bounds: { i in
             let m = photos[i].measures
-            guard m.faces == nil else { return (score(m) - demoted[i], true) }
+            guard m.faces == nil else { return (score(m) - demoted[i]!, true) }
             var withFace = m
             withFace.faces = 1
-            return (score(withFace) - demoted[i], false)
+            return (score(withFace) - demoted[i]!, false)
         }, lookForFaces: { asked in
             lookForFaces(asked, &photos)
             // One the search said nothing of counts as without faces.
