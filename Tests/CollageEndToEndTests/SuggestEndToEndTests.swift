@@ -222,6 +222,41 @@ import Glibc
         #expect(whole.stderr == expected.stderr, "\(whole)")
     }
 
+    /// A run killed (SIGKILL: no handler runs) keeps what it measured: the
+    /// cache is written in batches as photos are measured, not at the end.
+    @Test func aKilledRunKeepsWhatItMeasured() throws {
+        // 400 names of one photo (hard links, no copies): seconds of measuring.
+        let folder = cli.workingDirectory.appendingPathComponent("Many")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let first = folder.appendingPathComponent("p1.jpg")
+        try FileManager.default.copyItem(atPath: CLI.jpegs[2], toPath: first.path)
+        for index in 2...400 { try FileManager.default.linkItem(at: first, to: folder.appendingPathComponent("p\(index).jpg")) }
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["suggest", folder.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_STATE_HOME": cli.state.path, "XDG_CACHE_HOME": cache.path]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let file = cache.appendingPathComponent("collage/measures.sqlite")
+        var kept = 0
+        let deadline = Date().addingTimeInterval(60)
+        while kept == 0 && process.isRunning && Date() < deadline {
+            usleep(50_000)
+            if FileManager.default.fileExists(atPath: file.path) { kept = MeasuresCache(file: file).count }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "killed while measuring")
+        let afterKill = MeasuresCache(file: file).count
+        #expect(afterKill > 0 && afterKill < 400, "\(afterKill) of 400 kept")
+        // (One scene 400 times: too few worth showing, but all measured.)
+        let again = try suggest("Many")
+        #expect(again.stderr.contains("(400 photos looked at)"), "\(again)")
+        #expect(MeasuresCache(file: file).count == 400)
+    }
+
     @Test func recursiveLooksInFoldersInside() throws {
         let top = cli.workingDirectory.appendingPathComponent("Pictures")
         try FileManager.default.createDirectory(at: top, withIntermediateDirectories: true)

@@ -664,3 +664,18 @@ final class ChoosingAsAPersonWouldTests: XCTestCase {
         XCTAssertEqual(verdicts[8].whyNot, "near-duplicate of p0.jpg, already in the collage")
     }
 }
+
+final class OneDecimalTests: XCTestCase {
+    /// What `demotion` says of an enlargement, as printf said it, ties and
+    /// all (2.25 is "2.2": printf rounds the exact binary value to even).
+    func testTheTenthsAreThoseOfPrintf() {
+        var seed: UInt64 = 43
+        var values: [Double] = [0, 0.05, 0.15, 0.25, 0.35, 1.05, 2.25, 2.35, 2.45, 9.95, 99.95, 1e20, .infinity]
+        for _ in 0..<20_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            values.append(Double(seed >> 11) / Double(1 << 53) * 50)
+        }
+        for k in 0..<5000 { values.append(Double(k) / 20) }
+        for x in values { XCTAssertEqual(SuggestionChoice.oneDecimal(x), String(format: "%.1f", x), "\(x)") }
+    }
+}

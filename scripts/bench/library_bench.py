@@ -5,8 +5,9 @@ default; the issue's goals are at 100,000) in 400 day folders, each photo
 64 x 48 with an EXIF DateTimeOriginal (three sessions a day, so events
 form), made once under WORKDIR and kept (a `.made` mark).
 
-Times, each with its peak RSS (/usr/bin/time), in a temporary
-XDG_CACHE_HOME:
+Times, each with its CPU seconds (user + system: on a shared machine the
+wall time also counts the waits for a core) and its peak RSS
+(/usr/bin/time), in a temporary XDG_CACHE_HOME:
   - cold (an empty measures cache), then warm (the cold run's cache);
   - in a fresh cache, two runs at once over the two halves of the folders,
     then one over the whole: as quick as warm when neither lost the
@@ -86,19 +87,19 @@ def make_library(root, count):
 def timed(command, env):
     """Starts a run: (process, report file, start)."""
     report = tempfile.NamedTemporaryFile("r")
-    process = subprocess.Popen(["/usr/bin/time", "-f", "%e %M", "-o", report.name] + command, env=env,
+    process = subprocess.Popen(["/usr/bin/time", "-f", "%e %M %U %S", "-o", report.name] + command, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return process, report
 
 
 def finished(run):
-    """Wall seconds and peak RSS (MiB) of a run started by `timed`."""
+    """Wall seconds, peak RSS (MiB) and CPU seconds of a run started by `timed`."""
     process, report = run
     if process.wait() != 0:
         sys.exit(f"library_bench.py: a run failed ({process.returncode})")
-    seconds, kib = report.read().split()[-2:]
+    seconds, kib, user, system = report.read().split()[-4:]
     report.close()
-    return float(seconds), int(kib) / 1024
+    return float(seconds), int(kib) / 1024, float(user) + float(system)
 
 
 def main():
@@ -121,14 +122,15 @@ def main():
     for path in (cache, state):
         shutil.rmtree(path, ignore_errors=True)
     print(f"\n### `collage suggest --recursive --events` over {count} small JPEGs in {DAYS} day folders\n")
-    print("| run | seconds | x cold | peak RSS (MiB) | goal |")
-    print("| --- | ---: | ---: | ---: | --- |")
-    print(f"| cold (no cache) | {cold[0]:.2f} | 1.00 | {cold[1]:.0f} | <= 150 MiB |")
-    print(f"| warm (cached) | {warm[0]:.2f} | {warm[0] / cold[0]:.3f} | {warm[1]:.0f} | <= 0.04 x, <= 150 MiB |")
-    print(f"| two halves at once, fresh cache (the slower) | {max(h[0] for h in halves):.2f} | "
-          f"{max(h[0] for h in halves) / cold[0]:.3f} | {max(h[1] for h in halves):.0f} | |")
-    print(f"| the whole after the halves | {after[0]:.2f} | {after[0] / cold[0]:.3f} | {after[1]:.0f} | as warm |")
+    print("| run | seconds | x cold | CPU seconds | x cold | peak RSS (MiB) | goal |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
 
+    def row(name, run, goal):
+        print(f"| {name} | {run[0]:.2f} | {run[0] / cold[0]:.3f} | {run[2]:.2f} | {run[2] / cold[2]:.3f} | {run[1]:.0f} | {goal} |")
+    row("cold (no cache)", cold, "<= 150 MiB")
+    row("warm (cached)", warm, "<= 0.04 x, <= 150 MiB")
+    row("two halves at once, fresh cache (the slower)", max(halves), "")
+    row("the whole after the halves", after, "as warm")
 
 if __name__ == "__main__":
     main()
