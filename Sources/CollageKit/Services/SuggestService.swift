@@ -244,15 +244,20 @@ public final class SuggestService: @unchecked Sendable {
         -> (photos: [MeasuredPhoto], notPhotos: [Photo], unreadable: [String]) {
         let known = cache
         let photos = Locked([MeasuredPhoto]())
+        photos.withLock { $0.reserveCapacity(files.count) }
         let notPhotos = Locked([Int]()), unreadable = Locked([(Int, String)]())
         let finished = Locked(0)
         let measurer = self.measurer
         var start = 0
         while start < files.count {
             // The files of one folder are listed together.
+            // (A photo's path as the folder's and a "/" and its name.)
             let folder = MeasuresCache.key(files[start]).folder
             var end = start + 1
-            while end < files.count && MeasuresCache.key(files[end]).folder == folder { end += 1 }
+            func inFolder(_ path: [UInt8]) -> Bool {
+                path.lastIndex(of: UInt8(ascii: "/")) == folder.count && path.starts(with: folder)
+            }
+            while end < files.count && inFolder(files[end].fileSystemPath) { end += 1 }
             let cached = known?.measures(inFolder: folder) ?? [:]
             // Each file stat'ed from its folder (fstatat): the kernel walks
             // the folder's path once, not once a photo.

@@ -136,29 +136,46 @@ public struct SuggestionChoice: Sendable {
             PhotoVerdict(group: groups[$0], event: events[$0], score: nil, chosen: false, whyNot: nil,
                          enlarged: enlargement(photos[$0].measures))
         }
-        for members in Dictionary(grouping: photos.indices, by: { groups[$0] }).values {
-            let best = members.max { a, b in betterShot(photos[b].measures, than: photos[a].measures) }!
-            let sharpest = members.map { photos[$0].measures.sharpness }.max()!
+        // Each scene's best shot and its sharpest, in one pass over the
+        // photos (a library's 100,000 scenes made 100,000 arrays of members):
+        // the first of equals, as `max` keeps it.
+        let scenes = (groups.max() ?? -1) + 1
+        var bestOf = [Int](repeating: -1, count: scenes), sharpestOf = [Double](repeating: -.infinity, count: scenes)
+        for i in photos.indices {
+            let g = groups[i]
+            if bestOf[g] < 0 || betterShot(photos[i].measures, than: photos[bestOf[g]].measures) { bestOf[g] = i }
+            sharpestOf[g] = max(sharpestOf[g], photos[i].measures.sharpness)
+        }
+        var names: [Int: String] = [:]
+        for i in photos.indices where bestOf[groups[i]] != i {
+            let best = bestOf[groups[i]], sharpest = sharpestOf[groups[i]]
             let top = photos[best].measures
-            for i in members where i != best {
-                let m = photos[i].measures
-                let name = photos[best].photo.fileName
-                // Exposure first: a dark copy has little contrast, so its
-                // detail measures low too.
-                if Self.isBadlyExposed(m) && !Self.isBadlyExposed(top) {
-                    verdicts[i].whyNot = "badly exposed: \(name) of the same scene is better exposed"
-                } else if m.corruptData > 0 && top.corruptData == 0 {
-                    verdicts[i].whyNot = "cut short or corrupt: \(name) of the same scene is whole"
-                } else if isTooSmall(m) && !isTooSmall(top) {
-                    verdicts[i].whyNot = "too small for its cell: \(name) of the same scene is larger"
-                } else if m.sharpness < Self.blurredRatio * sharpest {
-                    verdicts[i].whyNot = "blurred: \(name) of the same scene is sharper"
-                } else if m.width * m.height < top.width * top.height {
-                    verdicts[i].whyNot = "near-duplicate of \(name), a larger shot of the same scene"
-                } else {
-                    verdicts[i].whyNot = "near-duplicate of \(name), a better shot of the same scene"
-                }
+            let m = photos[i].measures
+            // By the path's text: `fileName` makes a URL, which stats the file.
+            let name = names[best] ?? {
+                let path = photos[best].photo.path
+                let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+                names[best] = name
+                return name
+            }()
+            // Exposure first: a dark copy has little contrast, so its
+            // detail measures low too.
+            if Self.isBadlyExposed(m) && !Self.isBadlyExposed(top) {
+                verdicts[i].whyNot = "badly exposed: \(name) of the same scene is better exposed"
+            } else if m.corruptData > 0 && top.corruptData == 0 {
+                verdicts[i].whyNot = "cut short or corrupt: \(name) of the same scene is whole"
+            } else if isTooSmall(m) && !isTooSmall(top) {
+                verdicts[i].whyNot = "too small for its cell: \(name) of the same scene is larger"
+            } else if m.sharpness < Self.blurredRatio * sharpest {
+                verdicts[i].whyNot = "blurred: \(name) of the same scene is sharper"
+            } else if m.width * m.height < top.width * top.height {
+                verdicts[i].whyNot = "near-duplicate of \(name), a larger shot of the same scene"
+            } else {
+                verdicts[i].whyNot = "near-duplicate of \(name), a better shot of the same scene"
             }
+        }
+        for best in bestOf where best >= 0 {
+            let top = photos[best].measures
             if let useless = Self.uselessness(top) {
                 verdicts[best].whyNot = "not worth showing: \(useless)"
             } else {
