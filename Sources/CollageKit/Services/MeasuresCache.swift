@@ -233,13 +233,26 @@ public final class MeasuresCache: @unchecked Sendable {
         return entry.isPlausible ? entry : nil
     }
 
-    /// Every photo of `folder` (a `key`'s folder) the cache knows, by name
-    /// (a `key`'s), with the stamp it was measured at: one query for a
-    /// folder of photos. Empty when the cache is not there.
-    public func measures(inFolder folder: [UInt8]) -> [[UInt8]: (stamp: FileStamp, measures: PhotoMeasures)] {
-        var found: [[UInt8]: (stamp: FileStamp, measures: PhotoMeasures)] = [:]
+    /// A file's name (a `key`'s) as a dictionary's key, hashed as one run
+    /// of bytes (an array of bytes hashes each byte apart: a tenth of a warm
+    /// run over a library).
+    public struct Name: Hashable, Sendable {
+        public let bytes: [UInt8]
+
+        public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        public func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    /// Every photo of `folder` (a `key`'s folder) the cache knows, by name,
+    /// with the stamp it was measured at: one query for a folder of photos.
+    /// Empty when the cache is not there.
+    public func measures(inFolder folder: [UInt8]) -> [Name: (stamp: FileStamp, measures: PhotoMeasures)] {
+        var found: [Name: (stamp: FileStamp, measures: PhotoMeasures)] = [:]
         read("SELECT \(Self.columns) FROM photos WHERE folder = ?", bind: { Self.bind($0, 1, folder) }) { row in
-            if let entry = Self.entry(row) { found[Self.bytes(row, 0)] = (entry.stamp, entry.measures) }
+            if let entry = Self.entry(row) { found[Name(Self.bytes(row, 0))] = (entry.stamp, entry.measures) }
         }
         return found
     }

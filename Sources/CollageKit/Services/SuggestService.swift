@@ -275,7 +275,7 @@ public final class SuggestService: @unchecked Sendable {
                     let photo = files[index]
                     let name = MeasuresCache.key(photo).name
                     if let stamp = directory >= 0 ? FileStamp.of(name, in: directory) : FileStamp.of(photo) {
-                        if let entry = cached[name], entry.stamp == stamp {
+                        if let entry = cached[MeasuresCache.Name(name)], entry.stamp == stamp {
                             photos.withLock { $0.append(MeasuredPhoto(photo: photo, measures: entry.measures)) }
                         } else {
                             do {
