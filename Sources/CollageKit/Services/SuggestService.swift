@@ -171,7 +171,7 @@ public final class SuggestService: @unchecked Sendable {
                 let path = file.fileSystemPath
                 return path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 < path.count && path[$0 + 1] != UInt8(ascii: ".") } ?? true
             }.sorted {
-                $0.path != $1.path ? $0.path < $1.path : $0.fileSystemPath.lexicographicallyPrecedes($1.fileSystemPath)
+                $0.path < $1.path || ($0.path == $1.path && $0.fileSystemPath.lexicographicallyPrecedes($1.fileSystemPath))
             }
             guard recursive else { return }
             for sub in listing.folders where !sub.isHidden {

@@ -270,12 +270,15 @@ public struct SuggestionChoice: Sendable {
     /// scored there, with those already in), and each scored photo's
     /// enlargement and demotion its cell's. An event of three photos makes
     /// a collage of two, whose cells are three times the size of six's.
+    /// `verdicts` are this choice's `judge`'s, whose cells are `count`'s.
     public func forCollage(_ verdicts: inout [PhotoVerdict], photos: [MeasuredPhoto], among: [Int]) -> SuggestionChoice {
         let scored = among.filter { verdicts[$0].score != nil }
         let holding = chosenCount(available: scored.count)
         guard holding > 0 else { return self }
         var collage = self
         collage.count = holding
+        // A collage of `count` cells: `judge` gave each these already.
+        guard holding != count else { return collage }
         for i in scored {
             verdicts[i].enlarged = collage.enlargement(photos[i].measures)
             verdicts[i].demotion = collage.demotion(photos[i].measures)
