@@ -194,6 +194,18 @@ import Glibc
         #expect(fourth.stdout == first.stdout)
     }
 
+    /// A cache that cannot be made (its folder's name taken by a file):
+    /// one line, and the run measures without it.
+    @Test func aCacheThatCannotBeMadeIsSaidAndTheRunGoesOn() throws {
+        try Data("a file".utf8).write(to: cache.appendingPathComponent("collage"))
+        let run = try suggest("Trip", "--count", "2")
+        #expect(run.succeeded, "\(run)")
+        #expect(names(run).count == 2)
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("measuring without the cache") }
+        #expect(said == ["collage: warning: \(cache.path)/collage/measures.sqlite: cannot make \(cache.path)/collage: "
+                         + "File exists: measuring without the cache"], "\(run)")
+    }
+
     /// Two runs at once over the two halves of a library, then one over
     /// the whole: it measures nothing again (issue #43: one JSON file,
     /// written whole by each run, lost one half). Each photo is then

@@ -340,7 +340,7 @@ final class MeasuresCacheTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("a file".utf8).write(to: folder.appendingPathComponent("collage"))
         let cache = MeasuresCache(file: file)
-        XCTAssertEqual(cache.warning?.hasPrefix("\(file.path): "), true, cache.warning ?? "")
+        XCTAssertEqual(cache.warning?.hasPrefix("\(file.path): cannot make \(file.deletingLastPathComponent().path): "), true, cache.warning ?? "")
         XCTAssertEqual(cache.warning?.hasSuffix(": measuring without the cache"), true, cache.warning ?? "")
         XCTAssertFalse(cache.warning?.contains("\n") ?? true)
         cache.store(shot("a.jpg", time: 0, hash: 1).measures, of: Photo(path: "/a.jpg"), stamp: FileStamp(size: 1, modified: 0))

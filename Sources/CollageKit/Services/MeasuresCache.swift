@@ -94,7 +94,7 @@ public final class MeasuresCache: @unchecked Sendable {
         self.batch = max(1, batch)
         var warning: String?
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Self.makeFolder(file.deletingLastPathComponent().path)
             var database = try Self.openDatabase(file)
             if database == nil {
                 // No database, or a damaged one: rebuilt.
@@ -117,6 +117,19 @@ public final class MeasuresCache: @unchecked Sendable {
 
     private struct SQLiteError: Error, CustomStringConvertible {
         var description: String
+    }
+
+    /// `path` a folder, with its parents, or a failure with the system's
+    /// reason in a few words ("cannot make /x/collage: File exists"):
+    /// Foundation's own says a paragraph.
+    private static func makeFolder(_ path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != path { try makeFolder(parent) }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw SQLiteError(description: "cannot make \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// The database ready for rows; nil when the file is no database or is
