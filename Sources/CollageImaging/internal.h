@@ -179,12 +179,6 @@ const ci_focus *ci_placement_without_pixels(const ci_draw_request *request, uint
 ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas, ci_rect cell,
                         const ci_draw_request *request, const char *name, ci_error *err);
 
-// The smart crop's frontal faces anywhere in the frame (stored orientation
-// `orientation`), as boxes of the upright photo: for `collage suggest`,
-// which asks whether a photo shows people, not where a crop goes.
-ci_status ci_find_faces(const ci_image *frame, int orientation, ci_box *faces, int *count, const char *name,
-                        ci_error *err);
-
 // ci_decode_file, and whether a smaller picture the file carries stood in
 // for the photo (a HEIF's thumbnail that covers min_width x min_height),
 // and how often the decoder read past broken data (as
@@ -496,6 +490,13 @@ void ci_point_stored(int orientation, double sw, double sh, double x, double y, 
 // Replaces image's pixels by the upright version for EXIF `orientation`.
 // Frees the old buffer on success; leaves `image` untouched on failure.
 ci_status ci_apply_orientation(ci_image *image, int orientation, const char *name, ci_error *err);
+
+// --- Reducing to look at a photo (reduce.c) ---
+// The frame (3 or 4 bytes a pixel, stored as EXIF `orientation` says)
+// reduced by averaging to about `width` x `height` upright pixels (never
+// more than it has), as 3 bytes a pixel, into `out` (caller frees).
+ci_status ci_reduce_upright(const ci_image *frame, int orientation, uint32_t width, uint32_t height,
+                            ci_image *out, const char *name, ci_error *err);
 // `focus` (upright) as fractions of the stored photo's axes, for EXIF
 // `orientation` (the resampler works in stored coordinates).
 void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b);

@@ -18,10 +18,11 @@
 //    and shake remove the fine detail it responds to. Its scale depends on
 //    the scene, so it is only compared between shots of one scene;
 //  - exposure: the shares of clipped shadows and highlights, and the mean.
-// Faces are counted by the smart crop's own search (crop.c), separately:
+// Faces are counted by the smart crop's own search (faces.c), separately:
 // it needs a larger picture and is asked only for the photos still in the
 // running.
 #include "../internal.h"
+#include "faces.h"
 
 #include <libexif/exif-data.h>
 #include <math.h>
