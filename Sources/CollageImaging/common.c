@@ -145,7 +145,7 @@ ci_status ci_check_pixels(uint32_t width, uint32_t height, const ci_limits *limi
 ci_status ci_image_alloc(ci_image *image, uint32_t width, uint32_t height, int channels,
                          const ci_limits *limits, const char *name, ci_error *err) {
     memset(image, 0, sizeof *image);
-    if (width == 0 || height == 0 || (channels != 3 && channels != 4))
+    if (width == 0 || height == 0 || (channels != 1 && channels != 3 && channels != 4))
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: invalid image size %ux%u", name, width, height);
     ci_status status = ci_check_pixels(width, height, limits, name, err);
     if (status != CI_OK) return status;

@@ -88,8 +88,9 @@ uint64_t ci_max_pixels(const ci_limits *limits);
 ci_status ci_check_pixels(uint32_t width, uint32_t height, const ci_limits *limits,
                           const char *name, ci_error *err);
 
-// Allocates image->pixels for width x height x channels after checking the
-// size against the pixel limit and for overflow. `name` is for the message.
+// Allocates image->pixels for width x height x channels (3 or 4; 1 for the
+// grey pictures the analyses look at, reduce.c) after checking the size
+// against the pixel limit and for overflow. `name` is for the message.
 ci_status ci_image_alloc(ci_image *image, uint32_t width, uint32_t height, int channels,
                          const ci_limits *limits, const char *name, ci_error *err);
 
@@ -487,16 +488,23 @@ void ci_exif_date(const unsigned char *text, size_t size, char *date_taken);
 // lands on; with sw = sh = 1, fractions of the image map to fractions.
 void ci_point_upright(int orientation, double sw, double sh, double a, double b, double *x, double *y);
 void ci_point_stored(int orientation, double sw, double sh, double x, double y, double *a, double *b);
-// Replaces image's pixels by the upright version for EXIF `orientation`.
-// Frees the old buffer on success; leaves `image` untouched on failure.
+// Replaces image's pixels by the upright version for EXIF `orientation`
+// (1, 3 or 4 bytes a pixel). Frees the old buffer on success; leaves
+// `image` untouched on failure.
 ci_status ci_apply_orientation(ci_image *image, int orientation, const char *name, ci_error *err);
 
 // --- Reducing to look at a photo (reduce.c) ---
-// The frame (3 or 4 bytes a pixel, stored as EXIF `orientation` says)
-// reduced by averaging to about `width` x `height` upright pixels (never
-// more than it has), as 3 bytes a pixel, into `out` (caller frees).
-ci_status ci_reduce_upright(const ci_image *frame, int orientation, uint32_t width, uint32_t height,
+// The one picture the analyses look at: the frame (3 or 4 bytes a pixel,
+// the fourth ignored, stored as EXIF `orientation` says) reduced by
+// averaging boxes of its pixels to about `width` x `height` upright pixels
+// (never more than it has), as `channels` bytes a pixel: 3 (RGB, the
+// attention crop) or 1 (grey, the luma of each box's average colour: the
+// face search, suggest's measures), packed (stride = width). Caller frees.
+ci_status ci_reduce_upright(const ci_image *frame, int orientation, uint32_t width, uint32_t height, int channels,
                             ci_image *out, const char *name, ci_error *err);
+// The size of an upright dw x dh picture reduced so that its long side
+// (`by_long_side`) or its short side is at most `side`; never enlarged.
+void ci_reduced_size(uint32_t dw, uint32_t dh, uint32_t side, int by_long_side, uint32_t *w, uint32_t *h);
 // `focus` (upright) as fractions of the stored photo's axes, for EXIF
 // `orientation` (the resampler works in stored coordinates).
 void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b);

@@ -224,17 +224,11 @@ static ci_status attention_centre(const ci_image *frame, int orientation, int al
                                   double *centre, const char *name, ci_error *err) {
     uint32_t dw, dh, w, h;
     ci_oriented_size(orientation, frame->width, frame->height, &dw, &dh);
-    uint32_t longest = dw > dh ? dw : dh;
-    w = dw, h = dh;
-    if (longest > ATTENTION_LONG_SIDE) {
-        w = (uint32_t)((uint64_t)dw * ATTENTION_LONG_SIDE / longest);
-        h = (uint32_t)((uint64_t)dh * ATTENTION_LONG_SIDE / longest);
-    }
+    ci_reduced_size(dw, dh, ATTENTION_LONG_SIDE, 1, &w, &h);
     if (w < 3) w = 3 > dw ? dw : 3;
     if (h < 3) h = 3 > dh ? dh : 3;
     ci_image small;
-    memset(&small, 0, sizeof small);
-    ci_status status = ci_reduce_upright(frame, orientation, w, h, &small, name, err);
+    ci_status status = ci_reduce_upright(frame, orientation, w, h, 3, &small, name, err);
     if (status != CI_OK) return status;
     uint32_t n = along_x ? small.width : small.height;
     double *profile = calloc(n, sizeof *profile);

@@ -29,18 +29,6 @@
 // 1.6 (docs/quality.md).
 #define FACE_SCORE_THRESHOLD 0.2
 
-// The size of a frame dw x dh (upright) reduced so its short side is at most `short_side`.
-static void reduced_size(uint32_t dw, uint32_t dh, uint32_t short_side, uint32_t *w, uint32_t *h) {
-    uint32_t shortest = dw < dh ? dw : dh;
-    if (shortest <= short_side) {
-        *w = dw;
-        *h = dh;
-        return;
-    }
-    *w = (uint32_t)((uint64_t)dw * short_side / shortest);
-    *h = (uint32_t)((uint64_t)dh * short_side / shortest);
-}
-
 // Faces in profile are searched at half the frontal search's size (the
 // cascade's window is 20 pixels, dlib's 80), for faces of at least an
 // eighth of the short side there: the crop evaluation's smallest faces are
@@ -202,25 +190,8 @@ static ci_status grey_upright(const ci_image *frame, int orientation, uint32_t s
                              const char *name, ci_error *err) {
     uint32_t dw, dh, w, h;
     ci_oriented_size(orientation, frame->width, frame->height, &dw, &dh);
-    reduced_size(dw, dh, short_side, &w, &h);
-    memset(grey, 0, sizeof *grey);
-    ci_status status = ci_reduce_upright(frame, orientation, w, h, grey, name, err);
-    if (status != CI_OK) return status;
-    // Grey, in place and packed a byte a pixel (the detectors look at
-    // luminance only): each grey pixel lands at or before the colour pixel
-    // it is made of, so the rows can be walked forwards. The rest of the
-    // buffer is handed back before the searches allocate theirs (issue #32).
-    uint8_t *packed = grey->pixels;
-    for (uint32_t y = 0; y < grey->height; y++) {
-        const uint8_t *row = grey->pixels + (size_t)y * grey->stride;
-        for (uint32_t x = 0; x < grey->width; x++, packed++)
-            *packed = (uint8_t)((77 * row[x * 3] + 150 * row[x * 3 + 1] + 29 * row[x * 3 + 2] + 128) >> 8);
-    }
-    grey->stride = grey->width;
-    grey->channels = 1;
-    uint8_t *smaller = realloc(grey->pixels, (size_t)grey->width * grey->height);
-    if (smaller) grey->pixels = smaller;  // (else the larger buffer serves as well)
-    return CI_OK;
+    ci_reduced_size(dw, dh, short_side, 0, &w, &h);
+    return ci_reduce_upright(frame, orientation, w, h, 1, grey, name, err);
 }
 
 // Small faces (issue #31): dlib's 80-pixel window sees faces of about a

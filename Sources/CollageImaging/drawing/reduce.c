@@ -1,9 +1,11 @@
 // reduce.c — a frame reduced by averaging to a small upright picture, for
-// looking at a photo rather than showing it: the face search (faces.c) and
-// the attention crop (crop.c).
+// looking at a photo rather than showing it: the one reduction that the
+// face search (faces.c, grey), the attention crop (crop.c, colour) and
+// suggest's measures (measure.c, grey) each ask for at their own size.
 #include "../internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 // Dividing by n as a multiplication: for n < 2^16 and a sum of at most
 // 256 n (under 2^24), (x * (floor(2^40 / n) + 1)) >> 40 is x / n exactly
@@ -34,21 +36,39 @@ static void band_sum(uint32_t *restrict band, const uint8_t *restrict row, size_
         for (size_t i = 0; i < count; i++) band[i] += row[i];
 }
 
-// The frame reduced by averaging to about `width` x `height` upright pixels
-// (never more than it has), as 3 bytes a pixel. A box filter is enough for
-// looking at a photo; it reads each pixel of the frame once. Reduced as
-// stored, then turned upright: the small picture is quicker to turn than
-// each pixel is to place (issue #23: this was a fifth of the face search's
-// cost).
-ci_status ci_reduce_upright(const ci_image *frame, int orientation, uint32_t width, uint32_t height,
+void ci_reduced_size(uint32_t dw, uint32_t dh, uint32_t side, int by_long_side, uint32_t *w, uint32_t *h) {
+    const uint32_t measured = by_long_side ? (dw > dh ? dw : dh) : (dw < dh ? dw : dh);
+    *w = dw;
+    *h = dh;
+    if (measured <= side) return;
+    *w = (uint32_t)((uint64_t)dw * side / measured);
+    *h = (uint32_t)((uint64_t)dh * side / measured);
+}
+
+// Grey as the detectors and measures see it: the luma of a colour (BT.601's
+// weights in 256ths, rounded). Of the averaged colour, not the average of
+// each pixel's grey: the same to within a level, and a third of the work.
+static inline uint8_t luma(uint8_t r, uint8_t g, uint8_t b) {
+    return (uint8_t)((77 * r + 150 * g + 29 * b + 128) >> 8);
+}
+
+// A box filter is enough for looking at a photo; it reads each pixel of the
+// frame once. Reduced as stored, then turned upright (ci_apply_orientation):
+// the small picture is quicker to turn than each pixel is to place (issue
+// #23: this was a fifth of the face search's cost).
+ci_status ci_reduce_upright(const ci_image *frame, int orientation, uint32_t width, uint32_t height, int channels_out,
                             ci_image *out, const char *name, ci_error *err) {
+    memset(out, 0, sizeof *out);
+    if (!frame || !frame->pixels || frame->width == 0 || frame->height == 0 || frame->channels < 3 ||
+        (channels_out != 1 && channels_out != 3))
+        return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: cannot look at an invalid image", name);
     uint32_t sw, sh;
     ci_oriented_size(orientation, width, height, &sw, &sh);  // upright to stored: the same swap
     if (sw > frame->width) sw = frame->width;
     if (sh > frame->height) sh = frame->height;
     if (sw == 0) sw = 1;
     if (sh == 0) sh = 1;
-    ci_status status = ci_image_alloc(out, sw, sh, 3, NULL, name, err);
+    ci_status status = ci_image_alloc(out, sw, sh, channels_out, NULL, name, err);
     if (status != CI_OK) return status;
     const int channels = frame->channels;
     const size_t row_values = (size_t)frame->width * (size_t)channels;
@@ -84,9 +104,14 @@ ci_status ci_reduce_upright(const ci_image *frame, int orientation, uint32_t wid
                 blue += v[2];
             }
             const divisor *n = &by[column[a + 1] - column[a] > narrow];
-            q[a * 3] = rounded_average(red, n);
-            q[a * 3 + 1] = rounded_average(green, n);
-            q[a * 3 + 2] = rounded_average(blue, n);
+            const uint8_t r = rounded_average(red, n), g = rounded_average(green, n), bl = rounded_average(blue, n);
+            if (channels_out == 1) {
+                q[a] = luma(r, g, bl);
+            } else {
+                q[a * 3] = r;
+                q[a * 3 + 1] = g;
+                q[a * 3 + 2] = bl;
+            }
         }
     }
     free(band);
