@@ -272,7 +272,8 @@ typedef enum {
     CI_SCALES_FULL = 0,     // full size only
     CI_SCALES_EIGHTHS = 1,  // n/8, n = 1..8 (a JPEG's reduced IDCTs)
     CI_SCALES_HALVINGS = 2, // 1, 1/2, 1/4, 1/8: box averages, the driver's of whatever
-                            // larger scale the decoder reached (HEIF's of its planes)
+                            // larger scale the decoder reached (HEIF, TIFF, JPEG XL: full
+                            // size; RAW: full or half)
     CI_SCALES_ANY = 3       // any size (a decoder that scales as it decodes)
 } ci_scales;
 
