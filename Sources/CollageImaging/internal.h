@@ -117,6 +117,27 @@ int ci_walk_skip(ci_walker *walker, uint64_t count);    // 0 when the file ends 
 // "NAME: the file is cut short (what)", CI_ERR_CORRUPT.
 ci_status ci_cut_short(const char *name, const char *what, ci_error *err);
 
+// --- Libraries loaded on first use (common.c) ---
+// libheif (formats/heif_api.c) and Pango with Cairo (text/text_api.c) are
+// not linked but opened when first needed: linking them cost every command
+// milliseconds of start-up, HEIF or text or not. A library is opened by
+// its SONAME into *handle; ci_libraries_open opens them in order and
+// returns NULL, or the SONAME of the first absent with none left open.
+typedef struct {
+    void **handle;
+    const char *soname;
+} ci_library;
+const char *ci_libraries_open(const ci_library *libraries, size_t count);
+// Closes those open, in the reverse order, and zeroes their handles.
+void ci_libraries_close(const ci_library *libraries, size_t count);
+void *ci_library_symbol(void *handle, const char *symbol);
+// api->function = `function` looked up in `handle`, by the name and type
+// its declaration gives (a mismatch fails to compile, not to run); else
+// `missing` names it. Stops at the first missing.
+#define CI_LOAD_FUNCTION(missing, handle, api, function)                                                   \
+    if (!(missing) && !((api)->function = (__typeof__(&function))ci_library_symbol((handle), #function))) \
+        (missing) = #function;
+
 // --- Formats: one file each, the same entry points (draw.c dispatches) ---
 
 // A photo being read: the file open, its first bytes read. From memory
