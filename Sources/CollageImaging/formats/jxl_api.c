@@ -4,15 +4,11 @@
 // timer's resolution at every start-up, about 2.7 ms of CPU before main
 // (15% of `collage --version`'s samples; W6's add and save paid it twice,
 // on the main thread, before any work: issue #42), and the loader then
-// relocates libjxl, libhwy and brotli's three libraries, whether or not a
-// JPEG XL is in sight. As heif_api.c does for libheif: dlopen with
-// RTLD_NODELETE loads it once, on first use; each reader opens and closes
-// its own reference, so no state of ours outlives the call. The functions
-// are looked up by the names and types decode.h declares, so a mismatch
-// fails to compile, not to run.
+// relocated libjxl, libhwy and brotli's three libraries, JPEG XL or not.
+// Opened on first use as heif_api.c opens libheif (ci_libraries_open,
+// common.c).
 #include "jxl_api.h"
 
-#include <dlfcn.h>
 #include <string.h>
 
 #include <jxl/version.h>
@@ -29,16 +25,14 @@
 
 ci_status ci_jxl_api_open(ci_jxl_api *api, const char *name, ci_error *err) {
     memset(api, 0, sizeof *api);
-    api->jxl = dlopen(JXL_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (!api->jxl)
+    const ci_library library = {&api->jxl, JXL_LIBRARY};
+    if (ci_libraries_open(&library, 1))
         return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: reading JPEG XL needs %s (Debian: libjxl0.7)", name,
                        JXL_LIBRARY);
     const char *missing = NULL;
-#define LOAD(function)                                                                  \
-    if (!missing && !(api->function = (__typeof__(&function))dlsym(api->jxl, #function))) \
-        missing = #function;
-    CI_JXL_FUNCTIONS(LOAD)
-#undef LOAD
+#define LOAD_JXL(function) CI_LOAD_FUNCTION(missing, api->jxl, api, function)
+    CI_JXL_FUNCTIONS(LOAD_JXL)
+#undef LOAD_JXL
     if (missing) {
         ci_jxl_api_close(api);
         return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: the installed libjxl lacks %s", name, missing);
@@ -47,6 +41,7 @@ ci_status ci_jxl_api_open(ci_jxl_api *api, const char *name, ci_error *err) {
 }
 
 void ci_jxl_api_close(ci_jxl_api *api) {
-    if (api->jxl) dlclose(api->jxl);
+    const ci_library library = {&api->jxl, JXL_LIBRARY};
+    ci_libraries_close(&library, 1);
     memset(api, 0, sizeof *api);
 }
