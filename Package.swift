@@ -68,8 +68,9 @@ let package = Package(
             providers: [.apt(["libgif-dev"])]),
         // No pkgConfig for libjxl: its .pc file's -DHWY_SHARED_DEFINE and
         // -pthread are flags SwiftPM prohibits (a warning on every build);
-        // its header and library are on the default paths, and
-        // CollageImaging links it by name.
+        // its header and library are on the default paths. CollageImaging
+        // reads its header only and loads it on first use (jxl_api.c: its
+        // libhwy costs every process 2.7 ms at start-up); the tests link it.
         .systemLibrary(
             name: "CJXL", path: "Sources/SystemLibraries/CJXL",
             providers: [.apt(["libjxl-dev"])]),
@@ -138,7 +139,7 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])],
             // libraw_r and what it is built on, as its .pc file's Libs name
             // them (CRaw has no pkgConfig: see there).
-            linkerSettings: [.linkedLibrary("jxl"), .linkedLibrary("raw_r"), .linkedLibrary("stdc++"),
+            linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("stdc++"),
                              .linkedLibrary("gomp")]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).
