@@ -100,6 +100,21 @@ import Testing
         #expect([4].contains(perPage[2] ?? 0), "Arezzo: five less the cover's, even: \(perPage)")
     }
 
+    /// The pages are A4 unless --size is given, whatever else the command
+    /// line holds: a path named "--size" (after --) is a path, not the option
+    /// (the default was once found by looking for "--size" among the arguments).
+    @Test func thePagesAreA4UnlessTheSizeIsGiven() throws {
+        try FileManager.default.createSymbolicLink(atPath: file("--size").path, withDestinationPath: Self.trip.path)
+        let named = try book(["-o", "named.pdf", "--dpi", "72", "--recursive", "--", "--size"])
+        #expect(named.succeeded, "\(named)")
+        let a4 = try Self.pages(file("named.pdf"))
+        #expect(abs(a4.width - 595.28) < 0.05 && abs(a4.height - 841.89) < 0.05, "A4: \(a4)")
+        let given = try book([Self.trip.path, "--recursive", "-o", "a5.pdf", "--dpi", "72", "--size=A5-landscape"])
+        #expect(given.succeeded, "\(given)")
+        let a5 = try Self.pages(file("a5.pdf"))
+        #expect(abs(a5.width - 595.28) < 0.05 && abs(a5.height - 419.53) < 0.05, "A5 landscape: \(a5)")
+    }
+
     @Test func aBleedAddsToEverySideAndPagesImagesMatchThePDF() throws {
         let run = try book([Self.trip.path, "--recursive", "-o", "bled.pdf", "--dpi", "72", "--bleed", "3mm"])
         #expect(run.succeeded, "\(run)")

@@ -80,11 +80,8 @@ struct Book: ParsableCommand {
 
     @OptionGroup var limits: LimitOptionGroup
 
-    /// `size`, A4 when not given: `--size`'s own default is a screen's pixels.
-    private var size: SizeRequest {
-        CommandLine.arguments.contains(where: { $0 == "--size" || $0.hasPrefix("--size=") })
-            ? drawing.canvas.size : .paper(try! PrintSize(parsing: "A4")!)
-    }
+    /// `--size`, A4 when not given: the other commands' default is a screen's pixels.
+    private var size: SizeRequest { drawing.canvas.requested ?? .paper(try! PrintSize(parsing: "A4")!) }
 
     /// The book asked for; `withDrawing` false: the page and bleed alone
     /// (for `validate`: the drawing's options warn of missing fonts, once, in `run`).

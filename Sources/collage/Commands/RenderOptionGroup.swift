@@ -8,10 +8,16 @@ import CollageKit
 /// read (suggest chose for 1920x1080 whatever was asked). A command with an
 /// option group of the root's type is given the root's value.
 struct CanvasSizeOption: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Canvas size in pixels, or on paper (drawn at --dpi where the command takes it): \(PrintSize.papers.map(\.name).joined(separator: ", ")) (portrait; A4-landscape turns one), or WIDTHxHEIGHT in in, cm or mm (6x4in, 15x10cm, 210x297mm). With the rows layout, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
+    // Optional, with its default in the words, so that a command whose
+    // default is another (`book`'s A4) can tell it was not given.
+    @Option(name: .customLong("size"), help: ArgumentHelp(
+        "Canvas size in pixels, or on paper (drawn at --dpi where the command takes it): \(PrintSize.papers.map(\.name).joined(separator: ", ")) (portrait; A4-landscape turns one), or WIDTHxHEIGHT in in, cm or mm (6x4in, 15x10cm, 210x297mm). With the rows layout, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width. (default: \(SizeRequest.default))",
         valueName: "WxH"))
-    var size: SizeRequest = .default
+    var requested: SizeRequest?
+
+    /// The size asked, else a screen's (the default every command but
+    /// `book` draws; a book's pages are A4 unless asked: `Book.size`).
+    var size: SizeRequest { requested ?? .default }
 }
 
 /// How the canvas is laid out and drawn: the options every command that
