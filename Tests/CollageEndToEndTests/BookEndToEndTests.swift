@@ -154,6 +154,19 @@ import Testing
         }
     }
 
+    /// Every image format `--format` lists writes page images (its help once
+    /// listed avif and webp and the book refused them).
+    @Test(arguments: ["webp", "avif"]) func pageImagesInEveryFormatListed(format: String) throws {
+        let run = try book([Self.trip.path, "--recursive", "-o", format, "--format", format, "--size", "210x300", "--dpi", "72"])
+        #expect(run.succeeded, "\(run)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: file(format).path).sorted()
+        #expect(names == (1...4).map { "page-00\($0).\(format)" }, "\(names)")
+        for name in names {
+            let page = try DecodedImage(file("\(format)/\(name)").path)
+            #expect(page.width == 210 && page.height == 300, "\(name): \(page.width)x\(page.height)")
+        }
+    }
+
     /// Page `number` at 72 dpi, as pdftoppm draws it.
     static func page(_ number: Int, of pdf: URL) throws -> DecodedImage {
         let folder = try temporaryDirectory()

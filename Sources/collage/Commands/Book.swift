@@ -33,9 +33,9 @@ struct Book: ParsableCommand {
             12 mm margin and 3 mm gap.
 
             -o FILE.pdf writes one PDF (replaced whole when all pages are
-            written: a failure leaves what was there). With --format jpg or
-            png, -o names a folder of page images, page-001 the cover, made
-            when every page is written.
+            written: a failure leaves what was there). With --format jpg,
+            png, avif or webp, -o names a folder of page images, page-001 the
+            cover, made when every page is written.
 
             --list FILE (- for standard input) makes the book from a batch list
             instead, as `suggest --events` prints one: a page per collage, its
@@ -50,7 +50,7 @@ struct Book: ParsableCommand {
               completion: .file())
     var paths: [String] = []
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF to write (a folder with --format jpg or png).", valueName: "file"),
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF to write (a folder with --format jpg, png, avif or webp).", valueName: "file"),
             completion: .file())
     var output: String
 
@@ -75,7 +75,7 @@ struct Book: ParsableCommand {
             completion: .file())
     var list: String?
 
-    @Option(help: "pdf, or jpg or png for a folder of page images.")
+    @Option(help: "pdf, or an image format (jpg, png, avif, webp) for a folder of page images.")
     var format: ImageFormat = .pdf
 
     @OptionGroup var limits: LimitOptionGroup
@@ -101,9 +101,6 @@ struct Book: ParsableCommand {
         if let pages, pages < 1 { throw ValidationError("--pages \(pages) is less than 1: a book has at least its cover") }
         if size.aspectRatio == nil { throw ValidationError("--size needs both sides, e.g. A4 or 2480x3508") }
         if let refusal = try options(withDrawing: false).bleedRefusal() { throw ValidationError("--bleed \(refusal)") }
-        if !format.isPage && !["jpg", "png"].contains(format.fileExtension) {
-            throw ValidationError("--format \(format.fileExtension): a book is pdf, or page images in jpg or png")
-        }
     }
 
     func run() throws {
