@@ -167,6 +167,46 @@ import Testing
         }
     }
 
+    /// With --margin 0 a page's photos reach the trim at its sides and run on
+    /// into the bleed; the title and the number keep to the safe margin
+    /// (12 mm, 34 px at 72 dpi, inside the 9-pixel bleed). The cover's photo
+    /// lies below its title and dates (once under them, over the hero's hair)
+    /// and runs into the bleed on its three other sides. On a lime background,
+    /// in PNG, so that every pixel is exactly background or not.
+    @Test func photosOnTheTrimRunIntoTheBleedAndWordsKeepToTheSafeMargin() throws {
+        let run = try book([Self.trip.path, "--recursive", "-o", "full", "--format", "png", "--size", "600x840", "--dpi", "72",
+                            "--bleed", "3mm", "--margin", "0", "--background", "lime"])
+        #expect(run.succeeded, "\(run)")
+        let (bleed, words) = (9, 9 + 34)
+        let lime: [UInt8] = [0, 255, 0]
+        for number in [1, 3] {
+            let page = try DecodedImage(file(String(format: "full/page-%03d.png", number)).path)
+            try #require(page.width == 618 && page.height == 858, "\(page.width)x\(page.height)")
+            func background(_ x: Int, _ y: Int) -> Bool { page.pixel(x, y) == lime }
+            // Nothing at all above the safe margin: no photo, no word.
+            #expect((0..<words).allSatisfy { y in (0..<page.width).allSatisfy { background($0, y) } }, "page \(number)")
+            // The rows where a photo fills both bleed strips, at the page's two sides.
+            let bled = (0..<page.height).filter { y in (0..<bleed).allSatisfy { !background($0, y) && !background(page.width - 1 - $0, y) } }
+            #expect(bled.count > page.height / 2, "page \(number): \(bled.count) rows")
+            if number == 3 {
+                // Above the footer's margin, which holds the number: the bleed at the foot is the background.
+                #expect(bled.allSatisfy { $0 < page.height - words }, "page 3: \(bled.last ?? 0)")
+                #expect((page.height - bleed..<page.height).allSatisfy { y in (0..<page.width).allSatisfy { background($0, y) } })
+            } else {
+                // The cover's photo from below its words to the foot, bleed and all; a clear space above it.
+                let top = try #require(bled.first)
+                #expect(bled == Array(top..<page.height), "the cover's photo's rows: \(top)-\(bled.last ?? 0), \(bled.count)")
+                #expect(top > words + 20 && (top - 4..<top).allSatisfy { y in (0..<page.width).allSatisfy { background($0, y) } },
+                        "the photo starts at \(top)")
+            }
+        }
+        let text = try book([Self.trip.path, "--recursive", "-o", "full.pdf", "--size", "600x840", "--dpi", "72", "--bleed", "3mm",
+                             "--margin", "0"])
+        #expect(text.succeeded, "\(text)")
+        let pages = try Self.poppler("pdftotext", [], file("full.pdf")).text.split(separator: "\u{0C}")
+        #expect(pages.first?.contains("Oct 22 – 27, 2008") == true && pages.dropFirst(2).first?.contains("3") == true, "\(pages)")
+    }
+
     /// Page `number` at 72 dpi, as pdftoppm draws it.
     static func page(_ number: Int, of pdf: URL) throws -> DecodedImage {
         let folder = try temporaryDirectory()

@@ -38,11 +38,17 @@ struct LayoutOptionGroup: ParsableArguments {
     var background: RGBColor = .white
 
     // Unconditional: "-1" is the value (refused below with the reason), not an option.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space between neighbouring cells, in pixels.", valueName: "px"))
-    var gap: Int = 0
+    // Optional, their default in the words, as --size: a book's are its own
+    // unless given, and `book --margin 0` takes photos to the trim.
+    @Option(name: .customLong("gap"), parsing: .unconditional,
+            help: ArgumentHelp("Space between neighbouring cells, in pixels. (default: 0)", valueName: "px"))
+    var requestedGap: Int?
+    var gap: Int { requestedGap ?? 0 }
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space around the edge of the canvas, in pixels.", valueName: "px"))
-    var margin: Int = 0
+    @Option(name: .customLong("margin"), parsing: .unconditional,
+            help: ArgumentHelp("Space around the edge of the canvas, in pixels. (default: 0)", valueName: "px"))
+    var requestedMargin: Int?
+    var margin: Int { requestedMargin ?? 0 }
 
     @OptionGroup var placement: PlacementOptionGroup
 
