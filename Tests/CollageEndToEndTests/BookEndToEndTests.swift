@@ -249,9 +249,14 @@ import Testing
         #expect(none.isOneLineRefusal(naming: empty.path), "\(none)")
         #expect(!FileManager.default.fileExists(atPath: file("none.pdf").path))
 
-        for arguments in [["--pages", "0"], ["--bleed", "-3mm"], ["--bleed", "60mm"], ["--bleed", "three"]] {
+        // Usage errors: one line each, with the reason ("-3mm" the bleed's value, not an option).
+        for (arguments, reason) in [(["--pages", "0"], "--pages 0 is less than 1: a book has at least its cover"),
+                                    (["--bleed", "-3mm"], "--bleed is negative: use 0 or more, e.g. 3mm"),
+                                    (["--bleed", "60mm"], "--bleed 60mm is over a quarter of the page's shorter side (210mm)"),
+                                    (["--bleed", "three"], "--bleed 'three' is not a length")] {
             let refused = try book([Self.trip.path, "-o", "x.pdf"] + arguments)
-            #expect(refused.status == 64 && refused.stderr.contains("--"), "\(arguments): \(refused)")
+            #expect(refused.status == 64 && refused.stderr.hasPrefix("collage: \(reason)")
+                    && refused.stderr.dropLast().firstIndex(of: "\n") == nil, "\(arguments): \(refused)")
         }
 
         // An output that cannot be written (its folder is a file: for root too): one line at the end, exit 1.

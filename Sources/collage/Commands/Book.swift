@@ -69,7 +69,8 @@ struct Book: ParsableCommand {
     @Option(help: ArgumentHelp("At most N pages, the cover included.", valueName: "n"))
     var pages: Int?
 
-    @Option(help: ArgumentHelp("Add LENGTH to each side of every page for the print shop to trim (e.g. 3mm, 0.125in); photos on the trim run into it; titles and numbers stay inside the trim's 12 mm margin.",
+    // Unconditional: "-3mm" is the value (refused with the reason), not an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Add LENGTH to each side of every page for the print shop to trim (e.g. 3mm, 0.125in); photos on the trim run into it; titles and numbers stay inside the trim's 12 mm margin.",
                                valueName: "length"))
     var bleed: String = "0mm"
 
