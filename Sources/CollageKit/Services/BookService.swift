@@ -287,7 +287,7 @@ public final class BookService {
             // The photo over the whole page, into the bleed; its words on bands inside the margin.
             let options = layout.fullPage()
             // The title as the pages' titles are measured: the same type, its band as tall as its lines.
-            let measured = try engine.measure(try CollageTitle(cover.title), try layout.render(title: cover.title, mode: nil),
+            let measured = try engine.planner.measure(try CollageTitle(cover.title), try layout.render(title: cover.title, mode: nil),
                                               width: layout.canvas.width)
             coverPage = layout.cover(CollagePage(try engine.renderNoting([hero], options: options, text: .apart).collage,
                                                  options: options), title: cover.title, dates: cover.dates, measured: measured)

@@ -37,15 +37,6 @@ public struct SaveOptions: Equatable, Sendable {
         let dotsPerInch = Double((resolution ?? .default).dotsPerInch)
         return (Double(width) * 72 / dotsPerInch, Double(height) * 72 / dotsPerInch)
     }
-
-    /// The engine's value, but for what the engine adds itself (its
-    /// threads, the collage's date).
-    var engineOptions: ci_save_options {
-        var options = ci_save_options_default()
-        options.quality = Int32(quality)
-        options.dots_per_inch = Int32(resolution?.dotsPerInch ?? 0)
-        return options
-    }
 }
 
 /// The save options a format's writer reads (`ImageFormat.reads`), as the
