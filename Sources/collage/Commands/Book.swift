@@ -2,7 +2,7 @@ import ArgumentParser
 import CollageKit
 import Foundation
 
-struct Book: ParsableCommand {
+struct Book: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "book",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Make a photo book (a PDF) of a trip's folders.",
@@ -79,6 +79,7 @@ struct Book: ParsableCommand {
     var format: ImageFormat = .pdf
 
     @OptionGroup var limits: LimitOptionGroup
+    var pixelLimit: PixelLimit { limits.maxPixels }
 
     /// `size`, A4 when not given: `--size`'s own default is a screen's pixels.
     private var size: SizeRequest {
@@ -109,13 +110,11 @@ struct Book: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         let options = try options()
-        let engine = ImageEngine(maxDecodedPixels: limits.maxPixels.pixels)
         let cache = MeasuresCache()
         if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
-        let service = BookService(engine: engine, suggester: SuggestService(measurer: engine, cache: cache),
-                                  note: { Console.warning($0) })
+        let service = services.book(cache: cache, note: { Console.warning($0) })
         let workingDirectory = FileManager.default.currentDirectoryPath
         let destination = Photo(resolving: output, against: workingDirectory).path
         do {
