@@ -27,23 +27,35 @@ public struct ImageFormat: Equatable, Sendable {
     /// Its writer has a quality (a lossy encoder; a page's photos).
     public var hasQuality: Bool { reads.contains(.quality) }
 
-    /// The engine's writers, in its order.
-    private static let writers: [ci_writer_info] = (0..<ci_writers(0, nil)).map { index in
-        var info = ci_writer_info()
-        _ = ci_writers(index, &info)
-        return info
+    /// A writer of the engine's table (`ci_writer_info`), its C strings
+    /// read once into Swift's: a value every thread may share.
+    private struct Writer: Sendable {
+        let format: ci_format
+        let name: String
+        let extensions: [String]
+        let options: UInt32
+        let writesPages: Bool
     }
 
-    private init(_ format: ci_format, name: String, title: String, extensions: [String], writer: ci_writer_info?,
+    /// The engine's writers, in its order.
+    private static let writers: [Writer] = (0..<ci_writers(0, nil)).map { index in
+        var info = ci_writer_info()
+        _ = ci_writers(index, &info)
+        return Writer(format: info.format, name: String(cString: info.name),
+                      extensions: String(cString: info.extensions).split(separator: " ").map(String.init),
+                      options: info.options, writesPages: info.writes == CI_WRITES_PAGES)
+    }
+
+    private init(_ format: ci_format, name: String, title: String, extensions: [String], writer: Writer?,
                  smallestScale: Int) {
         self.format = format
         self.name = name
         self.title = title
         self.extensions = extensions
-        saveExtensions = writer.map { String(cString: $0.extensions).split(separator: " ").map(String.init) } ?? extensions
+        saveExtensions = writer?.extensions ?? extensions
         canSave = writer != nil
         reads = writer.map { SaveOptionKinds(rawValue: $0.options) } ?? []
-        isPage = writer?.writes == CI_WRITES_PAGES
+        isPage = writer?.writesPages ?? false
         self.smallestScale = smallestScale
     }
 
@@ -59,12 +71,9 @@ public struct ImageFormat: Equatable, Sendable {
     /// The formats a collage can be saved in, in the writers' order: those
     /// read too as `all` has them, those written only (PDF) from their writer.
     public static let writable: [ImageFormat] = writers.map { writer in
-        all.first { $0.format == writer.format } ?? {
-            let name = String(cString: writer.name)
-            return ImageFormat(writer.format, name: name, title: name,
-                               extensions: String(cString: writer.extensions).split(separator: " ").map(String.init),
-                               writer: writer, smallestScale: 8)
-        }()
+        all.first { $0.format == writer.format }
+            ?? ImageFormat(writer.format, name: writer.name, title: writer.name, extensions: writer.extensions,
+                           writer: writer, smallestScale: 8)
     }
 
     /// The format of an engine's code, nil for one it does not know.

@@ -143,8 +143,8 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
                              except: cells)
         let failures = FailureList(count: photos.count)
         let shown = Locked([ci_box](repeating: ci_box(x: 0, y: 0, width: 1, height: 1), count: photos.count))
-        var drawing = options
-        drawing.fit = plan.fit
+        // The plan's fit (rows and columns decide it), read by every worker.
+        let drawing = { var drawing = options; drawing.fit = plan.fit; return drawing }()
         let drawnCaptions = Locked([DrawnCaption?](repeating: nil, count: photos.count))
         let dates = Locked([String?](repeating: nil, count: photos.count))
         let notices = Locked([[PhotoNotice]](repeating: [], count: photos.count))
@@ -154,11 +154,12 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
             cells: cells)
 
         image.pixels.withUnsafeMutableBufferPointer { buffer in
-            var canvas = ci_image(
+            let shared = SharedCanvas(image: ci_image(
                 pixels: buffer.baseAddress, width: UInt32(image.width), height: UInt32(image.height),
-                stride: image.width * 3, channels: 3)
+                stride: image.width * 3, channels: 3))
             let queue = WorkQueue(count: photos.count)
             DispatchQueue.concurrentPerform(iterations: min(decodeThreads, photos.count)) { _ in
+                var canvas = shared.image  // each worker's own description of the one canvas
                 while let index = queue.take() {
                     let cell = cells[index]
                     var error = ci_error()
@@ -313,6 +314,15 @@ extension ci_rect {
 
 extension ci_color {
     init(_ colour: RGBColor) { self.init(r: colour.red, g: colour.green, b: colour.blue) }
+}
+
+/// The canvas the workers draw into at once. The C engine writes through
+/// `ci_image`'s raw pointer, which Swift cannot check (a C library's
+/// pointer, hence unchecked): each worker writes only its own cell's
+/// pixels (its caption's band lies inside the cell), so no two write the
+/// same bytes, and the canvas outlives `concurrentPerform`.
+private struct SharedCanvas: @unchecked Sendable {
+    let image: ci_image
 }
 
 /// Hands out the indices 0..<count to parallel workers, each once.
