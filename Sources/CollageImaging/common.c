@@ -1,8 +1,8 @@
 // common.c — errors, safe file reading and allocation limits, shared by
-// the loaders and the driver.
+// the loaders and the driver; the libraries opened on first use.
 #include "internal.h"
 
-
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -145,7 +145,7 @@ ci_status ci_check_pixels(uint32_t width, uint32_t height, const ci_limits *limi
 ci_status ci_image_alloc(ci_image *image, uint32_t width, uint32_t height, int channels,
                          const ci_limits *limits, const char *name, ci_error *err) {
     memset(image, 0, sizeof *image);
-    if (width == 0 || height == 0 || (channels != 3 && channels != 4))
+    if (width == 0 || height == 0 || (channels != 1 && channels != 3 && channels != 4))
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: invalid image size %ux%u", name, width, height);
     ci_status status = ci_check_pixels(width, height, limits, name, err);
     if (status != CI_OK) return status;
@@ -257,4 +257,30 @@ ci_status ci_source_read_all(ci_source *source, ci_error *err) {
                                     source->file_size, source->name, err);
     if (source->buffer && status == CI_OK) source->capacity = source->file_size;
     return status;
+}
+
+// dlopen with RTLD_NODELETE loads a library once, on first use; each call
+// still opens and closes its own reference, so no state of ours outlives
+// the call (the loader keeps the library).
+const char *ci_libraries_open(const ci_library *libraries, size_t count) {
+    for (size_t i = 0; i < count; i++) *libraries[i].handle = NULL;
+    for (size_t i = 0; i < count; i++) {
+        *libraries[i].handle = dlopen(libraries[i].soname, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+        if (!*libraries[i].handle) {
+            ci_libraries_close(libraries, i);
+            return libraries[i].soname;
+        }
+    }
+    return NULL;
+}
+
+void ci_libraries_close(const ci_library *libraries, size_t count) {
+    for (size_t i = count; i-- > 0;) {
+        if (*libraries[i].handle) dlclose(*libraries[i].handle);
+        *libraries[i].handle = NULL;
+    }
+}
+
+void *ci_library_symbol(void *handle, const char *symbol) {
+    return dlsym(handle, symbol);
 }

@@ -88,8 +88,9 @@ uint64_t ci_max_pixels(const ci_limits *limits);
 ci_status ci_check_pixels(uint32_t width, uint32_t height, const ci_limits *limits,
                           const char *name, ci_error *err);
 
-// Allocates image->pixels for width x height x channels after checking the
-// size against the pixel limit and for overflow. `name` is for the message.
+// Allocates image->pixels for width x height x channels (3 or 4; 1 for the
+// grey pictures the analyses look at, reduce.c) after checking the size
+// against the pixel limit and for overflow. `name` is for the message.
 ci_status ci_image_alloc(ci_image *image, uint32_t width, uint32_t height, int channels,
                          const ci_limits *limits, const char *name, ci_error *err);
 
@@ -113,8 +114,30 @@ ci_status ci_walk_file(int fd, ci_status (*walk)(ci_walker *walker, const char *
                        const char *name, ci_error *err);
 int ci_walk_byte(ci_walker *walker, uint8_t *byte);     // 0 at the end of the file
 int ci_walk_skip(ci_walker *walker, uint64_t count);    // 0 when the file ends first
+int ci_walk_find_ff(ci_walker *walker);                 // to the byte after the next 0xFF; 0 at the end
 // "NAME: the file is cut short (what)", CI_ERR_CORRUPT.
 ci_status ci_cut_short(const char *name, const char *what, ci_error *err);
+
+// --- Libraries loaded on first use (common.c) ---
+// libheif (formats/heif_api.c), libjxl (formats/jxl_api.c) and Pango with Cairo (text/text_api.c) are
+// not linked but opened when first needed: linking them cost every command
+// milliseconds of start-up, HEIF or text or not. A library is opened by
+// its SONAME into *handle; ci_libraries_open opens them in order and
+// returns NULL, or the SONAME of the first absent with none left open.
+typedef struct {
+    void **handle;
+    const char *soname;
+} ci_library;
+const char *ci_libraries_open(const ci_library *libraries, size_t count);
+// Closes those open, in the reverse order, and zeroes their handles.
+void ci_libraries_close(const ci_library *libraries, size_t count);
+void *ci_library_symbol(void *handle, const char *symbol);
+// api->function = `function` looked up in `handle`, by the name and type
+// its declaration gives (a mismatch fails to compile, not to run); else
+// `missing` names it. Stops at the first missing.
+#define CI_LOAD_FUNCTION(missing, handle, api, function)                                                   \
+    if (!(missing) && !((api)->function = (__typeof__(&function))ci_library_symbol((handle), #function))) \
+        (missing) = #function;
 
 // --- Formats: one file each, the same entry points (draw.c dispatches) ---
 
@@ -178,12 +201,6 @@ const ci_focus *ci_placement_without_pixels(const ci_draw_request *request, uint
 // 4 bytes a pixel), places the crop and draws it into `cell`.
 ci_status ci_draw_frame(const ci_image *frame, int orientation, ci_image *canvas, ci_rect cell,
                         const ci_draw_request *request, const char *name, ci_error *err);
-
-// The smart crop's frontal faces anywhere in the frame (stored orientation
-// `orientation`), as boxes of the upright photo: for `collage suggest`,
-// which asks whether a photo shows people, not where a crop goes.
-ci_status ci_find_faces(const ci_image *frame, int orientation, ci_box *faces, int *count, const char *name,
-                        ci_error *err);
 
 // ci_decode_file, and whether a smaller picture the file carries stood in
 // for the photo (a HEIF's thumbnail that covers min_width x min_height),
@@ -277,7 +294,8 @@ typedef enum {
     CI_SCALES_FULL = 0,     // full size only
     CI_SCALES_EIGHTHS = 1,  // n/8, n = 1..8 (a JPEG's reduced IDCTs)
     CI_SCALES_HALVINGS = 2, // 1, 1/2, 1/4, 1/8: box averages, the driver's of whatever
-                            // larger scale the decoder reached (HEIF's of its planes)
+                            // larger scale the decoder reached (HEIF, TIFF, JPEG XL: full
+                            // size; RAW: full or half)
     CI_SCALES_ANY = 3       // any size (a decoder that scales as it decodes)
 } ci_scales;
 
@@ -391,6 +409,16 @@ typedef struct ci_loader {
     // Optional: after `rows`, how often the decoder read past broken data
     // and drew on (ci_placement.corrupt_data); NULL: a loader that never does.
     int (*corrupt_data)(const void *state);
+    // Optional, beside corrupt_data: whether the open file, walked from its
+    // start without decoding, is plainly whole, so that a draw would have
+    // nothing to say of it that its structure shows (a JPEG: one sequential
+    // scan that runs to the end marker, its restart markers in order and as
+    // many as its blocks need, nothing where a marker belongs but a marker).
+    // 1: plainly so, and `add` does not draw it small (issue #42: that draw
+    // was a whole entropy decode of every photo); 0: only a draw tells. What
+    // no walk sees (broken entropy data inside such a scan) is said when
+    // the photo is drawn.
+    int (*plainly_whole)(int fd, const char *name);
     // Optional: after `rows`, whether the file ended before the picture did,
     // and how it was drawn (ci_placement.cut_short; *drawn_share for
     // CI_CUT_ROWS); NULL: a loader that does not tell.
@@ -493,9 +521,23 @@ void ci_exif_date(const unsigned char *text, size_t size, char *date_taken);
 // lands on; with sw = sh = 1, fractions of the image map to fractions.
 void ci_point_upright(int orientation, double sw, double sh, double a, double b, double *x, double *y);
 void ci_point_stored(int orientation, double sw, double sh, double x, double y, double *a, double *b);
-// Replaces image's pixels by the upright version for EXIF `orientation`.
-// Frees the old buffer on success; leaves `image` untouched on failure.
+// Replaces image's pixels by the upright version for EXIF `orientation`
+// (1, 3 or 4 bytes a pixel). Frees the old buffer on success; leaves
+// `image` untouched on failure.
 ci_status ci_apply_orientation(ci_image *image, int orientation, const char *name, ci_error *err);
+
+// --- Reducing to look at a photo (reduce.c) ---
+// The one picture the analyses look at: the frame (3 or 4 bytes a pixel,
+// the fourth ignored, stored as EXIF `orientation` says) reduced by
+// averaging boxes of its pixels to about `width` x `height` upright pixels
+// (never more than it has), as `channels` bytes a pixel: 3 (RGB, the
+// attention crop) or 1 (grey, the luma of each box's average colour: the
+// face search, suggest's measures), packed (stride = width). Caller frees.
+ci_status ci_reduce_upright(const ci_image *frame, int orientation, uint32_t width, uint32_t height, int channels,
+                            ci_image *out, const char *name, ci_error *err);
+// The size of an upright dw x dh picture reduced so that its long side
+// (`by_long_side`) or its short side is at most `side`; never enlarged.
+void ci_reduced_size(uint32_t dw, uint32_t dh, uint32_t side, int by_long_side, uint32_t *w, uint32_t *h);
 // `focus` (upright) as fractions of the stored photo's axes, for EXIF
 // `orientation` (the resampler works in stored coordinates).
 void ci_focus_to_stored(const ci_focus *focus, int orientation, double *a, double *b);

@@ -5,7 +5,8 @@
 // gives MEASURE_SIDE pixels (a JPEG's 1/8 for a camera photo). Never a
 // full-size decode of a large photo.
 //
-// From that picture, reduced to grey and upright:
+// From that picture, reduced to grey and upright (ci_reduce_upright, as
+// the face search's is):
 //  - a perceptual hash (the DCT hash: the signs of the 8 x 8 lowest
 //    frequencies of a 32 x 32 grey copy against their median), which a burst
 //    or the same scene shot again shares up to a few bits;
@@ -18,10 +19,11 @@
 //    and shake remove the fine detail it responds to. Its scale depends on
 //    the scene, so it is only compared between shots of one scene;
 //  - exposure: the shares of clipped shadows and highlights, and the mean.
-// Faces are counted by the smart crop's own search (crop.c), separately:
+// Faces are counted by the smart crop's own search (faces.c), separately:
 // it needs a larger picture and is asked only for the photos still in the
 // running.
 #include "../internal.h"
+#include "faces.h"
 
 #include <libexif/exif-data.h>
 #include <math.h>
@@ -40,64 +42,6 @@
 #define CLIPPED_DARK 10
 #define CLIPPED_BRIGHT 245
 #define HASH_SIDE 32
-
-// Where an upright pixel (x, y) of a picture dw x dh lies in the stored
-// w x h one, for EXIF orientation 1-8.
-static void stored_position(int orientation, uint32_t x, uint32_t y, uint32_t w, uint32_t h, uint32_t *sx,
-                            uint32_t *sy) {
-    switch (orientation) {
-    case 2: *sx = w - 1 - x, *sy = y; break;
-    case 3: *sx = w - 1 - x, *sy = h - 1 - y; break;
-    case 4: *sx = x, *sy = h - 1 - y; break;
-    case 5: *sx = y, *sy = x; break;
-    case 6: *sx = y, *sy = h - 1 - x; break;
-    case 7: *sx = w - 1 - y, *sy = h - 1 - x; break;
-    case 8: *sx = w - 1 - y, *sy = x; break;
-    default: *sx = x, *sy = y; break;
-    }
-}
-
-// The picture (RGB or RGBA, stored orientation) as upright grey of at most
-// `side` pixels on its long side, each pixel the average of the pixels it
-// covers (nearest stored pixels for the few a box misses). Caller frees.
-static uint8_t *grey_reduced(const ci_image *picture, int orientation, uint32_t side, uint32_t *out_w,
-                             uint32_t *out_h) {
-    uint32_t dw, dh;
-    ci_oriented_size(orientation, picture->width, picture->height, &dw, &dh);
-    if (dw == 0 || dh == 0) return NULL;
-    uint32_t longest = dw > dh ? dw : dh, w = dw, h = dh;
-    if (longest > side) {
-        w = (uint32_t)((uint64_t)dw * side / longest);
-        h = (uint32_t)((uint64_t)dh * side / longest);
-    }
-    if (w == 0) w = 1;
-    if (h == 0) h = 1;
-    uint8_t *out = malloc((size_t)w * h);
-    if (!out) return NULL;
-    const int channels = picture->channels;
-    for (uint32_t y = 0; y < h; y++) {
-        uint32_t y0 = (uint32_t)((uint64_t)y * dh / h), y1 = (uint32_t)((uint64_t)(y + 1) * dh / h);
-        if (y1 <= y0) y1 = y0 + 1;
-        for (uint32_t x = 0; x < w; x++) {
-            uint32_t x0 = (uint32_t)((uint64_t)x * dw / w), x1 = (uint32_t)((uint64_t)(x + 1) * dw / w);
-            if (x1 <= x0) x1 = x0 + 1;
-            uint64_t sum = 0, count = 0;
-            for (uint32_t v = y0; v < y1; v++) {
-                for (uint32_t u = x0; u < x1; u++) {
-                    uint32_t sx, sy;
-                    stored_position(orientation, u, v, picture->width, picture->height, &sx, &sy);
-                    const uint8_t *p = picture->pixels + (size_t)sy * picture->stride + (size_t)sx * channels;
-                    sum += (77u * p[0] + 150u * p[1] + 29u * p[2] + 128) >> 8;
-                    count++;
-                }
-            }
-            out[(size_t)y * w + x] = (uint8_t)((sum + count / 2) / count);
-        }
-    }
-    *out_w = w;
-    *out_h = h;
-    return out;
-}
 
 // The DCT hash of the grey w x h picture (see the top of the file).
 static uint64_t dct_hash(const uint8_t *grey, uint32_t w, uint32_t h) {
@@ -322,20 +266,25 @@ ci_status ci_measure_photo(const char *path, const ci_measure_options *options, 
         if (status != CI_OK) return status;
         out->from_thumbnail = stand_in;
     }
-    uint32_t w = 0, h = 0;
-    uint8_t *grey = grey_reduced(&picture, orientation, MEASURE_SIDE, &w, &h);
-    out->measured_width = w;
-    out->measured_height = h;
+    // Upright grey of at most MEASURE_SIDE pixels on its long side, as the
+    // face search's picture is made (ci_reduce_upright).
+    uint32_t dw, dh, w, h;
+    ci_oriented_size(orientation, picture.width, picture.height, &dw, &dh);
+    ci_reduced_size(dw, dh, MEASURE_SIDE, 1, &w, &h);
+    ci_image grey;
+    status = ci_reduce_upright(&picture, orientation, w, h, 1, &grey, path, err);
     ci_image_free(&picture);
-    if (!grey) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory measuring the photo", path);
-    out->hash = dct_hash(grey, w, h);
-    detail_and_exposure(grey, w, h, out);
-    out->gradient_hash = gradient_hash(grey, w, h);
-    free(grey);
+    if (status != CI_OK) return status;
+    out->measured_width = grey.width;
+    out->measured_height = grey.height;
+    out->hash = dct_hash(grey.pixels, grey.width, grey.height);
+    detail_and_exposure(grey.pixels, grey.width, grey.height, out);
+    out->gradient_hash = gradient_hash(grey.pixels, grey.width, grey.height);
+    ci_image_free(&grey);
     return CI_OK;
 }
 
-// Faces are looked for as the smart crop looks (crop.c), in a picture whose
+// Faces are looked for as the smart crop looks (faces.c), in a picture whose
 // short side is its search's.
 #define FACE_PICTURE_SIDE 480
 

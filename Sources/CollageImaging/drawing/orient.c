@@ -37,7 +37,7 @@ static walk walk_for(int orientation, const ci_image *src) {
 
 ci_status ci_apply_orientation(ci_image *image, int orientation, const char *name, ci_error *err) {
     if (orientation < 2 || orientation > 8) return CI_OK;
-    if (!image || !image->pixels || (image->channels != 3 && image->channels != 4))
+    if (!image || !image->pixels || (image->channels != 1 && image->channels != 3 && image->channels != 4))
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: cannot orient an invalid image", name);
 
     uint32_t out_w, out_h;
@@ -60,7 +60,9 @@ ci_status ci_apply_orientation(ci_image *image, int orientation, const char *nam
                 uint8_t *dst = out.pixels + (size_t)y * out.stride + (size_t)tx * c;
                 ptrdiff_t at = w.origin + (ptrdiff_t)y * w.step_y + (ptrdiff_t)tx * w.step_x;
                 // Separate loops so the copy size is a constant the compiler inlines.
-                if (c == 3) {
+                if (c == 1) {
+                    for (uint32_t x = tx; x < x_end; x++, dst++, at += w.step_x) *dst = src[at];
+                } else if (c == 3) {
                     for (uint32_t x = tx; x < x_end; x++, dst += 3, at += w.step_x)
                         memcpy(dst, src + at, 3);
                 } else {

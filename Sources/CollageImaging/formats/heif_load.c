@@ -2,13 +2,15 @@
 // AV1 via dav1d or aom): the loader.
 //
 // What a phone photo costs is decoding its 12 megapixels of HEVC; everything
-// after that is done at the size the cell needs, not at full size:
+// after that is done only for the part the cell shows:
 //  - libheif decodes with ignore_transformations and in the codec's own
 //    YCbCr planes: its rotation (a strided byte copy of the whole photo) and
 //    its colour conversion are skipped;
-//  - the planes are reduced by a power of two (a box average, like JPEG's
-//    DCT scaling, chosen by shrink.c's rule) and converted to RGB in the same
-//    pass, only for the rows and columns the cell shows;
+//  - the planes are converted to RGB only for the rows and columns the
+//    cell shows, and the driver halves them to the scale shrink.c's rule
+//    chose, as it does every loader's rows (a box average weighted by
+//    alpha; the HEVC tiles skip their in-loop filters where it halves at
+//    least twice);
 //  - the crop and turn the file asks for (clap, irot, imir: heif_box.c) are
 //    applied by the streaming resampler on the way into the cell, as EXIF
 //    orientation is for JPEG. A HEIF's EXIF orientation is never applied:
@@ -318,20 +320,10 @@ static ci_status decode_planes(heif_job *job, const struct heif_image_handle *ha
     return CI_OK;  // not reached: the RGBA pass returns
 }
 
-// The sum of the samples of plane rows y0..y1-1, columns x0..x1-1.
-static inline uint32_t block_sum(const uint8_t *plane, int stride, int wide, uint32_t x0,
-                                 uint32_t x1, uint32_t y0, uint32_t y1) {
-    uint32_t sum = 0;
-    for (uint32_t y = y0; y < y1; y++) {
-        const uint8_t *row = plane + (size_t)y * (size_t)stride;
-        if (wide) {
-            const uint16_t *wide_row = (const uint16_t *)(const void *)row;
-            for (uint32_t x = x0; x < x1; x++) sum += wide_row[x];
-        } else {
-            for (uint32_t x = x0; x < x1; x++) sum += row[x];
-        }
-    }
-    return sum;
+// The sample at column x, row y of a plane.
+static inline uint32_t sample(const uint8_t *plane, int stride, int wide, uint32_t x, uint32_t y) {
+    const uint8_t *row = plane + (size_t)y * (size_t)stride;
+    return wide ? ((const uint16_t *)(const void *)row)[x] : row[x];
 }
 
 static inline uint8_t to_byte(float value) {
@@ -340,74 +332,84 @@ static inline uint8_t to_byte(float value) {
     return (uint8_t)(value + 0.5f);
 }
 
-// How a reduced row is made: the crop of the stored image, reduced by
-// `factor` (a box average of factor x factor stored pixels each).
+// The part of the stored image shown: the file's crop (clap).
 typedef struct {
     uint32_t crop_x, crop_y, crop_width, crop_height;
-    uint32_t factor;
-} reduction;
+} crop_area;
 
-// Output row `row` of the reduced crop, columns first..first+count-1, into
-// `out` as RGBA (straight alpha; 255 where there is none).
-static void reduce_row(const planes *p, const reduction *r, uint32_t row, uint32_t first,
-                       uint32_t count, uint8_t *out) {
-    uint32_t f = r->factor;
-    uint32_t y0 = r->crop_y + row * f, y1 = y0 + f;
-    if (y1 > r->crop_y + r->crop_height) y1 = r->crop_y + r->crop_height;
-    // From here on, in the planes' own coordinates.
-    y0 -= p->origin_y;
-    y1 -= p->origin_y;
-    uint32_t cy0 = y0 >> p->chroma_shift_y, cy1 = ((y1 - 1) >> p->chroma_shift_y) + 1;
+// Row `row` of the crop, columns first..first+count-1, into `out` as RGBA
+// (straight alpha; 255 where there is none), at full size: the driver
+// halves it to the scale shrink.c's rule chose (CI_SCALES_HALVINGS), its
+// box weighted by alpha, as every loader's rows are.
+static void convert_row(const planes *p, const crop_area *r, uint32_t row, uint32_t first, uint32_t count,
+                        uint8_t *out) {
+    // In the planes' own coordinates.
+    const uint32_t y = r->crop_y + row - p->origin_y, cy = y >> p->chroma_shift_y;
+    if (p->kind == PLANES_YCBCR && !p->identity && !p->alpha) {
+        // A camera's photo: each chroma sample's terms once for the pixels
+        // that share it (two across in 4:2:0), the same sums as below in
+        // the same order, so the same bytes. Every pixel of the rows shown
+        // is converted (the driver halves after), so this loop is most of
+        // a HEIF's time after the HEVC decode.
+        uint32_t last = UINT32_MAX;
+        float red_cr = 0, green_cb = 0, green_cr = 0, blue_cb = 0;
+        for (uint32_t i = 0; i < count; i++, out += 4) {
+            const uint32_t x = r->crop_x + first + i - p->origin_x, cx = x >> p->chroma_shift_x;
+            if (cx != last) {
+                last = cx;
+                const float cb = ((float)sample(p->plane[1], p->stride[1], p->wide, cx, cy) - p->c_offset) * p->c_scale;
+                const float cr = ((float)sample(p->plane[2], p->stride[2], p->wide, cx, cy) - p->c_offset) * p->c_scale;
+                red_cr = p->cr_r * cr;
+                green_cb = p->cb_g * cb;
+                green_cr = p->cr_g * cr;
+                blue_cb = p->cb_b * cb;
+            }
+            const float luma = ((float)sample(p->plane[0], p->stride[0], p->wide, x, y) - p->y_offset) * p->y_scale;
+            out[0] = to_byte(luma + red_cr);
+            out[1] = to_byte(luma + green_cb + green_cr);
+            out[2] = to_byte(luma + blue_cb);
+            out[3] = 255;
+        }
+        return;
+    }
     for (uint32_t i = 0; i < count; i++, out += 4) {
-        uint32_t x0 = r->crop_x + (first + i) * f, x1 = x0 + f;
-        if (x1 > r->crop_x + r->crop_width) x1 = r->crop_x + r->crop_width;
-        x0 -= p->origin_x;
-        x1 -= p->origin_x;
-        float n = (float)((x1 - x0) * (y1 - y0));
+        const uint32_t x = r->crop_x + first + i - p->origin_x;
         float red, green, blue, alpha = 255;
         if (p->kind == PLANES_RGBA) {
-            uint32_t sum[4] = {0, 0, 0, 0};
-            for (uint32_t y = y0; y < y1; y++) {
-                const uint8_t *px = p->plane[0] + (size_t)y * (size_t)p->stride[0] + (size_t)x0 * 4;
-                for (uint32_t x = x0; x < x1; x++, px += 4)
-                    for (int c = 0; c < 4; c++) sum[c] += px[c];
-            }
-            red = (float)sum[0] / n;
-            green = (float)sum[1] / n;
-            blue = (float)sum[2] / n;
-            alpha = (float)sum[3] / n;
+            const uint8_t *px = p->plane[0] + (size_t)y * (size_t)p->stride[0] + (size_t)x * 4;
+            red = px[0];
+            green = px[1];
+            blue = px[2];
+            alpha = px[3];
         } else {
-            float y = ((float)block_sum(p->plane[0], p->stride[0], p->wide, x0, x1, y0, y1) / n -
-                       p->y_offset) * p->y_scale;
+            float luma = ((float)sample(p->plane[0], p->stride[0], p->wide, x, y) - p->y_offset) * p->y_scale;
             if (p->kind == PLANES_MONO) {
-                red = green = blue = y;
+                red = green = blue = luma;
             } else if (p->kind == PLANES_RGB) {
-                red = y;
-                green = ((float)block_sum(p->plane[1], p->stride[1], p->wide, x0, x1, y0, y1) / n) * p->y_scale;
-                blue = ((float)block_sum(p->plane[2], p->stride[2], p->wide, x0, x1, y0, y1) / n) * p->y_scale;
+                red = luma;
+                green = (float)sample(p->plane[1], p->stride[1], p->wide, x, y) * p->y_scale;
+                blue = (float)sample(p->plane[2], p->stride[2], p->wide, x, y) * p->y_scale;
             } else {
-                // The chroma samples under the block. At full size (f = 1)
-                // that is the nearest sample, as libheif 1.15's own
+                // The nearest chroma sample, as libheif 1.15's own
                 // conversion does, so a full decode equals heif-convert's.
-                uint32_t cx0 = x0 >> p->chroma_shift_x, cx1 = ((x1 - 1) >> p->chroma_shift_x) + 1;
-                float cn = (float)((cx1 - cx0) * (cy1 - cy0));
-                float cb = (float)block_sum(p->plane[1], p->stride[1], p->wide, cx0, cx1, cy0, cy1) / cn;
-                float cr = (float)block_sum(p->plane[2], p->stride[2], p->wide, cx0, cx1, cy0, cy1) / cn;
+                const uint32_t cx = x >> p->chroma_shift_x;
+                float cb = (float)sample(p->plane[1], p->stride[1], p->wide, cx, cy);
+                float cr = (float)sample(p->plane[2], p->stride[2], p->wide, cx, cy);
                 if (p->identity) {
                     // GBR: Y holds green, Cb blue, Cr red, all on Y's scale.
-                    green = y;
+                    green = luma;
                     blue = (cb - p->y_offset) * p->y_scale;
                     red = (cr - p->y_offset) * p->y_scale;
                 } else {
                     cb = (cb - p->c_offset) * p->c_scale;
                     cr = (cr - p->c_offset) * p->c_scale;
-                    red = y + p->cr_r * cr;
-                    green = y + p->cb_g * cb + p->cr_g * cr;
-                    blue = y + p->cb_b * cb;
+                    red = luma + p->cr_r * cr;
+                    green = luma + p->cb_g * cb + p->cr_g * cr;
+                    blue = luma + p->cb_b * cb;
                 }
             }
             if (p->alpha)
-                alpha = (float)block_sum(p->alpha, p->alpha_stride, p->wide, x0, x1, y0, y1) / n *
+                alpha = (float)sample(p->alpha, p->alpha_stride, p->wide, x, y) *
                         (255.0f / (float)((1 << p->bits) - 1));
         }
         out[0] = to_byte(red);
@@ -471,7 +473,7 @@ static int find_thumbnail(heif_job *job, uint32_t need_width, uint32_t need_heig
 
 // What a draw or decode reads, chosen in two steps: `choose` decides which
 // image and where the picture lies in its coded pixels (the geometry), then
-// the caller picks the reduction from it (the shrink rule), then `load`
+// the caller picks the scale from it (the shrink rule), then `load`
 // gets the pixels: the HEVC tiles when they can be read directly, else
 // libheif's decode in the codec's planes.
 typedef struct {
@@ -561,14 +563,13 @@ static void choose(heif_job *job, const uint8_t *data, size_t size, uint32_t nee
     if (!read->ours) read->g = (ci_heif_geometry){0, 0, shown_w, shown_h, 1, shown_w, shown_h};
 }
 
-// Whether the tiles can be read directly for this reduction: every reduced
-// pixel inside one tile.
-static int tiles_fit(const ci_hevc_layout *layout, const ci_heif_geometry *g, uint32_t factor) {
-    return layout->columns <= 64 && layout->tile_width % factor == 0 && layout->tile_height % factor == 0 &&
-           g->crop_x % factor == 0 && g->crop_y % factor == 0;
+// Whether the tiles can be read directly: a row of them at a time, at most
+// 64 across.
+static int tiles_fit(const ci_hevc_layout *layout) {
+    return layout->columns <= 64;
 }
 
-// Whether every plane the reduction reads holds the crop: a file may claim
+// Whether every plane the conversion reads holds the crop: a file may claim
 // one size in its header and code another (fuzzing found a header of
 // 57373 x 100 over a 29 x 100 image).
 static int planes_cover(const ci_heif_api *api, const struct heif_image *image, const planes *p,
@@ -636,11 +637,11 @@ static int tile_layout(const heif_job *job, const uint8_t *data, size_t size, ci
 #endif
 }
 
-// Gets the pixels `read` chose, for reducing by `factor`. The pixel limit is
-// checked first, on what would be decoded whole (the tiles path decodes a
-// row of tiles at a time, but the limit speaks of the photo, as elsewhere).
-static ci_status load(heif_job *job, const uint8_t *data, size_t size, uint32_t factor,
-                      const ci_limits *limits, heif_read *read, const char *name, ci_error *err) {
+// Gets the pixels `read` chose. The pixel limit is checked first, on what
+// would be decoded whole (the tiles path decodes a row of tiles at a time,
+// but the limit speaks of the photo, as elsewhere).
+static ci_status load(heif_job *job, const uint8_t *data, size_t size, const ci_limits *limits, heif_read *read,
+                      const char *name, ci_error *err) {
     const ci_heif_api *api = &job->api;
     ci_status status;
     if (read->thumbnail) {
@@ -655,7 +656,7 @@ static ci_status load(heif_job *job, const uint8_t *data, size_t size, uint32_t 
             job->layout = malloc(sizeof *job->layout);
             if (!job->layout) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
             if (tile_layout(job, data, size, job->layout) && job->layout->width == stored_w &&
-                job->layout->height == stored_h && tiles_fit(job->layout, &read->g, factor)) {
+                job->layout->height == stored_h && tiles_fit(job->layout)) {
                 read->layout = job->layout;
                 return CI_OK;  // each tile is checked as it is decoded (tile_planes)
             }
@@ -667,7 +668,7 @@ static ci_status load(heif_job *job, const uint8_t *data, size_t size, uint32_t 
     return status;
 }
 
-// Where reduced rows go, in order: rows first_row..last_row, columns
+// Where converted rows go, in order: rows first_row..last_row, columns
 // first..first+columns.
 typedef struct {
     const ci_row_sink *rows;
@@ -690,7 +691,7 @@ static void sink_done(const row_sink *sink, uint8_t *row) {
 // of them and pastes them into one full-size image (a copy, and 18 MB of
 // fresh pages per photo); a cell cropped from the photo needs only some of
 // them. Here the tiles the cell shows are decoded one row of tiles at a
-// time, each reduced from libde265's own planes into the cell's rows.
+// time, each converted from libde265's own planes into the cell's rows.
 
 typedef struct {
     de265_decoder_context *decoder;      // libde265's path
@@ -726,13 +727,13 @@ static int push_units(const ci_heif_api *api, de265_decoder_context *decoder, co
     return 1;
 }
 
-// Decodes tile `index`: the hvcC's parameter sets, then its data, for a
-// reduction by `factor`.
+// Decodes tile `index`: the hvcC's parameter sets, then its data, for the
+// driver to halve `halving` times (1, 2, 4 or 8).
 static ci_status decode_tile(const heif_job *job, const ci_hevc_layout *layout, uint32_t index,
-                             uint32_t factor, tile_decode *tile, const char *name, ci_error *err) {
+                             uint32_t halving, tile_decode *tile, const char *name, ci_error *err) {
     const ci_heif_api *api = &job->api;
 #if CI_TILES_BY_LIBHEIF
-    (void)factor;
+    (void)halving;
     struct heif_decoding_options *options = api->heif_decoding_options_alloc();
     if (!options) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
     options->ignore_transformations = 1;
@@ -745,7 +746,7 @@ static ci_status decode_tile(const heif_job *job, const ci_hevc_layout *layout, 
 #endif
     tile->decoder = api->de265_new_decoder();
     if (!tile->decoder) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", name);
-    if (factor >= 4) {
+    if (halving >= 4) {
         // HEVC's in-loop filters (deblocking, SAO) smooth 8x8 block edges
         // and ringing at full size; a 4x4 box average or more over them
         // leaves no trace of their work: measured on arrow.heic and pug.heic
@@ -851,14 +852,13 @@ static ci_status tile_planes(const heif_job *job, const ci_hevc_layout *layout, 
     return CI_OK;
 }
 
-// Reduces the sink's rows from the tiles they lie in, one row of tiles at a
-// time (load checked that every reduced pixel lies inside one tile).
-static ci_status reduce_tiles(const heif_job *job, const ci_hevc_layout *layout, const reduction *r,
-                              const row_sink *sink, const char *name, ci_error *err) {
+// Converts the sink's rows from the tiles they lie in, one row of tiles at
+// a time.
+static ci_status convert_tiles(const heif_job *job, const ci_hevc_layout *layout, const crop_area *r,
+                               uint32_t halving, const row_sink *sink, const char *name, ci_error *err) {
     const ci_heif_api *api = &job->api;
-    uint32_t f = r->factor;
-    uint32_t first_x = r->crop_x + sink->first_column * f;
-    uint32_t last_x = r->crop_x + (sink->first_column + sink->columns) * f - 1;
+    uint32_t first_x = r->crop_x + sink->first_column;
+    uint32_t last_x = r->crop_x + sink->first_column + sink->columns - 1;
     if (last_x >= layout->width) last_x = layout->width - 1;
     uint32_t first_tile_column = first_x / layout->tile_width, last_tile_column = last_x / layout->tile_width;
     uint32_t tiles_across = last_tile_column - first_tile_column + 1;
@@ -868,13 +868,13 @@ static ci_status reduce_tiles(const heif_job *job, const ci_hevc_layout *layout,
     uint32_t band_row = UINT32_MAX;
     ci_status status = CI_OK;
     for (uint32_t y = sink->first_row; y <= sink->last_row && status == CI_OK; y++) {
-        uint32_t tile_row = (r->crop_y + y * f) / layout->tile_height;
+        uint32_t tile_row = (r->crop_y + y) / layout->tile_height;
         if (tile_row != band_row) {
             for (uint32_t t = 0; t < tiles_across; t++) tile_free(api, &band[t]);
             band_row = tile_row;
             for (uint32_t t = 0; t < tiles_across && status == CI_OK; t++) {
                 uint32_t column = first_tile_column + t;
-                status = decode_tile(job, layout, tile_row * layout->columns + column, r->factor, &band[t], name, err);
+                status = decode_tile(job, layout, tile_row * layout->columns + column, halving, &band[t], name, err);
                 if (status == CI_OK)
                     status = tile_planes(job, layout, &band[t], column, tile_row, &band_planes[t], name, err);
             }
@@ -884,12 +884,12 @@ static ci_status reduce_tiles(const heif_job *job, const ci_hevc_layout *layout,
         // Each tile's share of the row's columns.
         uint32_t i = sink->first_column, end = sink->first_column + sink->columns;
         while (i < end) {
-            uint32_t x = r->crop_x + i * f;
+            uint32_t x = r->crop_x + i;
             uint32_t t = x / layout->tile_width - first_tile_column;
             uint32_t tile_end_x = (t + first_tile_column + 1) * layout->tile_width;
-            uint32_t stop = (tile_end_x - r->crop_x) / f;  // first reduced column of the next tile
+            uint32_t stop = tile_end_x - r->crop_x;  // the first column of the next tile
             if (stop > end) stop = end;
-            reduce_row(&band_planes[t], r, y, i, stop - i, row + (size_t)(i - sink->first_column) * 4);
+            convert_row(&band_planes[t], r, y, i, stop - i, row + (size_t)(i - sink->first_column) * 4);
             i = stop;
         }
         sink_done(sink, row);
@@ -899,12 +899,12 @@ static ci_status reduce_tiles(const heif_job *job, const ci_hevc_layout *layout,
 }
 
 // The sink's rows from what `load` got.
-static ci_status reduce_into(const heif_job *job, const heif_read *read, const reduction *r, const row_sink *sink,
-                             const char *name, ci_error *err) {
-    if (read->layout) return reduce_tiles(job, read->layout, r, sink, name, err);
+static ci_status convert_into(const heif_job *job, const heif_read *read, const crop_area *r, uint32_t halving,
+                              const row_sink *sink, const char *name, ci_error *err) {
+    if (read->layout) return convert_tiles(job, read->layout, r, halving, sink, name, err);
     for (uint32_t y = sink->first_row; y <= sink->last_row; y++) {
         uint8_t *row = sink_row(sink, y);
-        reduce_row(&read->p, r, y, sink->first_column, sink->columns, row);
+        convert_row(&read->p, r, y, sink->first_column, sink->columns, row);
         sink_done(sink, row);
     }
     return CI_OK;
@@ -918,7 +918,8 @@ typedef struct {
     ci_source *source;
     const ci_draw_request *request;
     heif_read read;
-    reduction r;
+    crop_area r;
+    uint32_t halving;  // what the driver halves the rows by (1, 2, 4, 8)
 } heif_draw;
 
 static ci_status heif_open(void *state, ci_source *source, const ci_draw_request *request,
@@ -954,13 +955,18 @@ static void heif_choose(void *state, uint32_t need_width, uint32_t need_height, 
 
 static ci_status heif_start(void *state, ci_scale *scale, ci_header *header, uint32_t *width,
                             uint32_t *height, ci_image **whole, ci_error *err) {
+    (void)header, (void)whole;
     heif_draw *draw = state;
     const ci_heif_geometry *g = &draw->read.g;
-    draw->r = (reduction){g->crop_x, g->crop_y, g->crop_width, g->crop_height, 8 / scale->eighths};
-    *width = (g->crop_width + draw->r.factor - 1) / draw->r.factor;
-    *height = (g->crop_height + draw->r.factor - 1) / draw->r.factor;
-    return load(&draw->job, draw->source->buffer, draw->source->filled, draw->r.factor, draw->request->limits,
-                &draw->read, draw->source->name, err);
+    draw->r = (crop_area){g->crop_x, g->crop_y, g->crop_width, g->crop_height};
+    // Full size: the driver halves to the scale asked (its box weighted by
+    // alpha, which a halving here was not).
+    draw->halving = 8 / scale->eighths;
+    scale->eighths = 8;
+    *width = g->crop_width;
+    *height = g->crop_height;
+    return load(&draw->job, draw->source->buffer, draw->source->filled, draw->request->limits, &draw->read,
+                draw->source->name, err);
 }
 
 static ci_status heif_rows(void *state, uint32_t first_row, uint32_t last_row, uint32_t first_column,
@@ -968,7 +974,7 @@ static ci_status heif_rows(void *state, uint32_t first_row, uint32_t last_row, u
                            ci_error *err) {
     heif_draw *draw = state;
     row_sink sink = {rows, first_row, last_row, first_column, columns};
-    return reduce_into(&draw->job, &draw->read, &draw->r, &sink, draw->source->name, err);
+    return convert_into(&draw->job, &draw->read, &draw->r, draw->halving, &sink, draw->source->name, err);
 }
 
 static void heif_close(void *state) {

@@ -3,15 +3,12 @@
 // Why not linked: pangocairo brings some thirty libraries with it (HarfBuzz,
 // FreeType, fribidi, libthai, pixman, Xrender, xcb...), and linking them cost
 // every `collage` command about 7 ms of start-up (status in a debug build:
-// 41 -> 49 ms, median of 60), title or not. dlopen with RTLD_NODELETE loads
-// them once, on the first text; each call still opens and closes its own
-// reference, so no state of ours outlives the call (the loader keeps the
-// libraries), as heif_api.c does for libheif. The functions are looked up by
-// the names and types text_api.h declares (from the libraries' headers,
-// checked against them by TextAPITests).
+// 41 -> 49 ms, median of 60), title or not. Opened on first use as
+// heif_api.c opens libheif (ci_libraries_open, common.c). The functions are
+// looked up by the names and types text_api.h declares (from the libraries'
+// headers, checked against them by TextAPITests).
 #include "text_api.h"
 
-#include <dlfcn.h>
 #include <string.h>
 
 // The SONAMEs of Debian's libpangocairo-1.0-0, libpango-1.0-0, libcairo2,
@@ -23,33 +20,23 @@
 #define GLIB_LIBRARY "libglib-2.0.so.0"
 #define FONTCONFIG_LIBRARY "libfontconfig.so.1"
 
+// The libraries of `api`, in the order they open (each after those it needs).
+#define TEXT_LIBRARIES(api)                                                                          \
+    {{&(api)->glib, GLIB_LIBRARY},       {&(api)->gobject, GOBJECT_LIBRARY}, {&(api)->fontconfig, FONTCONFIG_LIBRARY}, \
+     {&(api)->cairo, CAIRO_LIBRARY},     {&(api)->pango, PANGO_LIBRARY},     {&(api)->pangocairo, PANGOCAIRO_LIBRARY}}
+
 ci_status ci_text_api_open(ci_text_api *api, ci_error *err) {
     memset(api, 0, sizeof *api);
-    const int flags = RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE;
-    const char *absent = NULL;
-#define OPEN(handle, library) \
-    if (!absent && !(api->handle = dlopen(library, flags))) absent = library;
-    OPEN(glib, GLIB_LIBRARY)
-    OPEN(gobject, GOBJECT_LIBRARY)
-    OPEN(fontconfig, FONTCONFIG_LIBRARY)
-    OPEN(cairo, CAIRO_LIBRARY)
-    OPEN(pango, PANGO_LIBRARY)
-    OPEN(pangocairo, PANGOCAIRO_LIBRARY)
-#undef OPEN
-    if (absent) {
-        ci_text_api_close(api);
-        return ci_fail(err, CI_ERR_UNSUPPORTED, "drawing text needs %s (Debian: libpangocairo-1.0-0)", absent);
-    }
+    const ci_library libraries[] = TEXT_LIBRARIES(api);
+    const char *absent = ci_libraries_open(libraries, sizeof libraries / sizeof libraries[0]);
+    if (absent) return ci_fail(err, CI_ERR_UNSUPPORTED, "drawing text needs %s (Debian: libpangocairo-1.0-0)", absent);
     const char *missing = NULL;
-#define LOAD(library, function)                                                                  \
-    if (!missing && !(api->function = (__typeof__(&function))dlsym(api->library, #function))) \
-        missing = #function;
-#define LOAD_PANGOCAIRO(function) LOAD(pangocairo, function)
-#define LOAD_PANGO(function) LOAD(pango, function)
-#define LOAD_CAIRO(function) LOAD(cairo, function)
-#define LOAD_GOBJECT(function) LOAD(gobject, function)
-#define LOAD_GLIB(function) LOAD(glib, function)
-#define LOAD_FONTCONFIG(function) LOAD(fontconfig, function)
+#define LOAD_PANGOCAIRO(function) CI_LOAD_FUNCTION(missing, api->pangocairo, api, function)
+#define LOAD_PANGO(function) CI_LOAD_FUNCTION(missing, api->pango, api, function)
+#define LOAD_CAIRO(function) CI_LOAD_FUNCTION(missing, api->cairo, api, function)
+#define LOAD_GOBJECT(function) CI_LOAD_FUNCTION(missing, api->gobject, api, function)
+#define LOAD_GLIB(function) CI_LOAD_FUNCTION(missing, api->glib, api, function)
+#define LOAD_FONTCONFIG(function) CI_LOAD_FUNCTION(missing, api->fontconfig, api, function)
     CI_PANGOCAIRO_FUNCTIONS(LOAD_PANGOCAIRO)
     CI_PANGO_FUNCTIONS(LOAD_PANGO)
     CI_CAIRO_FUNCTIONS(LOAD_CAIRO)
@@ -62,7 +49,6 @@ ci_status ci_text_api_open(ci_text_api *api, ci_error *err) {
 #undef LOAD_CAIRO
 #undef LOAD_PANGO
 #undef LOAD_PANGOCAIRO
-#undef LOAD
     if (missing) {
         ci_text_api_close(api);
         return ci_fail(err, CI_ERR_UNSUPPORTED, "the installed Pango, Cairo or fontconfig lacks %s", missing);
@@ -71,8 +57,7 @@ ci_status ci_text_api_open(ci_text_api *api, ci_error *err) {
 }
 
 void ci_text_api_close(ci_text_api *api) {
-    void *handles[] = {api->pangocairo, api->pango, api->cairo, api->fontconfig, api->gobject, api->glib};
-    for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
-        if (handles[i]) dlclose(handles[i]);
+    const ci_library libraries[] = TEXT_LIBRARIES(api);
+    ci_libraries_close(libraries, sizeof libraries / sizeof libraries[0]);
     memset(api, 0, sizeof *api);
 }

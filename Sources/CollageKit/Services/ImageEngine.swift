@@ -29,9 +29,11 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     }
 
     /// The header, then the whole file (ci_check_complete): a photo over the
-    /// limit is refused before the walk. A JPEG or GIF is drawn small too,
-    /// which is the only way to tell corrupt data its decoder reads past
-    /// (issue #32: said at `add` as at `save`).
+    /// limit is refused before the walk. A GIF, and a JPEG whose structure
+    /// is not plainly whole, is drawn small too, which is the only way to
+    /// tell corrupt data its decoder reads past (issue #32); a plainly whole
+    /// JPEG is not decoded here (issue #42: that was a third of W6's time),
+    /// and corrupt data inside its scan is said by the draw at `save`.
     public func admit(_ photo: Photo) throws -> Admission {
         let info = try inspect(photo)
         var limits = ci_limits(max_pixels: maxDecodedPixels)

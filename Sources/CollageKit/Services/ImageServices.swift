@@ -7,8 +7,9 @@ public protocol PhotoInspecting: Sendable {
     /// `inspect`, and the file refused when it is not whole (a copy cut
     /// short) or cannot be drawn: what `add` asks before it accepts a photo,
     /// with what a person should be told of it (corrupt data its decoder
-    /// reads past). Dearer: it reads the whole file, a JPEG or GIF is drawn
-    /// small, and a JPEG XL's first frame is decoded (0.5 s for 12 megapixels).
+    /// reads past). Dearer: it reads the whole file, a GIF (and a JPEG whose
+    /// structure is not plainly whole) is drawn small, and a JPEG XL's first
+    /// frame is decoded (0.5 s for 12 megapixels).
     func admit(_ photo: Photo) throws -> Admission
     /// `admit` for a caller that draws the photo next (a batch's collage):
     /// what only a draw can tell (corrupt data a decoder reads past, a JPEG

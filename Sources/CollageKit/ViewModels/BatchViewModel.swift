@@ -260,7 +260,8 @@ public final class BatchViewModel {
     /// collage's decoding its share of the cores) or a test's fakes.
     public init(options: BatchOptions, inspector: PhotoInspecting, renderer: CollageRendering, writer: PhotoWriting) {
         self.options = options
-        // A dry run draws nothing: there `add` draws small as it always does.
+        // A dry run draws nothing: there `add` checks as it always does (a JPEG
+        // whose structure is not plainly whole, and a GIF, drawn small).
         self.inspector = options.dryRun ? inspector : DrawnNext(inspector)
         self.renderer = renderer
         self.writer = writer
