@@ -109,6 +109,13 @@ let package = Package(
             name: "CChafa", path: "Sources/SystemLibraries/CChafa", pkgConfig: "chafa",
             providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
 
+        // The measures cache of `collage suggest` and `book` (libsqlite3-dev):
+        // one row a photo, written as photos are measured, by concurrent runs
+        // alike (MeasuresCache).
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/SystemLibraries/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+
         // Faces, for placing crops: dlib's HOG face detector behind a C
         // interface. Only dlib's headers are needed (libdlib-dev; its model
         // is compiled in, see scripts/faces/make-model.sh), no library.
@@ -152,6 +159,7 @@ let package = Package(
                 "CollageImaging",
                 "CollagePlaces",
                 "CollageSystem",
+                "CSQLite",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ]),

@@ -159,9 +159,11 @@ build_harnesses() {
       "$root/Sources/CollageKit/Models/CanvasSize.swift" "$root/Sources/CollageKit/Models/PrintSize.swift"
   fi
 
-  # The measures cache's reader (`collage suggest`), Swift too: its file
-  # format (MeasuresFile.swift) and the measures it holds, which name a
-  # Photo (Photo.swift, with ValueError and NearestWord for its captions).
+  # The measures cache's JSON reader (`collage suggest` before issue #43;
+  # it imports an old cache now), Swift too: its file format
+  # (MeasuresFile.swift) and the measures it holds, which name a Photo
+  # (Photo.swift, with ValueError and NearestWord for its captions) and
+  # a GeoPosition (Place.swift).
   named measures || return 0
   say "building fuzz-measures"
   local models=$root/Sources/CollageKit/Models
@@ -169,7 +171,7 @@ build_harnesses() {
     -o "$build/bin/fuzz-measures" \
     "$root/Fuzz/FuzzMeasuresCache.swift" \
     "$models/Suggestion/MeasuresFile.swift" "$models/Suggestion/PhotoMeasures.swift" \
-    "$models/Photo.swift" "$models/ValueError.swift" "$models/NearestWord.swift"
+    "$models/Photo.swift" "$models/ValueError.swift" "$models/NearestWord.swift" "$models/Place.swift"
 }
 
 # ---------------------------------------------------------------------------

@@ -114,6 +114,7 @@ struct Book: ServicedCommand {
         let options = try options()
         let cache = MeasuresCache()
         if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
+        if let warning = cache.warning { Console.warning(warning) }
         let service = services.book(cache: cache, note: { Console.warning($0) })
         let workingDirectory = FileManager.default.currentDirectoryPath
         let destination = Photo(resolving: output, against: workingDirectory).path
