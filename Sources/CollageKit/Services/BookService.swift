@@ -314,7 +314,7 @@ public final class BookService {
     /// A title's band across the top of a page, inside the safe margin, as
     /// tall as its lines in the pages' type (nil: no font to draw it).
     private func titleBand(_ title: String, options: CollageRenderOptions, layout: PageLayout) throws -> TitleBand? {
-        guard let measured = try engine.measure(try CollageTitle(title), options, width: layout.canvas.width) else { return nil }
+        guard let measured = try engine.planner.measure(try CollageTitle(title), options, width: layout.canvas.width) else { return nil }
         return TitleBand(text: title, rect: CellRect(x: layout.words, y: layout.words, width: layout.canvas.width - 2 * layout.words,
                                                      height: measured.bandHeight),
                          fontPixels: measured.fontPixels)
@@ -329,7 +329,7 @@ public final class BookService {
         inside.size = RequestedSize(try CanvasSize(width: area.width, height: area.height))
         inside.margin = 0
         inside.title = nil
-        let laidOut = try engine.plan(photos, options: inside)
+        let laidOut = try engine.planner.plan(photos, options: inside)
         let plan = LayoutPlan(canvas: layout.canvas, layout: laidOut.layout,
                               cells: laidOut.cells.map { CellRect(x: $0.x + area.x, y: $0.y + area.y, width: $0.width, height: $0.height) },
                               fit: laidOut.fit, title: title)

@@ -2,7 +2,7 @@ import ArgumentParser
 import CollageKit
 import Foundation
 
-struct Book: ParsableCommand {
+struct Book: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "book",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Make a photo book (a PDF) of a trip's folders.",
@@ -82,6 +82,7 @@ struct Book: ParsableCommand {
     var format: ImageFormat = .pdf
 
     @OptionGroup var limits: LimitOptionGroup
+    var pixelLimit: PixelLimit { limits.maxPixels }
 
     /// `--size`, A4 when not given: the other commands' default is a screen's pixels.
     private var size: SizeRequest { drawing.canvas.requested ?? .paper(try! PrintSize(parsing: "A4")!) }
@@ -106,14 +107,12 @@ struct Book: ParsableCommand {
         if let refusal = try options(withDrawing: false).bleedRefusal() { throw ValidationError("--bleed \(refusal)") }
     }
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         let options = try options()
-        let engine = ImageEngine(maxDecodedPixels: limits.maxPixels.pixels)
         let cache = MeasuresCache()
         if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
         if let warning = cache.warning { Console.warning(warning) }
-        let service = BookService(engine: engine, suggester: SuggestService(measurer: engine, cache: cache),
-                                  note: { Console.warning($0) })
+        let service = services.book(cache: cache, note: { Console.warning($0) })
         let workingDirectory = FileManager.default.currentDirectoryPath
         let destination = Photo(resolving: output, against: workingDirectory).path
         do {
