@@ -8,7 +8,7 @@ import Glibc
 /// finishes, not buffered: a run that crashes, or a machine that dies,
 /// leaves a report whole up to its last collage, to resume from with
 /// `--skip-existing`.
-public final class BatchReportFile: @unchecked Sendable {
+public final class BatchReportFile: Sendable {
     /// For messages: the report's absolute path, or "standard output".
     public let name: String
     private let fileDescriptor: Int32

@@ -43,11 +43,11 @@ extension FileStamp {
 /// without a cache (`warning`). A row holding a value no measure has is not
 /// trusted: the photo is measured again. Thread-safe: the measuring threads
 /// store through one connection, behind a lock.
-public final class MeasuresCache: @unchecked Sendable {
+public final class MeasuresCache: Sendable {
     public let file: URL
     /// Whether the database (or the JSON file it replaces) was there but
     /// damaged, and is being rebuilt.
-    public private(set) var wasDamaged = false
+    public var wasDamaged: Bool { state.withLock { $0.wasDamaged } }
     /// One line when the cache cannot be used (this run measures without
     /// it) or a write failed; nil when all is well.
     public var warning: String? { state.withLock { $0.warning } }
@@ -57,6 +57,7 @@ public final class MeasuresCache: @unchecked Sendable {
         var pending: [Row] = []
         var lastWrite = Date()
         var warning: String?
+        var wasDamaged = false
     }
 
     private struct Row {
@@ -98,7 +99,7 @@ public final class MeasuresCache: @unchecked Sendable {
             var database = try Self.openDatabase(file)
             if database == nil {
                 // No database, or a damaged one: rebuilt.
-                wasDamaged = true
+                state.withLock { $0.wasDamaged = true }
                 for suffix in ["", "-wal", "-shm"] { unlink(file.path + suffix) }
                 database = try Self.openDatabase(file)
             }
@@ -378,7 +379,7 @@ public final class MeasuresCache: @unchecked Sendable {
                 write(&state)
             }
         } else {
-            wasDamaged = true
+            state.withLock { $0.wasDamaged = true }
         }
         if state.withLock({ $0.database != nil && $0.warning == nil }) { unlink(legacy.path) }
     }

@@ -14,7 +14,7 @@ import Glibc
 public typealias Completable = AnyPublisher<Never, Error>
 
 /// Saves a rendered collage: its pixels, or its page (PDF).
-public protocol PhotoWriting {
+public protocol PhotoWriting: Sendable {
     func save(_ collage: CollageOutput, to destination: URL, format: ImageFormat, options: SaveOptions,
               overwrite: Bool) -> Completable
     /// Writes it to standard output (`save -o -`), for a pipe.
@@ -26,7 +26,7 @@ public protocol PhotoWriting {
 ///
 /// The bytes are written by `AtomicFile` (Support/AtomicFile.swift). The work
 /// runs on `queue`, never on the caller's thread.
-public final class PhotoWriter: PhotoWriting {
+public final class PhotoWriter: PhotoWriting, Sendable {
     private let encoder: ImageEncoding
     private let queue: DispatchQueue
 
@@ -53,12 +53,8 @@ public final class PhotoWriter: PhotoWriting {
         let encoder = self.encoder
         let queue = self.queue
         return Deferred {
-            Future<Void, Error> { promise in
-                queue.async {
-                    promise(Result {
-                        try write(try collage.encoded(by: encoder, as: format, options: options))
-                    })
-                }
+            Future<Void, Error>.running(on: queue) {
+                try write(try collage.encoded(by: encoder, as: format, options: options))
             }
         }
         .ignoreOutput()

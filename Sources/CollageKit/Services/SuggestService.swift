@@ -112,7 +112,7 @@ public protocol PhotoSuggesting: Sendable {
 
 /// Finds the photos under some paths, measures them (in parallel over the
 /// cores, through the cache), and chooses (`SuggestionChoice`).
-public final class SuggestService: @unchecked Sendable {
+public final class SuggestService: Sendable {
     private let measurer: PhotoMeasuring
     private let browser: DirectoryBrowsing
     private let threads: Int
@@ -253,11 +253,11 @@ public final class SuggestService: @unchecked Sendable {
             // The files of one folder are listed together.
             // (A photo's path as the folder's and a "/" and its name.)
             let folder = MeasuresCache.key(files[start]).folder
-            var end = start + 1
             func inFolder(_ path: [UInt8]) -> Bool {
                 path.lastIndex(of: UInt8(ascii: "/")) == folder.count && path.starts(with: folder)
             }
-            while end < files.count && inFolder(files[end].fileSystemPath) { end += 1 }
+            // A constant: the workers below read it at once.
+            let end = files[(start + 1)...].firstIndex { !inFolder($0.fileSystemPath) } ?? files.count
             let cached = known?.measures(inFolder: folder) ?? [:]
             // Each file stat'ed from its folder (fstatat): the kernel walks
             // the folder's path once, not once a photo.

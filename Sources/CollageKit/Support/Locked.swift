@@ -3,6 +3,11 @@ import Foundation
 /// A value shared between threads, reached only while holding its lock: the
 /// one way this project guards shared mutable state (instead of a
 /// hand-written NSLock beside each value, which can be forgotten).
+///
+/// Unchecked because the compiler cannot see a lock: `value` is a `var`
+/// that every thread may reach, safe because it is read and written only
+/// inside `withLock`, holding `lock`. (The standard library's `Mutex`, which
+/// the compiler does check, needs macOS 15; the package supports 13.)
 public final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

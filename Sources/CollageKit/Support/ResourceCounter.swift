@@ -8,7 +8,7 @@ import OpenCombine
 /// Counts live subscriptions, like RxSwift's `Resources.total` in the
 /// original app: a number that must come back to where it was after a screen
 /// opens and closes, or something leaks. Shown with COLLAGE_TRACE_RESOURCES=1.
-public final class ResourceCounter: @unchecked Sendable {
+public final class ResourceCounter: Sendable {
     private let live = Locked(0)
 
     public init() {}

@@ -1,9 +1,12 @@
 import Dispatch
 import Foundation
+// Preconcurrency: `resultsSubject`, a PassthroughSubject, is sent to from the
+// job threads; Combine and OpenCombine subjects are thread-safe (a lock
+// around their subscribers) but not declared Sendable.
 #if canImport(Combine)
-import Combine
+@preconcurrency import Combine
 #else
-import OpenCombine
+@preconcurrency import OpenCombine
 #endif
 
 /// How a batch run makes its collages.
@@ -231,7 +234,7 @@ public struct BatchSummary: Equatable, Sendable {
 /// Batch mode's logic: every collage of a list goes through its own
 /// `CollageViewModel`, over a selection kept in memory, so the rules are the
 /// interactive ones and the interactive selection is never read or changed.
-public final class BatchViewModel {
+public final class BatchViewModel: Sendable {
     private let options: BatchOptions
     private let inspector: PhotoInspecting
     private let renderer: CollageRendering

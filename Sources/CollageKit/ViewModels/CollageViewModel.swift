@@ -290,14 +290,10 @@ public final class CollageViewModel {
             let renderer = self.renderer
             let writer = self.writer
             let notice = self.notice
-            return Future<CollageOutput, Error> { [workQueue] promise in
-                workQueue.async {
-                    promise(Result {
-                        let drawn = try renderer.renderNoting(photos, options: options, text: TextDrawing(for: format))
-                        drawn.notices.forEach(notice)
-                        return CollageOutput(drawn.collage, format: format, options: options)
-                    })
-                }
+            return Future<CollageOutput, Error>.running(on: workQueue) {
+                let drawn = try renderer.renderNoting(photos, options: options, text: TextDrawing(for: format))
+                drawn.notices.forEach(notice)
+                return CollageOutput(drawn.collage, format: format, options: options)
             }
             .flatMap { collage -> Completable in
                 switch target {

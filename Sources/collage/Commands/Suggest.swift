@@ -200,7 +200,7 @@ private func writeLine(_ bytes: [UInt8]) {
 
 /// "Measuring 120 of 800 photos" on standard error, rewritten in place, on a
 /// terminal only (a script reading stderr gets no carriage returns). Also `book`'s.
-final class ProgressLine: @unchecked Sendable {
+final class ProgressLine: Sendable {
     private let enabled = isatty(STDERR_FILENO) == 1
     private let shown = Locked((done: 0, at: 0.0))
 
