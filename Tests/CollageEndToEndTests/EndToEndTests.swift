@@ -1,4 +1,5 @@
 import CollageImaging
+import CollageKit
 import CollageTestSupport
 import Foundation
 import Testing
@@ -133,11 +134,12 @@ import Testing
 
     @Test func twentyConcurrentAddsLoseNothingAndNeverExceedSix() throws {
         let cli = try CLI()
-        let outputs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 20)
-        defer { outputs.deallocate() }
+        let statuses = Locked([Int32](repeating: -1, count: 20))
         DispatchQueue.concurrentPerform(iterations: 20) { index in
-            outputs[index] = (try? cli.run("add", CLI.jpegs[index % CLI.jpegs.count]).status) ?? -1
+            let status = (try? cli.run("add", CLI.jpegs[index % CLI.jpegs.count]).status) ?? -1
+            statuses.withLock { $0[index] = status }
         }
+        let outputs = statuses.current
         #expect(outputs.filter { $0 == 0 }.count == 6)
         #expect(outputs.filter { $0 == 1 }.count == 14)
         #expect(try cli.count() == 6)

@@ -96,7 +96,7 @@ import Testing
             // The child: write, say the peak, and leave before anything else runs.
             try Self.write(pages: pages, to: URL(fileURLWithPath: output))
             print("page-document-peak \(try Self.peakKiB())")
-            fflush(stdout)
+            fflush(nil)  // every stream: standard output, without naming the C global
             exit(0)
         }
         let folder = try temporaryDirectory()

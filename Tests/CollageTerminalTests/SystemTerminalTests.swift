@@ -11,7 +11,7 @@ import Testing
 /// signal dispositions and the emergency-restore block are process-wide.
 @Suite(.serialized) struct SystemTerminalTests {
     /// A pty pair: the test plays the terminal on `master`; SystemTerminal gets `slave`.
-    final class PTY {
+    final class PTY: Sendable {
         let master: Int32
         let slave: Int32
 
@@ -69,7 +69,7 @@ import Testing
     }
 
     /// Collects callbacks from the terminal's queue for the test to wait on.
-    final class Inbox<Value>: @unchecked Sendable {
+    final class Inbox<Value>: Sendable {
         private let values = Locked<[Value]>([])
         private let arrived = DispatchSemaphore(value: 0)
 
@@ -128,13 +128,11 @@ import Testing
         // More than the pty holds: written in several partial writes while
         // the test reads the other end.
         let frame = String(repeating: "x", count: 100_000) + "\u{1B}[0m"
-        let written = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            terminal.write(frame)
-            written.signal()
-        }
-        #expect(pty.read(atLeast: frame.utf8.count) == frame)
-        #expect(written.wait(timeout: .now() + 5) == .success)
+        // The terminal is not Sendable: it writes here, the other end is read on another thread.
+        let received = Inbox<String>()
+        DispatchQueue.global().async { received.add(pty.read(atLeast: frame.utf8.count)) }
+        terminal.write(frame)
+        #expect(received.wait(for: 1) == [frame])
 
         pty.type("\u{1B}[Aq\u{03}")
         #expect(keys.wait(for: 3) == [.up, .character("q"), .control("c")])
