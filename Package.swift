@@ -25,7 +25,7 @@ func pangoIncludePaths() -> [String] {
 
 /// The targets still in Swift 5 mode (issue #42): their interface objects
 /// (PhotosViewModel, CollageScreenViewModel, PreviewService's `Deliver`,
-/// SystemTerminal, the test fakes' `immediately`) are confined to one queue by
+/// SystemTerminal) are confined to one queue by
 /// convention, which the compiler cannot see; they go to Swift 6 with
 /// `@MainActor`. Every other target is checked for data races (Swift 6).
 let swift5UntilMainActor: [SwiftSetting] = [.swiftLanguageMode(.v5)]
@@ -196,8 +196,7 @@ let package = Package(
                 "CollageKit", "CollageTerminal",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ],
-            path: "Tests/CollageTestSupport",
-            swiftSettings: swift5UntilMainActor),
+            path: "Tests/CollageTestSupport"),
 
         // Unit tests, by layer: no binary is run.
         // lcms2 makes the tagged test photos (ColourTests), libjxl's encoder

@@ -203,8 +203,9 @@ public final class FakeDrawer: PreviewDrawing {
 }
 
 /// Delivers results on the calling thread, at once (the app delivers them to
-/// the main queue).
-public let immediately: Deliver = { $0() }
+/// the main queue). A function, not a closure stored in a global: `Deliver`
+/// is not Sendable, and a global of its type would be shared mutable state.
+public func immediately(_ work: @escaping () -> Void) { work() }
 
 /// Collects every value a publisher emits.
 public final class Recorder<Value> {
