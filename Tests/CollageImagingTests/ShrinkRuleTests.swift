@@ -67,7 +67,9 @@ import Testing
     func describe(_ pixels: UInt64, _ limit: UInt64) -> (String, String) {
         var a = [CChar](repeating: 0, count: 48), b = [CChar](repeating: 0, count: 48)
         ci_describe_pixels(pixels, limit, &a, &b, 48)
-        return (String(cString: a), String(cString: b))
+        // Through the buffers' pointers: String(cString:) of an array is deprecated in Swift 6.
+        return (a.withUnsafeBufferPointer { String(cString: $0.baseAddress!) },
+                b.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
     @Test func smallLimitsCountPixels() {
