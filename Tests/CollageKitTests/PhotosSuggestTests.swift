@@ -6,7 +6,7 @@ import CollageTestSupport
 
 /// A suggester that answers with the folder's photos it is given.
 /// What it was asked is kept, to be looked at.
-final class FakeSuggester: PhotoSuggesting, @unchecked Sendable {
+final class FakeSuggester: PhotoSuggesting, Sendable {
     let answer: [String: [String]]
     private let asked = Locked([[Photo]]())
     init(answer: [String: [String]]) { self.answer = answer }

@@ -452,7 +452,7 @@ final class MeasuresCacheTests: XCTestCase {
 }
 
 /// Measures a photo from its name alone, counting what it is asked.
-private final class CountingMeasurer: PhotoMeasuring, @unchecked Sendable {
+private final class CountingMeasurer: PhotoMeasuring, Sendable {
     let measured = Locked(0)
 
     func measure(_ photo: Photo) throws -> PhotoMeasures {
