@@ -161,7 +161,8 @@ build_harnesses() {
 
   # The measures cache's reader (`collage suggest`), Swift too: its file
   # format (MeasuresFile.swift) and the measures it holds, which name a
-  # Photo (Photo.swift, with ValueError and NearestWord for its captions).
+  # Photo (Photo.swift, with ValueError and NearestWord for its captions)
+  # and where it was taken (Place.swift's GeoPosition).
   named measures || return 0
   say "building fuzz-measures"
   local models=$root/Sources/CollageKit/Models
@@ -169,7 +170,7 @@ build_harnesses() {
     -o "$build/bin/fuzz-measures" \
     "$root/Fuzz/FuzzMeasuresCache.swift" \
     "$models/Suggestion/MeasuresFile.swift" "$models/Suggestion/PhotoMeasures.swift" \
-    "$models/Photo.swift" "$models/ValueError.swift" "$models/NearestWord.swift"
+    "$models/Photo.swift" "$models/ValueError.swift" "$models/NearestWord.swift" "$models/Place.swift"
 }
 
 # ---------------------------------------------------------------------------
