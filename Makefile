@@ -21,7 +21,7 @@ demo: build
 # The text tests also draw Japanese, Arabic and emoji: their Noto fonts.
 test:
 	@scripts/install-deps.sh --test-fonts
-	$(SWIFT) test
+	SWIFT=$(SWIFT) scripts/test.sh
 
 # Reliability (docs/reliability.md): libFuzzer harnesses in Fuzz/, each run for
 # FUZZ_SECONDS; the test suite under ASan + LSan + UBSan in .build/sanitized.

@@ -1,5 +1,27 @@
 // swift-tools-version:6.0
 import PackageDescription
+import Foundation
+
+/// Pango's include paths for the one target that imports its headers
+/// (CollageImagingTests, checking text_api.h). Asked of pkg-config here
+/// rather than through `pkgConfig:` because pangocairo's .pc chain (through
+/// gio-2.0) adds `-pthread`, a flag SwiftPM refuses with a warning on every
+/// build (issue #42); only the -I paths are needed to read the headers.
+/// Empty when pkg-config or Pango is missing: the tests' build then names the
+/// missing header, and `make test` installs libpango1.0-dev first.
+func pangoIncludePaths() -> [String] {
+    let process = Process()
+    let output = Pipe()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags-only-I", "pangocairo"]
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return [] }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return [] }
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+}
 
 // Every dependency is pinned to an exact version: the machines that build this
 // project (developers' and CI's) carry exactly these copies and no others.
@@ -46,8 +68,9 @@ let package = Package(
             providers: [.apt(["libgif-dev"])]),
         // No pkgConfig for libjxl: its .pc file's -DHWY_SHARED_DEFINE and
         // -pthread are flags SwiftPM prohibits (a warning on every build);
-        // its header and library are on the default paths, and
-        // CollageImaging links it by name.
+        // its header and library are on the default paths. CollageImaging
+        // reads its header only and loads it on first use (jxl_api.c: its
+        // libhwy costs every process 2.7 ms at start-up); the tests link it.
         .systemLibrary(
             name: "CJXL", path: "Sources/SystemLibraries/CJXL",
             providers: [.apt(["libjxl-dev"])]),
@@ -72,9 +95,10 @@ let package = Package(
         // Text (titles): Pango over Cairo, with HarfBuzz shaping and
         // fontconfig's font fallback (libpango1.0-dev, libcairo2-dev). Not
         // linked into collage: text_api.c loads them on the first text. The
-        // tests use the headers to check text_api.h's declarations.
+        // tests use the headers to check text_api.h's declarations. No
+        // pkgConfig: see pangoIncludePaths() above.
         .systemLibrary(
-            name: "CPangoCairo", path: "Sources/SystemLibraries/CPangoCairo", pkgConfig: "pangocairo",
+            name: "CPangoCairo", path: "Sources/SystemLibraries/CPangoCairo",
             providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         // fontconfig itself, asked whether any font is installed at all.
         .systemLibrary(
@@ -84,6 +108,13 @@ let package = Package(
         .systemLibrary(
             name: "CChafa", path: "Sources/SystemLibraries/CChafa", pkgConfig: "chafa",
             providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+
+        // The measures cache of `collage suggest` and `book` (libsqlite3-dev):
+        // one row a photo, written as photos are measured, by concurrent runs
+        // alike (MeasuresCache).
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/SystemLibraries/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
 
         // Faces, for placing crops: dlib's HOG face detector behind a C
         // interface. Only dlib's headers are needed (libdlib-dev; its model
@@ -115,7 +146,7 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"])],
             // libraw_r and what it is built on, as its .pc file's Libs name
             // them (CRaw has no pkgConfig: see there).
-            linkerSettings: [.linkedLibrary("jxl"), .linkedLibrary("raw_r"), .linkedLibrary("stdc++"),
+            linkerSettings: [.linkedLibrary("raw_r"), .linkedLibrary("stdc++"),
                              .linkedLibrary("gomp")]),
 
         // The few Linux file calls Swift does not import (O_TMPFILE, linkat).
@@ -128,6 +159,7 @@ let package = Package(
                 "CollageImaging",
                 "CollagePlaces",
                 "CollageSystem",
+                "CSQLite",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux])),
             ]),
@@ -164,7 +196,8 @@ let package = Package(
         // (ProfileFaceTests).
         .testTarget(
             name: "CollageImagingTests",
-            dependencies: ["CollageImaging", "CollageFaces", "CollageTestSupport", "CLCMS2", "CPangoCairo", "CFontconfig", "CJXL"]),
+            dependencies: ["CollageImaging", "CollageFaces", "CollageTestSupport", "CLCMS2", "CPangoCairo", "CFontconfig", "CJXL"],
+            swiftSettings: [.unsafeFlags(pangoIncludePaths().flatMap { ["-Xcc", $0] })]),
         .testTarget(
             name: "CollageTerminalTests",
             dependencies: [

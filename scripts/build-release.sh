@@ -35,5 +35,13 @@ if { [ -x "$swift_bin/ld.lld" ] || command -v ld.lld >/dev/null; } && [ "$glibc_
            -Xlinker "--symbol-ordering-file=$PWD/scripts/link-order.txt" -Xlinker --no-warn-symbol-ordering)
   fi
 fi
+# SwiftPM waits for another build using .build (a `make test` beside
+# `make install`) with a message that has no newline, which the filter below
+# would hold back until the wait is over: say it here, on a line of its own.
+lock_pid=$(cat .build/.lock 2>/dev/null || true)
+if [ -n "$lock_pid" ] && [ "$lock_pid" != $$ ] && kill -0 "$lock_pid" 2>/dev/null \
+   && grep -qi swift "/proc/$lock_pid/comm" 2>/dev/null; then
+  echo "build-release: waiting for another SwiftPM build in .build (PID $lock_pid) to finish..." >&2
+fi
 "$swift" build -c release --product collage --static-swift-stdlib "${link[@]}" "$@" 2>&1 \
   | { grep --line-buffered -v "warning: the use of \`mktemp' is dangerous" || true; }

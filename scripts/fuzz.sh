@@ -159,10 +159,11 @@ build_harnesses() {
       "$root/Sources/CollageKit/Models/CanvasSize.swift" "$root/Sources/CollageKit/Models/PrintSize.swift"
   fi
 
-  # The measures cache's reader (`collage suggest`), Swift too: its file
-  # format (MeasuresFile.swift) and the measures it holds, which name a
-  # Photo (Photo.swift, with ValueError and NearestWord for its captions)
-  # and where it was taken (Place.swift's GeoPosition).
+  # The measures cache's JSON reader (`collage suggest` before issue #43;
+  # it imports an old cache now), Swift too: its file format
+  # (MeasuresFile.swift) and the measures it holds, which name a Photo
+  # (Photo.swift, with ValueError and NearestWord for its captions) and
+  # a GeoPosition (Place.swift).
   named measures || return 0
   say "building fuzz-measures"
   local models=$root/Sources/CollageKit/Models

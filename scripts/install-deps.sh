@@ -28,6 +28,7 @@ declare -A packages=(
   [libjxl]=libjxl-dev
   [libjxl_threads]=libjxl-dev
   [libraw_r]=libraw-dev
+  [sqlite3]=libsqlite3-dev
 )
 
 missing=()

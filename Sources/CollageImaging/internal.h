@@ -114,11 +114,12 @@ ci_status ci_walk_file(int fd, ci_status (*walk)(ci_walker *walker, const char *
                        const char *name, ci_error *err);
 int ci_walk_byte(ci_walker *walker, uint8_t *byte);     // 0 at the end of the file
 int ci_walk_skip(ci_walker *walker, uint64_t count);    // 0 when the file ends first
+int ci_walk_find_ff(ci_walker *walker);                 // to the byte after the next 0xFF; 0 at the end
 // "NAME: the file is cut short (what)", CI_ERR_CORRUPT.
 ci_status ci_cut_short(const char *name, const char *what, ci_error *err);
 
 // --- Libraries loaded on first use (common.c) ---
-// libheif (formats/heif_api.c) and Pango with Cairo (text/text_api.c) are
+// libheif (formats/heif_api.c), libjxl (formats/jxl_api.c) and Pango with Cairo (text/text_api.c) are
 // not linked but opened when first needed: linking them cost every command
 // milliseconds of start-up, HEIF or text or not. A library is opened by
 // its SONAME into *handle; ci_libraries_open opens them in order and
@@ -408,6 +409,16 @@ typedef struct ci_loader {
     // Optional: after `rows`, how often the decoder read past broken data
     // and drew on (ci_placement.corrupt_data); NULL: a loader that never does.
     int (*corrupt_data)(const void *state);
+    // Optional, beside corrupt_data: whether the open file, walked from its
+    // start without decoding, is plainly whole, so that a draw would have
+    // nothing to say of it that its structure shows (a JPEG: one sequential
+    // scan that runs to the end marker, its restart markers in order and as
+    // many as its blocks need, nothing where a marker belongs but a marker).
+    // 1: plainly so, and `add` does not draw it small (issue #42: that draw
+    // was a whole entropy decode of every photo); 0: only a draw tells. What
+    // no walk sees (broken entropy data inside such a scan) is said when
+    // the photo is drawn.
+    int (*plainly_whole)(int fd, const char *name);
     // Optional: after `rows`, whether the file ended before the picture did,
     // and how it was drawn (ci_placement.cut_short; *drawn_share for
     // CI_CUT_ROWS); NULL: a loader that does not tell.

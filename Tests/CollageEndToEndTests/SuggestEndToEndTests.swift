@@ -177,7 +177,7 @@ import Glibc
 
     @Test func theCacheMakesTheSecondRunTheSameAndADamagedOneIsRebuilt() throws {
         let first = try suggest("Trip", "--json")
-        let file = cache.appendingPathComponent("collage/measures.json")
+        let file = cache.appendingPathComponent("collage/measures.sqlite")
         #expect(FileManager.default.fileExists(atPath: file.path))
         let second = try suggest("Trip", "--json")
         #expect(second.stdout == first.stdout)
@@ -186,11 +186,87 @@ import Glibc
         #expect(third.succeeded)
         #expect(third.stderr.contains("collage: warning: \(file.path) was damaged: measuring again"), "\(third)")
         #expect(third.stdout == first.stdout)
-        // Rewritten whole: its checksum's line, then JSON.
+        // Rebuilt: an SQLite database again, read by the next run as it is.
         let written = try Data(contentsOf: file)
-        let newline = try #require(written.firstIndex(of: UInt8(ascii: "\n")))
-        #expect(newline == 16)
-        #expect(try JSONSerialization.jsonObject(with: written[(newline + 1)...]) is [String: Any])
+        #expect(written.starts(with: Array("SQLite format 3\u{0}".utf8)))
+        let fourth = try suggest("Trip", "--json")
+        #expect(!fourth.stderr.contains("damaged"), "\(fourth)")
+        #expect(fourth.stdout == first.stdout)
+    }
+
+    /// A cache that cannot be made (its folder's name taken by a file):
+    /// one line, and the run measures without it.
+    @Test func aCacheThatCannotBeMadeIsSaidAndTheRunGoesOn() throws {
+        try Data("a file".utf8).write(to: cache.appendingPathComponent("collage"))
+        let run = try suggest("Trip", "--count", "2")
+        #expect(run.succeeded, "\(run)")
+        #expect(names(run).count == 2)
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("measuring without the cache") }
+        #expect(said == ["collage: warning: \(cache.path)/collage/measures.sqlite: cannot make \(cache.path)/collage: "
+                         + "File exists: measuring without the cache"], "\(run)")
+    }
+
+    /// Two runs at once over the two halves of a library, then one over
+    /// the whole: it measures nothing again (issue #43: one JSON file,
+    /// written whole by each run, lost one half). Each photo is then
+    /// overwritten with zeros of its size and given back its time: a run
+    /// that measured it again would find no photo.
+    @Test func aRunAfterTwoRunsAtOnceOverTheHalvesMeasuresNothingAgain() throws {
+        let library = cli.workingDirectory.appendingPathComponent("Library")
+        let names = try FileManager.default.contentsOfDirectory(atPath: photos.path).filter { $0.hasSuffix(".jpg") && $0 != "broken.jpg" }.sorted()
+        for (i, name) in names.enumerated() {
+            let half = library.appendingPathComponent(i % 2 == 0 ? "a" : "b")
+            try FileManager.default.createDirectory(at: half, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: photos.appendingPathComponent(name), to: half.appendingPathComponent(name))
+        }
+        let fresh = try temporaryDirectory()
+        let expected = try cli.bash("XDG_CACHE_HOME=\(shellQuoted(fresh.path)) \"$COLLAGE\" suggest --recursive --events Library")
+        #expect(expected.succeeded, "\(expected)")
+        let halves = try cli.bash("export XDG_CACHE_HOME=\(shellQuoted(cache.path)); "
+                                  + "\"$COLLAGE\" suggest Library/a >/dev/null & \"$COLLAGE\" suggest Library/b >/dev/null & wait")
+        #expect(halves.succeeded, "\(halves)")
+        let zeroed = try cli.bash("for f in Library/*/*.jpg; do cp -p \"$f\" time.ref && "
+                                  + "head -c \"$(stat -c %s \"$f\")\" /dev/zero > \"$f\" && touch -r time.ref \"$f\" || exit 1; done")
+        #expect(zeroed.succeeded, "\(zeroed)")
+        let whole = try cli.bash("XDG_CACHE_HOME=\(shellQuoted(cache.path)) \"$COLLAGE\" suggest --recursive --events Library")
+        #expect(whole.succeeded, "\(whole)")
+        #expect(whole.stdout == expected.stdout)
+        #expect(whole.stderr == expected.stderr, "\(whole)")
+    }
+
+    /// A run killed (SIGKILL: no handler runs) keeps what it measured: the
+    /// cache is written in batches as photos are measured, not at the end.
+    @Test func aKilledRunKeepsWhatItMeasured() throws {
+        // 400 names of one photo (hard links, no copies): seconds of measuring.
+        let folder = cli.workingDirectory.appendingPathComponent("Many")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let first = folder.appendingPathComponent("p1.jpg")
+        try FileManager.default.copyItem(atPath: CLI.jpegs[2], toPath: first.path)
+        for index in 2...400 { try FileManager.default.linkItem(at: first, to: folder.appendingPathComponent("p\(index).jpg")) }
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["suggest", folder.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_STATE_HOME": cli.state.path, "XDG_CACHE_HOME": cache.path]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let file = cache.appendingPathComponent("collage/measures.sqlite")
+        var kept = 0
+        let deadline = Date().addingTimeInterval(60)
+        while kept == 0 && process.isRunning && Date() < deadline {
+            usleep(50_000)
+            if FileManager.default.fileExists(atPath: file.path) { kept = MeasuresCache(file: file).count }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "killed while measuring")
+        let afterKill = MeasuresCache(file: file).count
+        #expect(afterKill > 0 && afterKill < 400, "\(afterKill) of 400 kept")
+        // (One scene 400 times: too few worth showing, but all measured.)
+        let again = try suggest("Many")
+        #expect(again.stderr.contains("(400 photos looked at)"), "\(again)")
+        #expect(MeasuresCache(file: file).count == 400)
     }
 
     @Test func recursiveLooksInFoldersInside() throws {

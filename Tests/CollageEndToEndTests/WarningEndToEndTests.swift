@@ -15,12 +15,16 @@ import Testing
         return path
     }
 
-    @Test func aCorruptJPEGIsDrawnAndSaidAtAddAndAtSave() throws {
+    /// Said when it is drawn: `add` walks a JPEG's structure without
+    /// decoding it (issue #42: its small draw of every photo was a whole
+    /// entropy decode, and save decodes it again), and broken data inside a
+    /// plainly whole scan shows only to a decode.
+    @Test func aCorruptJPEGIsDrawnAndSaidAtSave() throws {
         let cli = try CLI()
         let damaged = try corruptJPEG(in: cli)
         let line = "collage: warning: \(damaged): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled\n"
         let add = try cli.run("add", damaged, CLI.jpegs[1])
-        #expect(add.status == 0 && add.stderr == line, "\(add)")
+        #expect(add.status == 0 && add.stderr.isEmpty, "\(add)")
         #expect(try cli.count() == 2)
         let save = try cli.run("save", "-o", "out.png", "--size", "320x180", "--keep")
         #expect(save.status == 0 && save.stderr == line, "\(save)")

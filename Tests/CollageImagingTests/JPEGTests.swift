@@ -117,10 +117,13 @@ import Testing
         #expect(result.image == nil)
     }
 
-    /// What `add` asks (issue #32): a JPEG with corrupt data libjpeg reads
-    /// past is accepted, and the check says how often, as the draw at save
-    /// does; a clean one says 0; without the count asked, the walk alone.
-    @Test func checkingAJPEGCountsTheCorruptDataItsDecoderReadsPast() throws {
+    /// What `add` asks (issue #32, #42): a JPEG with corrupt data libjpeg
+    /// reads past is accepted. Where its structure is plainly whole (one
+    /// sequential scan to its end marker), `add` does not decode it (that was
+    /// an entropy decode of every photo) and the corrupt data inside the scan
+    /// is said by the draw at save; a clean one says 0 either way; without
+    /// the count asked, the walk alone.
+    @Test func checkingAJPEGLeavesCorruptDataInsideAPlainScanToTheDraw() throws {
         guard let folder = TestData.folder("jpeg") else {
             TestData.reportAbsent("jpeg")
             return
@@ -144,9 +147,8 @@ import Testing
             return (status, drawn.corrupt_data)
         }
         #expect(check(clean, counting: true) == (CI_OK, 0))
-        let (status, corrupt) = check(damaged.path, counting: true)
-        #expect(status == CI_OK && corrupt > 0, "\(status) \(corrupt)")
-        // The same count as the draw at save.
+        #expect(check(damaged.path, counting: true) == (CI_OK, 0), "not decoded at add")
+        // The draw at save says it.
         var placement = ci_placement()
         var pixels = [UInt8](repeating: 0, count: 64 * 64 * 3)
         var error = ci_error()
@@ -156,8 +158,42 @@ import Testing
             return ci_draw_photo_placed(damaged.path, &canvas, ci_rect(x: 0, y: 0, width: 64, height: 64), &options,
                                         &placement, &error)
         }
-        #expect(drawn == CI_OK && placement.corrupt_data == corrupt)
+        #expect(drawn == CI_OK && placement.corrupt_data > 0, "\(placement.corrupt_data)")
         #expect(check(damaged.path, counting: false).0 == CI_OK)
+    }
+
+    /// Restart markers are checked at add without decoding (issue #42): in
+    /// order and as many as the blocks need, the file is plainly whole and
+    /// says nothing; one out of order, or one missing, and `add` draws it
+    /// small, which says the corrupt data as save will.
+    @Test func restartMarkersOutOfOrderOrMissingAreDrawnAtAdd() throws {
+        // 16 x 16 grey, one component, four blocks, a restart after each but
+        // the last: a block is its DC and AC codes, "0" and "0" (a one-bit
+        // code each), padded with ones at the restart.
+        func restartJPEG(_ restarts: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [0xFF, 0xD8]
+            out += [0xFF, 0xDB, 0x00, 0x43, 0x00] + [UInt8](repeating: 1, count: 64)               // DQT
+            out += [0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x10, 0x00, 0x10, 0x01, 0x01, 0x11, 0x00]  // SOF0
+            let oneCode: [UInt8] = [1] + [UInt8](repeating: 0, count: 15) + [0x00]
+            out += [0xFF, 0xC4, 0x00, 0x14, 0x00] + oneCode                                          // DHT DC 0
+            out += [0xFF, 0xC4, 0x00, 0x14, 0x10] + oneCode                                          // DHT AC 0
+            out += [0xFF, 0xDD, 0x00, 0x04, 0x00, 0x01]                                              // DRI: every block
+            out += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00]                      // SOS
+            out += [0x3F]
+            for code in restarts { out += [0xFF, code, 0x3F] }
+            return out + [0xFF, 0xD9]
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("restarts-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: file) }
+        for (restarts, plain) in [([0xD0, 0xD1, 0xD2], true), ([0xD0, 0xD2, 0xD1], false), ([0xD0, 0xD1], false)] as [([UInt8], Bool)] {
+            try Data(restartJPEG(restarts)).write(to: file)
+            var error = ci_error()
+            var drawn = ci_placement()
+            var limits = ci_limits(max_pixels: 0)
+            let status = ci_check_complete(file.path, &limits, &drawn, &error)
+            #expect(status == CI_OK && (drawn.corrupt_data == 0) == plain,
+                    "\(restarts): \(status) \(drawn.corrupt_data) \(PNGTestSupport.message(error))")
+        }
     }
 
     // MARK: - Shrink-on-load

@@ -253,20 +253,33 @@ final class MeasuresCacheTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    private var file: URL { folder.appendingPathComponent("collage/measures.sqlite") }
+
     func testARoundTripKeepsEveryMeasureExactly() throws {
-        let file = folder.appendingPathComponent("collage/measures.json")
-        var cache = MeasuresCache(file: file)
+        var cache: MeasuresCache? = MeasuresCache(file: file)
         let photo = Photo(path: "/photos/a.jpg"), odd = Photo(fileSystemPath: Array("/photos/caf".utf8) + [0xE9] + Array(".jpg".utf8))
         let stamp = FileStamp(size: 1234, modified: 1_783_182_600.123456789)
         var measures = shot("a.jpg", time: 5, hash: .max - 7, sharpness: 123.456, mean: 0.25, dark: 0.125, faces: 2).measures
         measures.fromThumbnail = true
-        cache.store(measures, of: photo, stamp: stamp)
-        cache.store(measures, of: odd, stamp: stamp)
-        try cache.save()
+        measures.position = GeoPosition(latitude: 43.4633, longitude: 11.8796)
+        var undated = shot("b.jpg", time: nil, hash: 1, corrupt: 3).measures
+        undated.gradientHash = 1 << 63
+        cache?.store(measures, of: photo, stamp: stamp)
+        cache?.store(measures, of: odd, stamp: stamp)
+        cache?.store(undated, of: Photo(path: "/photos/b.jpg"), stamp: stamp)
+        cache = nil
         let again = MeasuresCache(file: file)
         XCTAssertFalse(again.wasDamaged)
+        XCTAssertNil(again.warning)
+        XCTAssertEqual(again.count, 3)
         XCTAssertEqual(again.measures(of: photo, stamp: stamp), measures)
         XCTAssertEqual(again.measures(of: odd, stamp: stamp), measures)
+        XCTAssertEqual(again.measures(of: Photo(path: "/photos/b.jpg"), stamp: stamp), undated)
+        // A folder's rows in one query, by name.
+        let rows = again.measures(inFolder: Array("/photos".utf8))
+        XCTAssertEqual(Set(rows.keys.map(\.bytes)), [Array("a.jpg".utf8), Array("b.jpg".utf8), Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)])
+        XCTAssertEqual(rows[MeasuresCache.Name(Array("b.jpg".utf8))]?.measures, undated)
+        XCTAssertEqual(again.measures(inFolder: Array("/photo".utf8)).count, 0)
         // The file changed: its size or its time.
         XCTAssertNil(again.measures(of: photo, stamp: FileStamp(size: 1235, modified: stamp.modified)))
         XCTAssertNil(again.measures(of: photo, stamp: FileStamp(size: 1234, modified: stamp.modified + 1)))
@@ -274,32 +287,119 @@ final class MeasuresCacheTests: XCTestCase {
         XCTAssertEqual(mode, 0o600)
     }
 
+    /// Written as measured, in batches: a run that never saves (killed)
+    /// keeps every full batch.
+    func testMeasuresAreWrittenInBatchesAsTheyCome() throws {
+        let cache = MeasuresCache(file: file, batch: 4)
+        for i in 0..<10 {
+            cache.store(shot("p\(i).jpg", time: Double(i), hash: scene(i)).measures, of: Photo(path: "/photos/p\(i).jpg"),
+                        stamp: FileStamp(size: 1, modified: 0))
+        }
+        XCTAssertEqual(MeasuresCache(file: file).count, 8)
+        cache.save()
+        XCTAssertEqual(MeasuresCache(file: file).count, 10)
+    }
+
     func testADamagedCacheIsRebuiltNotTrusted() throws {
-        let file = folder.appendingPathComponent("measures.json")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for damage in ["0000000000000000\n{\"version\":1,\"photos\":{}}", "{\"version\":1,\"photos\":{\"/a.jpg\":{\"stamp\":", "not json", "{\"version\":99,\"photos\":{}}",
-                       "{\"version\":1,\"photos\":{\"/a.jpg\":{\"stamp\":{\"size\":1,\"modified\":0},\"measures\":{\"hash\":\"zz\"}}}}"] {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        for damage in ["not a database", String(repeating: "SQLite format 3\u{0}", count: 300)] {
             try Data(damage.utf8).write(to: file)
-            var cache = MeasuresCache(file: file)
-            XCTAssertTrue(cache.wasDamaged, damage)
-            XCTAssertEqual(cache.count, 0)
-            cache.store(shot("a.jpg", time: 0, hash: 1).measures, of: Photo(path: "/a.jpg"), stamp: FileStamp(size: 1, modified: 0))
-            try cache.save()
+            var cache: MeasuresCache? = MeasuresCache(file: file)
+            XCTAssertEqual(cache?.wasDamaged, true, damage)
+            XCTAssertNil(cache?.warning)
+            XCTAssertEqual(cache?.count, 0)
+            cache?.store(shot("a.jpg", time: 0, hash: 1).measures, of: Photo(path: "/a.jpg"), stamp: FileStamp(size: 1, modified: 0))
+            cache = nil
             XCTAssertFalse(MeasuresCache(file: file).wasDamaged)
             XCTAssertEqual(MeasuresCache(file: file).count, 1)
         }
     }
 
+    /// A row holding a value no measure has (a hand's edit) is not
+    /// trusted: the photo is measured again.
+    func testARowNoMeasureCouldBeIsNotTrusted() throws {
+        var cache: MeasuresCache? = MeasuresCache(file: file)
+        for name in ["a.jpg", "b.jpg"] {
+            cache?.store(shot(name, time: 0, hash: 1).measures, of: Photo(path: "/p/\(name)"), stamp: FileStamp(size: 1, modified: 0))
+        }
+        cache = nil
+        let edit = Process()
+        edit.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        edit.arguments = [file.path, "UPDATE photos SET dark = 1.5 WHERE name = CAST('b.jpg' AS BLOB)"]
+        try edit.run()
+        edit.waitUntilExit()
+        XCTAssertEqual(edit.terminationStatus, 0)
+        let read = MeasuresCache(file: file)
+        XCTAssertNotNil(read.measures(of: Photo(path: "/p/a.jpg"), stamp: FileStamp(size: 1, modified: 0)))
+        XCTAssertNil(read.measures(of: Photo(path: "/p/b.jpg"), stamp: FileStamp(size: 1, modified: 0)))
+        XCTAssertEqual(read.measures(inFolder: Array("/p".utf8)).keys.map { String(decoding: $0.bytes, as: UTF8.self) }, ["a.jpg"])
+    }
+
+    /// A folder the cache cannot be made in: one line, and no cache.
+    func testACacheThatCannotBeOpenedSaysSoAndKeepsNothing() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("a file".utf8).write(to: folder.appendingPathComponent("collage"))
+        let cache = MeasuresCache(file: file)
+        XCTAssertEqual(cache.warning?.hasPrefix("\(file.path): cannot make \(file.deletingLastPathComponent().path): "), true, cache.warning ?? "")
+        XCTAssertEqual(cache.warning?.hasSuffix(": measuring without the cache"), true, cache.warning ?? "")
+        XCTAssertFalse(cache.warning?.contains("\n") ?? true)
+        cache.store(shot("a.jpg", time: 0, hash: 1).measures, of: Photo(path: "/a.jpg"), stamp: FileStamp(size: 1, modified: 0))
+        cache.save()
+        XCTAssertEqual(cache.count, 0)
+    }
+
+    /// Two runs at once (two connections, as two processes have) lose none
+    /// of each other's measures.
+    func testRunsAtOnceLoseNothing() throws {
+        let caches = [MeasuresCache(file: file, batch: 8), MeasuresCache(file: file, batch: 8)]
+        DispatchQueue.concurrentPerform(iterations: 2) { run in
+            for i in 0..<300 {
+                caches[run].store(shot("p\(i).jpg", time: Double(i), hash: scene(i)).measures,
+                                  of: Photo(path: "/run\(run)/p\(i).jpg"), stamp: FileStamp(size: Int64(i), modified: 0))
+            }
+            caches[run].save()
+        }
+        XCTAssertEqual(MeasuresCache(file: file).count, 600)
+    }
+
+    /// The JSON cache of before is imported once and removed; a damaged one
+    /// is removed and said.
+    func testTheJSONCacheIsImportedOnceAndRemoved() throws {
+        let legacy = file.deletingLastPathComponent().appendingPathComponent("measures.json")
+        try FileManager.default.createDirectory(at: legacy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let odd = Photo(fileSystemPath: Array("/photos/caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        let measures = shot("a.jpg", time: 5, hash: .max - 7, faces: 1).measures
+        let stamp = FileStamp(size: 99, modified: 12.5)
+        let entries = ["/photos/a.jpg": MeasuresFile.Entry(stamp: stamp, measures: measures),
+                       "b64:" + Data(odd.fileSystemPath).base64EncodedString(): MeasuresFile.Entry(stamp: stamp, measures: measures)]
+        try Data(try MeasuresFile.bytes(of: entries)).write(to: legacy)
+        let cache = MeasuresCache(file: file)
+        XCTAssertFalse(cache.wasDamaged)
+        XCTAssertEqual(cache.count, 2)
+        XCTAssertEqual(cache.measures(of: Photo(path: "/photos/a.jpg"), stamp: stamp), measures)
+        XCTAssertEqual(cache.measures(of: odd, stamp: stamp), measures)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: legacy.path))
+        try Data("{\"version\":1,\"photos\":{\"/x\":".utf8).write(to: legacy)
+        let again = MeasuresCache(file: file)
+        XCTAssertTrue(again.wasDamaged)
+        XCTAssertEqual(again.count, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: legacy.path))
+    }
+
+    func testTheJSONReaderRefusesDamage() throws {
+        for damage in ["0000000000000000\n{\"version\":1,\"photos\":{}}", "{\"version\":1,\"photos\":{\"/a.jpg\":{\"stamp\":", "not json", "{\"version\":99,\"photos\":{}}",
+                       "{\"version\":1,\"photos\":{\"/a.jpg\":{\"stamp\":{\"size\":1,\"modified\":0},\"measures\":{\"hash\":\"zz\"}}}}"] {
+            XCTAssertNil(MeasuresFile.entries(reading: Array(damage.utf8)), damage)
+        }
+    }
+
     /// A checksum guards against a disk's errors, not against a file
     /// written with a correct one over values no measure has: each such
-    /// value makes the whole file rebuilt (Fuzz/FuzzMeasuresCache.swift
+    /// value makes the whole file refused (Fuzz/FuzzMeasuresCache.swift
     /// holds the reader to it).
     func testValuesNoMeasureHasAreNotTrustedEvenUnderACorrectChecksum() throws {
-        let file = folder.appendingPathComponent("measures.json")
-        var cache = MeasuresCache(file: file)
-        cache.store(shot("a.jpg", time: 0, hash: 1, faces: 1).measures, of: Photo(path: "/a.jpg"), stamp: FileStamp(size: 1, modified: 0))
-        try cache.save()
-        let written = try Array(Data(contentsOf: file))
+        let written = try MeasuresFile.bytes(of: ["/a.jpg": MeasuresFile.Entry(stamp: FileStamp(size: 1, modified: 0),
+                                                                                measures: shot("a.jpg", time: 0, hash: 1, faces: 1).measures)])
         let json = String(decoding: try XCTUnwrap(MeasuresFile.checked(written)), as: UTF8.self)
         XCTAssertNotNil(MeasuresFile.entries(reading: written))
         for (value, bad) in [("\"width\":1600", "\"width\":0"), ("\"size\":1", "\"size\":-1"), ("\"darkShare\":0", "\"darkShare\":1.5"),
@@ -307,25 +407,20 @@ final class MeasuresCacheTests: XCTestCase {
                              ("\"faces\":1", "\"faces\":-1"), ("\"sharpness\":100", "\"sharpness\":1e999")] {
             XCTAssertTrue(json.contains(value), "\(value) in \(json)")
             let damaged = Array(json.replacingOccurrences(of: value, with: bad).utf8)
-            try Data(Array(MeasuresFile.checksum(damaged).utf8) + [0x0A] + damaged).write(to: file)
-            let read = MeasuresCache(file: file)
-            XCTAssertTrue(read.wasDamaged, bad)
-            XCTAssertEqual(read.count, 0, bad)
+            XCTAssertNil(MeasuresFile.entries(reading: Array(MeasuresFile.checksum(damaged).utf8) + [0x0A] + damaged), bad)
         }
     }
 
-    /// The cache reader fuzzed: a valid cache cut, with bytes changed,
+    /// The JSON reader fuzzed: a valid file cut, with bytes changed,
     /// inserted or dropped at random (seeded), never crashes and is either
-    /// read as it is or rebuilt, never half-trusted.
-    func testRandomDamageIsReadOrRebuiltNeverTrustedWrong() throws {
-        let file = folder.appendingPathComponent("measures.json")
-        var cache = MeasuresCache(file: file)
+    /// read as it is or refused, never half-trusted.
+    func testRandomDamageIsReadOrRefusedNeverTrustedWrong() throws {
+        var entries: [String: MeasuresFile.Entry] = [:]
         for i in 0..<8 {
-            cache.store(shot("p\(i).jpg", time: Double(i), hash: scene(i), faces: i % 2).measures,
-                        of: Photo(path: "/photos/p\(i).jpg"), stamp: FileStamp(size: Int64(i), modified: Double(i)))
+            entries["/photos/p\(i).jpg"] = MeasuresFile.Entry(stamp: FileStamp(size: Int64(i), modified: Double(i)),
+                                                               measures: shot("p\(i).jpg", time: Double(i), hash: scene(i), faces: i % 2).measures)
         }
-        try cache.save()
-        let valid = try Array(Data(contentsOf: file))
+        let valid = try MeasuresFile.bytes(of: entries)
         var seed: UInt64 = 33
         func next(_ bound: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -342,23 +437,65 @@ final class MeasuresCacheTests: XCTestCase {
                 }
                 if bytes.isEmpty { bytes = [0x7B] }
             }
-            try Data(bytes).write(to: file)
-            let read = MeasuresCache(file: file)
+            let read = MeasuresFile.entries(reading: bytes)
             // Read whole, as written, or not at all.
-            if bytes == valid {
-                XCTAssertEqual(read.count, 8)
-            } else {
-                XCTAssertTrue(read.wasDamaged)
-                XCTAssertEqual(read.count, 0)
-            }
+            if bytes == valid { XCTAssertEqual(read?.count, 8) } else { XCTAssertNil(read) }
         }
     }
 
     func testTheFolderFollowsXDGCacheHome() {
         XCTAssertEqual(MeasuresCache.defaultFile(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/a"]).path,
-                       "/x/cache/collage/measures.json")
+                       "/x/cache/collage/measures.sqlite")
         XCTAssertEqual(MeasuresCache.defaultFile(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/a"]).path,
-                       "/home/a/.cache/collage/measures.json")
+                       "/home/a/.cache/collage/measures.sqlite")
+    }
+}
+
+/// Measures a photo from its name alone, counting what it is asked.
+private final class CountingMeasurer: PhotoMeasuring, @unchecked Sendable {
+    let measured = Locked(0)
+
+    func measure(_ photo: Photo) throws -> PhotoMeasures {
+        measured.withLock { $0 += 1 }
+        let number = Int(photo.fileName.filter(\.isNumber)) ?? 0
+        return shot(photo.fileName, time: Double(number) * 60, hash: scene(number)).measures
+    }
+
+    func countFaces(_ photo: Photo) throws -> Int { 0 }
+}
+
+final class SuggestCacheTests: XCTestCase {
+    /// Two runs at once over the two halves of a library, then one over
+    /// the whole: it measures nothing again (issue #43: it re-measured half).
+    func testARunAfterTwoRunsAtOnceOverTheHalvesMeasuresNothing() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-cache-\(UUID().uuidString)")
+        let cacheFolder = URL(fileURLWithPath: root.path + "-cache")
+        defer {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: cacheFolder)
+        }
+        let halves = ["a", "b"].map { root.appendingPathComponent($0) }
+        for (h, half) in halves.enumerated() {
+            try FileManager.default.createDirectory(at: half, withIntermediateDirectories: true)
+            for i in 0..<40 { try Data([UInt8(i)]).write(to: half.appendingPathComponent("p\(h * 40 + i).jpg")) }
+        }
+        let file = cacheFolder.appendingPathComponent("measures.sqlite")
+        let measurers = [CountingMeasurer(), CountingMeasurer()]
+        DispatchQueue.concurrentPerform(iterations: 2) { h in
+            let service = SuggestService(measurer: measurers[h], cache: MeasuresCache(file: file, batch: 7), places: nil, threads: 2)
+            let report = try? service.suggest([Photo(path: halves[h].path)], recursive: false, choice: SuggestionChoice(), byEvents: false)
+            XCTAssertEqual(report?.photos.count, 40)
+        }
+        XCTAssertEqual(measurers.map { $0.measured.current }, [40, 40])
+        let whole = CountingMeasurer()
+        let report = try SuggestService(measurer: whole, cache: MeasuresCache(file: file), places: nil, threads: 2)
+            .suggest([Photo(path: root.path)], recursive: true, choice: SuggestionChoice(), byEvents: true)
+        XCTAssertEqual(whole.measured.current, 0)
+        XCTAssertEqual(report.photos.count, 80)
+        // The same choice as measuring afresh.
+        let fresh = try SuggestService(measurer: CountingMeasurer(), cache: nil, places: nil, threads: 2)
+            .suggest([Photo(path: root.path)], recursive: true, choice: SuggestionChoice(), byEvents: true)
+        XCTAssertEqual(report.choices.map { $0.map { report.photos[$0].photo } }, fresh.choices.map { $0.map { fresh.photos[$0].photo } })
     }
 }
 
@@ -525,5 +662,20 @@ final class ChoosingAsAPersonWouldTests: XCTestCase {
         XCTAssertTrue(chosen.allSatisfy { ![0, 3, 5, 8].contains($0) }, "\(chosen)")
         XCTAssertEqual(verdicts[0].whyNot, "already in the collage")
         XCTAssertEqual(verdicts[8].whyNot, "near-duplicate of p0.jpg, already in the collage")
+    }
+}
+
+final class OneDecimalTests: XCTestCase {
+    /// What `demotion` says of an enlargement, as printf said it, ties and
+    /// all (2.25 is "2.2": printf rounds the exact binary value to even).
+    func testTheTenthsAreThoseOfPrintf() {
+        var seed: UInt64 = 43
+        var values: [Double] = [0, 0.05, 0.15, 0.25, 0.35, 1.05, 2.25, 2.35, 2.45, 9.95, 99.95, 1e20, .infinity]
+        for _ in 0..<20_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            values.append(Double(seed >> 11) / Double(1 << 53) * 50)
+        }
+        for k in 0..<5000 { values.append(Double(k) / 20) }
+        for x in values { XCTAssertEqual(SuggestionChoice.oneDecimal(x), String(format: "%.1f", x), "\(x)") }
     }
 }

@@ -16,7 +16,9 @@
 # The results go to stdout and .build/bench/results.md. Environment:
 #   BENCH_RUNS (11), BENCH_BATCH_RUNS (5), BENCH_ONLY and the other
 #   workloads' knobs (BENCH_CROP_RUNS, BENCH_PICTURE_RUNS...: see run.py),
-#   BENCH_DYNAMIC=1, BENCH_COLLAGE_EXTRA ("label=binary;..." more collage
+#   BENCH_DYNAMIC=1, BENCH_LIBRARY_ONLY=1 (only the whole-library
+#   workload, library_bench.py, with LIBRARY_BENCH_N photos: 10,000, or
+#   100,000 as issue 43 measures), BENCH_COLLAGE_EXTRA ("label=binary;..." more collage
 #   builds to time, e.g. an older commit's), SWIFT (swift).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -58,6 +60,15 @@ if [ "${BENCH_DYNAMIC:-0}" = 1 ]; then
   export BENCH_COLLAGE_EXTRA="collage (dynamically linked)=$("$swift" build -c release --product collage --build-path "$work/swift-dynamic" --show-bin-path)/collage${BENCH_COLLAGE_EXTRA:+;$BENCH_COLLAGE_EXTRA}"
 fi
 
+# --- collage suggest over a whole library (issue 43), alone when asked -------
+library_bench() {
+  /usr/bin/python3 scripts/bench/library_bench.py "$collage" "$work" | tee -a "$work/results.md"
+}
+if [ "${BENCH_LIBRARY_ONLY:-0}" = 1 ]; then
+  library_bench
+  exit 0
+fi
+
 # --- the photos --------------------------------------------------------------
 /usr/bin/python3 scripts/bench/make_workload.py "$work/w6" 6
 # W6 in TIFF, GIF, JPEG XL and DNG (W-formats).
@@ -97,6 +108,10 @@ fi
 # --- collage suggest over 1,000 camera JPEGs against vipsthumbnail (issue 33) -
 # SUGGEST_BENCH_N photos (1000); a smaller N for a quick run.
 /usr/bin/python3 scripts/bench/suggest_bench.py "$collage" "$work" | tee -a "$work/results.md"
+
+# --- collage suggest --recursive --events over LIBRARY_BENCH_N (10,000) small
+# photos in 400 day folders: cold, warm, after two runs at once (issue 43) ---
+library_bench
 
 # --- issue 23's goals, as this run measured them: the results' last table ----
 { echo; cat "$work/goals-23.md"; } | tee -a "$work/results.md"

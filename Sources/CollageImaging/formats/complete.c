@@ -8,8 +8,10 @@
 // so data appended after it is never read. A few milliseconds for a
 // 12-megapixel photo in the page cache. Written by hand because libpng and
 // giflib offer no such check short of decoding every pixel; each walk is in
-// its loader's file. JPEG has none: a JPEG cut short is drawn as far as it
-// goes (issue #32), and `add`'s small draw of it tells that it was.
+// its loader's file. JPEG has none that refuses: a JPEG cut short is drawn
+// as far as it goes (issue #32). Its walk (jpeg_load.c) only tells whether
+// the file is plainly whole, so that `add` draws small only the JPEGs whose
+// draw has something to say that a walk can see (issue #42).
 #include "../internal.h"
 
 #include <stddef.h>
@@ -50,6 +52,18 @@ int ci_walk_skip(walker *w, uint64_t count) {
         count -= here;
     }
     return 1;
+}
+
+int ci_walk_find_ff(walker *w) {
+    for (;;) {
+        if (!fill(w)) return 0;
+        uint8_t *found = memchr(w->buffer + w->at, 0xFF, w->filled - w->at);
+        if (found) {
+            w->at = (size_t)(found - w->buffer) + 1;
+            return 1;
+        }
+        w->at = w->filled;
+    }
 }
 
 ci_status ci_cut_short(const char *name, const char *what, ci_error *err) {

@@ -51,12 +51,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <jxl/decode.h>
+#include "jxl_api.h"
 
 // A JPEG XL being read: libjxl's decoder over the whole file in memory,
 // past its header (basic info and colour encoding).
 typedef struct {
     const char *name;
+    ci_jxl_api api;  // libjxl, loaded on first use (jxl_api.c)
     JxlDecoder *decoder;
     JxlBasicInfo info;
     ci_colour_tag tag;
@@ -64,10 +65,11 @@ typedef struct {
 } jxl_reader;
 
 static void reader_close(jxl_reader *reader) {
-    if (reader->decoder) JxlDecoderDestroy(reader->decoder);
+    if (reader->decoder) reader->api.JxlDecoderDestroy(reader->decoder);
     free(reader->icc);
     reader->decoder = NULL;
     reader->icc = NULL;
+    ci_jxl_api_close(&reader->api);
 }
 
 // libjxl gives no reason; its status says only that the data is broken.
@@ -90,7 +92,7 @@ static ci_status event_failure(const jxl_reader *reader, JxlDecoderStatus status
 // is one (libjxl's enums are H.273's numbers), else its ICC profile.
 static ci_status read_colour(jxl_reader *reader, ci_error *err) {
     JxlColorEncoding encoding;
-    if (JxlDecoderGetColorAsEncodedProfile(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) ==
+    if (reader->api.JxlDecoderGetColorAsEncodedProfile(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) ==
         JXL_DEC_SUCCESS) {
         int primaries = encoding.color_space == JXL_COLOR_SPACE_GRAY ? JXL_PRIMARIES_SRGB
                         : encoding.primaries == JXL_PRIMARIES_P3 ? 12  // Display P3 (D65), H.273's 12
@@ -111,14 +113,14 @@ static ci_status read_colour(jxl_reader *reader, ci_error *err) {
         }
     }
     size_t size = 0;
-    if (JxlDecoderGetICCProfileSize(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &size) !=
+    if (reader->api.JxlDecoderGetICCProfileSize(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, &size) !=
             JXL_DEC_SUCCESS ||
         size == 0)
         return CI_OK;  // none to be had: taken as sRGB, as an untagged photo is
     if (size > CI_MAX_FILE_BYTES) return broken(reader->name, err);
     reader->icc = malloc(size);
     if (!reader->icc) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory", reader->name);
-    if (JxlDecoderGetColorAsICCProfile(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, reader->icc, size) !=
+    if (reader->api.JxlDecoderGetColorAsICCProfile(reader->decoder, NULL, JXL_COLOR_PROFILE_TARGET_DATA, reader->icc, size) !=
         JXL_DEC_SUCCESS)
         return broken(reader->name, err);
     reader->tag.icc = reader->icc;
@@ -134,19 +136,21 @@ static ci_status reader_open(jxl_reader *reader, const uint8_t *data, size_t siz
                              const ci_limits *limits, ci_error *err) {
     memset(reader, 0, sizeof *reader);
     reader->name = name;
-    reader->decoder = JxlDecoderCreate(NULL);
+    ci_status opened = ci_jxl_api_open(&reader->api, name, err);
+    if (opened != CI_OK) return opened;
+    reader->decoder = reader->api.JxlDecoderCreate(NULL);
     if (!reader->decoder) return ci_fail(err, CI_ERR_NO_MEMORY, "%s: cannot create a JPEG XL decoder", name);
     JxlDecoder *decoder = reader->decoder;
-    if (JxlDecoderSubscribeEvents(decoder, JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | JXL_DEC_FULL_IMAGE) !=
+    if (reader->api.JxlDecoderSubscribeEvents(decoder, JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | JXL_DEC_FULL_IMAGE) !=
             JXL_DEC_SUCCESS ||
-        JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) != JXL_DEC_SUCCESS ||
-        JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) != JXL_DEC_SUCCESS ||
-        JxlDecoderSetInput(decoder, data, size) != JXL_DEC_SUCCESS)
+        reader->api.JxlDecoderSetKeepOrientation(decoder, JXL_TRUE) != JXL_DEC_SUCCESS ||
+        reader->api.JxlDecoderSetUnpremultiplyAlpha(decoder, JXL_TRUE) != JXL_DEC_SUCCESS ||
+        reader->api.JxlDecoderSetInput(decoder, data, size) != JXL_DEC_SUCCESS)
         return ci_fail(err, CI_ERR_UNSUPPORTED, "%s: libjxl refused its settings", name);
     for (;;) {
-        JxlDecoderStatus status = JxlDecoderProcessInput(decoder);
+        JxlDecoderStatus status = reader->api.JxlDecoderProcessInput(decoder);
         if (status == JXL_DEC_BASIC_INFO) {
-            if (JxlDecoderGetBasicInfo(decoder, &reader->info) != JXL_DEC_SUCCESS) return broken(name, err);
+            if (reader->api.JxlDecoderGetBasicInfo(decoder, &reader->info) != JXL_DEC_SUCCESS) return broken(name, err);
             if (reader->info.xsize == 0 || reader->info.ysize == 0)
                 return ci_fail(err, CI_ERR_CORRUPT, "%s: the image has no pixels", name);
             if (reader->info.orientation < 1 || reader->info.orientation > 8) reader->info.orientation = 1;
@@ -186,11 +190,11 @@ static ci_status reader_pixels(jxl_reader *reader, const ci_limits *limits, ci_i
     JxlPixelFormat format = {(uint32_t)channels, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
     const size_t bytes = image->stride * image->height;
     for (status = CI_ERR_CORRUPT;;) {
-        JxlDecoderStatus event = JxlDecoderProcessInput(reader->decoder);
+        JxlDecoderStatus event = reader->api.JxlDecoderProcessInput(reader->decoder);
         if (event == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
             size_t needed = 0;
-            if (JxlDecoderImageOutBufferSize(reader->decoder, &format, &needed) != JXL_DEC_SUCCESS || needed != bytes ||
-                JxlDecoderSetImageOutBuffer(reader->decoder, &format, image->pixels, bytes) != JXL_DEC_SUCCESS) {
+            if (reader->api.JxlDecoderImageOutBufferSize(reader->decoder, &format, &needed) != JXL_DEC_SUCCESS || needed != bytes ||
+                reader->api.JxlDecoderSetImageOutBuffer(reader->decoder, &format, image->pixels, bytes) != JXL_DEC_SUCCESS) {
                 status = broken(name, err);
                 break;
             }
@@ -221,29 +225,29 @@ static uint32_t be32(const uint8_t *p) {
 // cjxl compresses the EXIF it keeps) in a decoder of its own, which decodes
 // no pixels; the box is read into a buffer grown up to CI_EXIF_MAX_BYTES,
 // its TIFF structure after a 4-byte offset to it.
-static void read_exif_date(const uint8_t *data, size_t size, char *date_taken, ci_position *position) {
-    JxlDecoder *decoder = JxlDecoderCreate(NULL);
+static void read_exif_date(const ci_jxl_api *api, const uint8_t *data, size_t size, char *date_taken, ci_position *position) {
+    JxlDecoder *decoder = api->JxlDecoderCreate(NULL);
     if (!decoder) return;
     uint8_t *box = NULL;
     size_t capacity = 0;
     int reading = 0;  // inside the Exif box
-    if (JxlDecoderSubscribeEvents(decoder, JXL_DEC_BOX) == JXL_DEC_SUCCESS &&
-        JxlDecoderSetDecompressBoxes(decoder, JXL_TRUE) == JXL_DEC_SUCCESS &&
-        JxlDecoderSetInput(decoder, data, size) == JXL_DEC_SUCCESS) {
-        JxlDecoderCloseInput(decoder);
+    if (api->JxlDecoderSubscribeEvents(decoder, JXL_DEC_BOX) == JXL_DEC_SUCCESS &&
+        api->JxlDecoderSetDecompressBoxes(decoder, JXL_TRUE) == JXL_DEC_SUCCESS &&
+        api->JxlDecoderSetInput(decoder, data, size) == JXL_DEC_SUCCESS) {
+        api->JxlDecoderCloseInput(decoder);
         for (;;) {
-            JxlDecoderStatus status = JxlDecoderProcessInput(decoder);
+            JxlDecoderStatus status = api->JxlDecoderProcessInput(decoder);
             if (reading) {
                 // The buffer given last ends at `capacity`: what it did not
                 // fill is what libjxl gives back.
-                const size_t used = capacity - JxlDecoderReleaseBoxBuffer(decoder);
+                const size_t used = capacity - api->JxlDecoderReleaseBoxBuffer(decoder);
                 if (status == JXL_DEC_BOX_NEED_MORE_OUTPUT && capacity < CI_EXIF_MAX_BYTES) {
                     const size_t grown = capacity * 4 > CI_EXIF_MAX_BYTES ? CI_EXIF_MAX_BYTES : capacity * 4;
                     uint8_t *bigger = realloc(box, grown);
                     if (!bigger) break;
                     box = bigger;
                     capacity = grown;
-                    if (JxlDecoderSetBoxBuffer(decoder, box + used, capacity - used) != JXL_DEC_SUCCESS) break;
+                    if (api->JxlDecoderSetBoxBuffer(decoder, box + used, capacity - used) != JXL_DEC_SUCCESS) break;
                     continue;
                 }
                 if (status != JXL_DEC_BOX_NEED_MORE_OUTPUT && used > 4) {
@@ -253,16 +257,16 @@ static void read_exif_date(const uint8_t *data, size_t size, char *date_taken, c
                 break;
             }
             JxlBoxType type;
-            if (status != JXL_DEC_BOX || JxlDecoderGetBoxType(decoder, type, JXL_TRUE) != JXL_DEC_SUCCESS) break;
+            if (status != JXL_DEC_BOX || api->JxlDecoderGetBoxType(decoder, type, JXL_TRUE) != JXL_DEC_SUCCESS) break;
             if (memcmp(type, "Exif", 4) != 0) continue;
             capacity = 4096;
             box = malloc(capacity);
-            if (!box || JxlDecoderSetBoxBuffer(decoder, box, capacity) != JXL_DEC_SUCCESS) break;
+            if (!box || api->JxlDecoderSetBoxBuffer(decoder, box, capacity) != JXL_DEC_SUCCESS) break;
             reading = 1;
         }
     }
     free(box);
-    JxlDecoderDestroy(decoder);
+    api->JxlDecoderDestroy(decoder);
 }
 
 static ci_status jxl_probe(ci_source *source, ci_photo_info *info, ci_error *err) {
@@ -279,7 +283,7 @@ static ci_status jxl_probe(ci_source *source, ci_photo_info *info, ci_error *err
     }
     if (status == CI_OK) {
         reader_info(&reader, info);
-        read_exif_date(source->buffer, source->filled, info->date_taken, &info->position);
+        read_exif_date(&reader.api, source->buffer, source->filled, info->date_taken, &info->position);
     }
     reader_close(&reader);
     return status;
@@ -357,9 +361,9 @@ static void drop_pixels(void *opaque, size_t x, size_t y, size_t count, const vo
 static ci_status decode_all(jxl_reader *reader, ci_error *err) {
     JxlPixelFormat format = {3, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
     for (;;) {
-        JxlDecoderStatus event = JxlDecoderProcessInput(reader->decoder);
+        JxlDecoderStatus event = reader->api.JxlDecoderProcessInput(reader->decoder);
         if (event == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
-            if (JxlDecoderSetImageOutCallback(reader->decoder, &format, drop_pixels, NULL) != JXL_DEC_SUCCESS)
+            if (reader->api.JxlDecoderSetImageOutCallback(reader->decoder, &format, drop_pixels, NULL) != JXL_DEC_SUCCESS)
                 return broken(reader->name, err);
         } else if (event == JXL_DEC_FULL_IMAGE) {
             return CI_OK;
@@ -399,8 +403,15 @@ static ci_status jxl_complete(int fd, const char *name, ci_error *err) {
 
 // libjxl as loaded: its version, major * 1000000 + minor * 1000 + patch.
 static void jxl_library(char *out, size_t size) {
-    uint32_t version = JxlDecoderVersion();
+    ci_jxl_api api;
+    ci_error err;
+    if (ci_jxl_api_open(&api, "--version", &err) != CI_OK) {
+        snprintf(out, size, "libjxl (not installed)");
+        return;
+    }
+    uint32_t version = api.JxlDecoderVersion();
     snprintf(out, size, "libjxl %u.%u.%u", version / 1000000, version / 1000 % 1000, version % 1000);
+    ci_jxl_api_close(&api);
 }
 
 // A bare codestream (FF 0A) or the container's signature box.

@@ -306,8 +306,11 @@ ci_status ci_draw_photo_placed(const char *path, ci_image *canvas, ci_rect cell,
 // within `limits` (NULL: the default), as `save` would draw it: a file that
 // draw refuses is refused, and *placed is that draw's placement, whose
 // corrupt_data, cut_short and drawn_share say what `save` will find (all 0
-// for a clean file). That draw is mostly a JPEG's entropy decoding: about
-// 35 ms of CPU for 12 megapixels.
+// for a clean file). That draw is mostly a JPEG's entropy decoding (about
+// 35 ms of CPU for 12 megapixels), so a JPEG whose structure is plainly
+// whole (one sequential scan to its end marker, its restart markers in
+// order; a walk of about a millisecond) is not drawn: *placed is all 0, and
+// corrupt data inside its scan is found by the draw at save (issue #42).
 ci_status ci_check_complete(const char *path, const ci_limits *limits, ci_placement *placed, ci_error *err);
 
 // The rule itself, without pixels: where the crop of a photo shown

@@ -299,8 +299,9 @@ public protocol PhotoInspecting: Sendable {
     /// `inspect`, and the file refused when it is not whole (a copy cut
     /// short) or cannot be drawn: what `add` asks before it accepts a photo,
     /// with what a person should be told of it (corrupt data its decoder
-    /// reads past). Dearer: it reads the whole file, a JPEG or GIF is drawn
-    /// small, and a JPEG XL's first frame is decoded (0.5 s for 12 megapixels).
+    /// reads past). Dearer: it reads the whole file, a GIF (and a JPEG whose
+    /// structure is not plainly whole) is drawn small, and a JPEG XL's first
+    /// frame is decoded (0.5 s for 12 megapixels).
     func admit(_ photo: Photo) throws -> Admission
     /// `admit` for a caller that draws the photo next (a batch's collage):
     /// what only a draw can tell (corrupt data a decoder reads past, a JPEG
@@ -491,9 +492,11 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
     }
 
     /// The header, then the whole file (ci_check_complete): a photo over the
-    /// limit is refused before the walk. A JPEG or GIF is drawn small too,
-    /// which is the only way to tell corrupt data its decoder reads past
-    /// (issue #32: said at `add` as at `save`).
+    /// limit is refused before the walk. A GIF, and a JPEG whose structure
+    /// is not plainly whole, is drawn small too, which is the only way to
+    /// tell corrupt data its decoder reads past (issue #32); a plainly whole
+    /// JPEG is not decoded here (issue #42: that was a third of W6's time),
+    /// and corrupt data inside its scan is said by the draw at `save`.
     public func admit(_ photo: Photo) throws -> Admission {
         let info = try inspect(photo)
         var limits = ci_limits(max_pixels: maxDecodedPixels)

@@ -24,9 +24,30 @@ public struct SuggestionReport: Sendable {
     /// Names the places of the photos' GPS positions in event titles; nil:
     /// titles by date alone.
     public var places: PlaceNaming? = nil
+    /// Each event's photos, found once: a title asked of each of a
+    /// library's 1,000 events would otherwise look through all its 100,000
+    /// verdicts each time.
+    private let members: [Int: [Int]]
+
+    init(photos: [MeasuredPhoto], verdicts: [PhotoVerdict], choices: [[Int]], skippedEvents: [Int], notPhotos: [Photo],
+         unreadable: [String], unlistedFolders: [String], unfollowedLinks: [Photo] = [], places: PlaceNaming? = nil) {
+        self.photos = photos
+        self.verdicts = verdicts
+        self.choices = choices
+        self.skippedEvents = skippedEvents
+        self.notPhotos = notPhotos
+        self.unreadable = unreadable
+        self.unlistedFolders = unlistedFolders
+        self.unfollowedLinks = unfollowedLinks
+        self.places = places
+        members = Dictionary(grouping: verdicts.indices, by: { verdicts[$0].event })
+    }
 
     /// The event's photos in the order taken: indices.
-    public func photos(ofEvent event: Int) -> [Int] { verdicts.indices.filter { verdicts[$0].event == event } }
+    public func photos(ofEvent event: Int) -> [Int] { members[event] ?? [] }
+
+    /// The locale of the environment, read once (not for each title).
+    public static let environmentLocale = CaptionSource.environmentLocale()
 
     /// The photos without a capture date: indices (the last, in one event).
     public var undated: [Int] { photos.indices.filter { photos[$0].measures.taken == nil } }
@@ -38,7 +59,7 @@ public struct SuggestionReport: Sendable {
     /// spans days, on the photos' own wall clocks (a day in Tokyo is that day
     /// wherever it is looked at): "Arezzo · Oct 22, 2008". For the undated
     /// photos' event, their folder's name.
-    public func title(ofEvent event: Int, locale: Locale = CaptionSource.environmentLocale()) -> String {
+    public func title(ofEvent event: Int, locale: Locale = SuggestionReport.environmentLocale) -> String {
         let members = photos(ofEvent: event)
         let clocks = members.compactMap { photos[$0].measures.taken?.wallClock }
         guard !clocks.isEmpty else { return Self.folderTitle(members.map { photos[$0].photo }) }
@@ -95,7 +116,7 @@ public final class SuggestService: @unchecked Sendable {
     private let measurer: PhotoMeasuring
     private let browser: DirectoryBrowsing
     private let threads: Int
-    private var cache: MeasuresCache?
+    private let cache: MeasuresCache?
     private let places: PlaceNaming?
 
     /// `cache` nil: measure everything afresh and keep nothing. `places`
@@ -145,8 +166,12 @@ public final class SuggestService: @unchecked Sendable {
             // Sorted as text (exact bytes where that ties): quick for
             // 100,000 names, where Foundation's natural order took seconds;
             // the order only makes the reports the same run after run.
-            files += listing.files.filter { !$0.fileName.hasPrefix(".") }.sorted {
-                $0.path != $1.path ? $0.path < $1.path : $0.fileSystemPath.lexicographicallyPrecedes($1.fileSystemPath)
+            // (By the name's bytes: `fileName` makes a URL, which stats the file.)
+            files += listing.files.filter { file in
+                let path = file.fileSystemPath
+                return path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 < path.count && path[$0 + 1] != UInt8(ascii: ".") } ?? true
+            }.sorted {
+                $0.path < $1.path || ($0.path == $1.path && $0.fileSystemPath.lexicographicallyPrecedes($1.fileSystemPath))
             }
             guard recursive else { return }
             for sub in listing.folders where !sub.isHidden {
@@ -201,59 +226,82 @@ public final class SuggestService: @unchecked Sendable {
                                         among: scope, batch: threads) { asked, photos in lookForFaces(asked, in: &photos) }
             if chosen.isEmpty && byEvents { skipped.append(verdicts[scope[0]].event) } else { choices.append(chosen) }
         }
-        try cache?.save()
+        cache?.save()
         return SuggestionReport(photos: photos, verdicts: verdicts, choices: choices, skippedEvents: skipped,
                                 notPhotos: measured.notPhotos, unreadable: measured.unreadable, unlistedFolders: unlisted,
                                 unfollowedLinks: unfollowed, places: places)
     }
 
     /// Each file's measures, from the cache when it knows the file as it is
-    /// now, else from the measurer, on `threads` workers: the photos (in no
-    /// order), the files that were no photo and why each unreadable one
-    /// could not be read (both in the files' order). Only a photo's small
-    /// value is kept, and of a file that is no photo only its index: 100,000
-    /// entries are a few megabytes.
+    /// now, else from the measurer, on `threads` workers, a folder at a
+    /// time (the cache's rows of a folder read in one query): the photos
+    /// (in no order), the files that were no photo and why each unreadable
+    /// one could not be read (both in the files' order). Each photo measured
+    /// is stored at once (the cache writes them in batches), so a run
+    /// killed keeps them. Only a photo's small value is kept, and of a file
+    /// that is no photo only its index.
     private func measureAll(_ files: [Photo], progress: @escaping @Sendable (Int, Int) -> Void)
         -> (photos: [MeasuredPhoto], notPhotos: [Photo], unreadable: [String]) {
         let known = cache
-        let photos = Locked([MeasuredPhoto]()), fresh = Locked([(MeasuredPhoto, FileStamp)]())
+        let photos = Locked([MeasuredPhoto]())
+        photos.withLock { $0.reserveCapacity(files.count) }
         let notPhotos = Locked([Int]()), unreadable = Locked([(Int, String)]())
-        let next = Locked(0), finished = Locked(0)
+        let finished = Locked(0)
         let measurer = self.measurer
-        DispatchQueue.concurrentPerform(iterations: min(threads, max(1, files.count))) { _ in
-            while true {
-                let index: Int = next.withLock { value in
-                    value += 1
-                    return value - 1
-                }
-                guard index < files.count else { return }
-                let photo = files[index]
-                if let stamp = FileStamp.of(photo) {
-                    if let measures = known?.measures(of: photo, stamp: stamp) {
-                        photos.withLock { $0.append(MeasuredPhoto(photo: photo, measures: measures)) }
-                    } else {
-                        do {
-                            let measured = MeasuredPhoto(photo: photo, measures: try measurer.measure(photo))
-                            photos.withLock { $0.append(measured) }
-                            fresh.withLock { $0.append((measured, stamp)) }
-                        } catch let error as ImageEngineError where error.kind == .notImage {
-                            notPhotos.withLock { $0.append(index) }
-                        } catch let error as ImageEngineError {
-                            unreadable.withLock { $0.append((index, error.message)) }
-                        } catch {
-                            unreadable.withLock { $0.append((index, "\(photo.path): \(error)")) }
-                        }
-                    }
-                } else {
-                    unreadable.withLock { $0.append((index, "\(photo.path): not a regular file that can be read")) }
-                }
-                progress(finished.withLock { count in
-                    count += 1
-                    return count
-                }, files.count)
+        var start = 0
+        while start < files.count {
+            // The files of one folder are listed together.
+            // (A photo's path as the folder's and a "/" and its name.)
+            let folder = MeasuresCache.key(files[start]).folder
+            var end = start + 1
+            func inFolder(_ path: [UInt8]) -> Bool {
+                path.lastIndex(of: UInt8(ascii: "/")) == folder.count && path.starts(with: folder)
             }
+            while end < files.count && inFolder(files[end].fileSystemPath) { end += 1 }
+            let cached = known?.measures(inFolder: folder) ?? [:]
+            // Each file stat'ed from its folder (fstatat): the kernel walks
+            // the folder's path once, not once a photo.
+            let directory = Photo(fileSystemPath: folder.isEmpty ? [UInt8(ascii: "/")] : folder)
+                .withFileSystemPath { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
+            defer { if directory >= 0 { close(directory) } }
+            let next = Locked(start)
+            DispatchQueue.concurrentPerform(iterations: min(threads, end - start)) { _ in
+                while true {
+                    let index: Int = next.withLock { value in
+                        value += 1
+                        return value - 1
+                    }
+                    guard index < end else { return }
+                    let photo = files[index]
+                    let name = MeasuresCache.key(photo).name
+                    if let stamp = directory >= 0 ? FileStamp.of(name, in: directory) : FileStamp.of(photo) {
+                        if let entry = cached[MeasuresCache.Name(name)], entry.stamp == stamp {
+                            photos.withLock { $0.append(MeasuredPhoto(photo: photo, measures: entry.measures)) }
+                        } else {
+                            do {
+                                let measured = MeasuredPhoto(photo: photo, measures: try measurer.measure(photo))
+                                photos.withLock { $0.append(measured) }
+                                known?.store(measured.measures, of: photo, stamp: stamp)
+                            } catch let error as ImageEngineError where error.kind == .notImage {
+                                notPhotos.withLock { $0.append(index) }
+                            } catch let error as ImageEngineError {
+                                unreadable.withLock { $0.append((index, error.message)) }
+                            } catch {
+                                unreadable.withLock { $0.append((index, "\(photo.path): \(error)")) }
+                            }
+                        }
+                    } else {
+                        unreadable.withLock { $0.append((index, "\(photo.path): not a regular file that can be read")) }
+                    }
+                    progress(finished.withLock { count in
+                        count += 1
+                        return count
+                    }, files.count)
+                }
+            }
+            start = end
         }
-        for (photo, stamp) in fresh.current { cache?.store(photo.measures, of: photo.photo, stamp: stamp) }
+        known?.save()
         return (photos.current, notPhotos.current.sorted().map { files[$0] }, unreadable.current.sorted { $0.0 < $1.0 }.map(\.1))
     }
 

@@ -264,7 +264,8 @@ public final class BatchViewModel {
         self.options = options
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let engine = ImageEngine(maxDecodedPixels: options.maxDecodedPixels, decodeThreads: max(1, cores / options.jobs))
-        // A dry run draws nothing: there `add` draws small as it always does.
+        // A dry run draws nothing: there `add` checks as it always does (a JPEG
+        // whose structure is not plainly whole, and a GIF, drawn small).
         self.inspector = options.dryRun ? inspector ?? engine : DrawnNext(inspector ?? engine)
         self.renderer = renderer ?? engine
         self.writer = writer ?? PhotoWriter(encoder: engine)

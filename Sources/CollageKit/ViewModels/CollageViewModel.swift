@@ -121,9 +121,9 @@ public final class CollageViewModel {
         // bad file is named, so one attempt shows all there is to fix. Only
         // here is a file checked to be whole (`admit`), so a copy cut short
         // is refused now rather than at save; the files are checked at once,
-        // as the check decodes (a JPEG's or GIF's corrupt data is told only
-        // so; a JPEG XL's is the only way to tell it is whole: 0.5 s for 12
-        // megapixels).
+        // as the check may decode (a GIF's corrupt data, and a JPEG's where
+        // its structure is not plainly whole, is told only so; a JPEG XL's is
+        // the only way to tell it is whole: 0.5 s for 12 megapixels).
         let reasons = Locked([CollageFailure?](repeating: nil, count: pick.count))
         let notices = Locked([[PhotoNotice]](repeating: [], count: pick.count))
         let inspector = self.inspector

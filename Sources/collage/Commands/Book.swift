@@ -114,6 +114,7 @@ struct Book: ParsableCommand {
         let engine = ImageEngine(maxDecodedPixels: limits.maxPixels.pixels)
         let cache = MeasuresCache()
         if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
+        if let warning = cache.warning { Console.warning(warning) }
         let service = BookService(engine: engine, suggester: SuggestService(measurer: engine, cache: cache),
                                   note: { Console.warning($0) })
         let workingDirectory = FileManager.default.currentDirectoryPath

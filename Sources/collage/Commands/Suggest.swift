@@ -75,6 +75,8 @@ struct Suggest: ParsableCommand {
         let engine = ImageEngine(maxDecodedPixels: limits.maxPixels.pixels)
         let cache = MeasuresCache()
         if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
+        let cacheWarning = cache.warning
+        if let cacheWarning { Console.warning(cacheWarning) }
         let service = SuggestService(measurer: engine, cache: cache)
         var choice = SuggestionChoice(count: count, canvasShape: size.aspectRatio!, canvasArea: size.pixelArea)
         // --add fills the collage's free places, never with a photo in it.
@@ -106,6 +108,8 @@ struct Suggest: ParsableCommand {
             throw ExitCode.failure
         }
         progress.finish()
+        // A write that failed on the way (a full disk), said once.
+        if cacheWarning == nil, let warning = cache.warning { Console.warning(warning) }
         summarise(report, roots: photos)
         if json {
             print(SuggestionJSON.text(report, count: count, size: size))

@@ -13,8 +13,9 @@ public struct FileStamp: Codable, Equatable, Sendable {
     }
 }
 
-/// The measures cache's file (`MeasuresCache`) as bytes: its checksum's
-/// line, then the JSON of every entry by key. Pure functions of bytes, in a
+/// The measures cache's file of before (issue #43 replaced it with
+/// `MeasuresCache`'s database, which imports it once) as bytes: its
+/// checksum's line, then the JSON of every entry by key. Pure functions of bytes, in a
 /// file that needs only the measures' models, so that the reader is fuzzed
 /// as it is (Fuzz/FuzzMeasuresCache.swift).
 enum MeasuresFile {
@@ -43,6 +44,14 @@ enum MeasuresFile {
               let contents = try? JSONDecoder().decode(Contents.self, from: Data(json)), contents.version == version,
               contents.photos.values.allSatisfy(\.isPlausible) else { return nil }
         return contents.photos
+    }
+
+    /// The photo of a key: a path's text, or after "b64:" the bytes of a
+    /// name that is not UTF-8 in base64 (an absolute path starts with "/",
+    /// so the two never meet); nil for neither.
+    static func photo(key: String) -> Photo? {
+        guard key.hasPrefix("b64:") else { return key.hasPrefix("/") ? Photo(path: key) : nil }
+        return Data(base64Encoded: String(key.dropFirst(4))).map { Photo(fileSystemPath: Array($0)) }
     }
 
     static func bytes(of entries: [String: Entry]) throws -> [UInt8] {

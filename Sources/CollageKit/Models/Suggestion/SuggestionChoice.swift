@@ -79,9 +79,23 @@ public struct SuggestionChoice: Sendable {
     public func demotion(_ m: PhotoMeasures) -> String? {
         if m.corruptData > 0 { return "cut short or corrupt (its decode read past broken data)" }
         if isTooSmall(m), let times = enlargement(m) {
-            return "too small for its cell: \(m.width)x\(m.height) would be enlarged \(String(format: "%.1f", times))x"
+            return "too small for its cell: \(m.width)x\(m.height) would be enlarged \(Self.oneDecimal(times))x"
         }
         return nil
+    }
+
+    /// `String(format: "%.1f", x)` for a positive finite x, without its
+    /// cost (a library's 100,000 photos too small for their cells each
+    /// paid it twice: a quarter of a warm run): the tenths rounded as
+    /// printf rounds them, except near a half, where printf itself decides
+    /// (only it rounds the exact binary value).
+    static func oneDecimal(_ x: Double) -> String {
+        let tenths = x * 10
+        guard x.isFinite, x >= 0, tenths < 1e15, abs(tenths - tenths.rounded(.down) - 0.5) > 1e-6 else {
+            return String(format: "%.1f", x)
+        }
+        let rounded = Int(tenths.rounded())
+        return "\(rounded / 10).\(rounded % 10)"
     }
 
     /// Badly exposed: this much clipped, or a mean this far to either end.
@@ -122,29 +136,46 @@ public struct SuggestionChoice: Sendable {
             PhotoVerdict(group: groups[$0], event: events[$0], score: nil, chosen: false, whyNot: nil,
                          enlarged: enlargement(photos[$0].measures))
         }
-        for members in Dictionary(grouping: photos.indices, by: { groups[$0] }).values {
-            let best = members.max { a, b in betterShot(photos[b].measures, than: photos[a].measures) }!
-            let sharpest = members.map { photos[$0].measures.sharpness }.max()!
+        // Each scene's best shot and its sharpest, in one pass over the
+        // photos (a library's 100,000 scenes made 100,000 arrays of members):
+        // the first of equals, as `max` keeps it.
+        let scenes = (groups.max() ?? -1) + 1
+        var bestOf = [Int](repeating: -1, count: scenes), sharpestOf = [Double](repeating: -.infinity, count: scenes)
+        for i in photos.indices {
+            let g = groups[i]
+            if bestOf[g] < 0 || betterShot(photos[i].measures, than: photos[bestOf[g]].measures) { bestOf[g] = i }
+            sharpestOf[g] = max(sharpestOf[g], photos[i].measures.sharpness)
+        }
+        var names: [Int: String] = [:]
+        for i in photos.indices where bestOf[groups[i]] != i {
+            let best = bestOf[groups[i]], sharpest = sharpestOf[groups[i]]
             let top = photos[best].measures
-            for i in members where i != best {
-                let m = photos[i].measures
-                let name = photos[best].photo.fileName
-                // Exposure first: a dark copy has little contrast, so its
-                // detail measures low too.
-                if Self.isBadlyExposed(m) && !Self.isBadlyExposed(top) {
-                    verdicts[i].whyNot = "badly exposed: \(name) of the same scene is better exposed"
-                } else if m.corruptData > 0 && top.corruptData == 0 {
-                    verdicts[i].whyNot = "cut short or corrupt: \(name) of the same scene is whole"
-                } else if isTooSmall(m) && !isTooSmall(top) {
-                    verdicts[i].whyNot = "too small for its cell: \(name) of the same scene is larger"
-                } else if m.sharpness < Self.blurredRatio * sharpest {
-                    verdicts[i].whyNot = "blurred: \(name) of the same scene is sharper"
-                } else if m.width * m.height < top.width * top.height {
-                    verdicts[i].whyNot = "near-duplicate of \(name), a larger shot of the same scene"
-                } else {
-                    verdicts[i].whyNot = "near-duplicate of \(name), a better shot of the same scene"
-                }
+            let m = photos[i].measures
+            // By the path's text: `fileName` makes a URL, which stats the file.
+            let name = names[best] ?? {
+                let path = photos[best].photo.path
+                let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+                names[best] = name
+                return name
+            }()
+            // Exposure first: a dark copy has little contrast, so its
+            // detail measures low too.
+            if Self.isBadlyExposed(m) && !Self.isBadlyExposed(top) {
+                verdicts[i].whyNot = "badly exposed: \(name) of the same scene is better exposed"
+            } else if m.corruptData > 0 && top.corruptData == 0 {
+                verdicts[i].whyNot = "cut short or corrupt: \(name) of the same scene is whole"
+            } else if isTooSmall(m) && !isTooSmall(top) {
+                verdicts[i].whyNot = "too small for its cell: \(name) of the same scene is larger"
+            } else if m.sharpness < Self.blurredRatio * sharpest {
+                verdicts[i].whyNot = "blurred: \(name) of the same scene is sharper"
+            } else if m.width * m.height < top.width * top.height {
+                verdicts[i].whyNot = "near-duplicate of \(name), a larger shot of the same scene"
+            } else {
+                verdicts[i].whyNot = "near-duplicate of \(name), a better shot of the same scene"
             }
+        }
+        for best in bestOf where best >= 0 {
+            let top = photos[best].measures
             if let useless = Self.uselessness(top) {
                 verdicts[best].whyNot = "not worth showing: \(useless)"
             } else {
@@ -239,12 +270,15 @@ public struct SuggestionChoice: Sendable {
     /// scored there, with those already in), and each scored photo's
     /// enlargement and demotion its cell's. An event of three photos makes
     /// a collage of two, whose cells are three times the size of six's.
+    /// `verdicts` are this choice's `judge`'s, whose cells are `count`'s.
     public func forCollage(_ verdicts: inout [PhotoVerdict], photos: [MeasuredPhoto], among: [Int]) -> SuggestionChoice {
         let scored = among.filter { verdicts[$0].score != nil }
         let holding = chosenCount(available: scored.count)
         guard holding > 0 else { return self }
         var collage = self
         collage.count = holding
+        // A collage of `count` cells: `judge` gave each these already.
+        guard holding != count else { return collage }
         for i in scored {
             verdicts[i].enlarged = collage.enlargement(photos[i].measures)
             verdicts[i].demotion = collage.demotion(photos[i].measures)
@@ -282,13 +316,15 @@ public struct SuggestionChoice: Sendable {
             verdicts[i].whyNot = (anyUndemoted ? verdicts[i].demotion : nil) ?? "not chosen: a better photo was taken near it"
         }
         let scored = running.filter { verdicts[$0].score != nil }
-        let demoted = verdicts.map { $0.demotion != nil ? Self.demotionPenalty : 0 }
+        // Of the running only: a map of all the verdicts for each event made
+        // a library's 1,000 events copy its 100,000 verdicts each.
+        let demoted = Dictionary(uniqueKeysWithValues: scored.map { ($0, verdicts[$0].demotion != nil ? Self.demotionPenalty : 0) })
         let picked = pick(scored, bounds: { i in
             let m = photos[i].measures
-            guard m.faces == nil else { return (score(m) - demoted[i], true) }
+            guard m.faces == nil else { return (score(m) - demoted[i]!, true) }
             var withFace = m
             withFace.faces = 1
-            return (score(withFace) - demoted[i], false)
+            return (score(withFace) - demoted[i]!, false)
         }, lookForFaces: { asked in
             lookForFaces(asked, &photos)
             // One the search said nothing of counts as without faces.
