@@ -1,4 +1,4 @@
-# Quick start: `make demo` composes a collage of SampleImages/, `make test`
+# Quick start: `make demo` composes a collage of SampleImages/ (and two photo books), `make test`
 # runs every test. Both first install missing Debian packages.
 SWIFT ?= swift
 

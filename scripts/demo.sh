@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Composes a collage of the photos in SampleImages/ with a private state
 # folder, so it never touches your own selection; beside it the same collage
-# on a portrait and a banner canvas, as an A4 page to print (PDF), and in
-# each layout. It ends with one line saying where they are, the main one
+# on a portrait and a banner canvas, as an A4 page to print (PDF), in each
+# layout, and two photo books. It ends with one line saying where they are, the main one
 # first (issue #44: nine "Saved" lines and the small samples' warnings, with
 # full paths, buried it); the commands' own output is in "$out"/demo.log,
 # and shown in full if one fails.
@@ -14,6 +14,8 @@ binary=${BINARY:-.build/release/collage}
 out=${OUT:-demo-output}
 state=$(mktemp -d)
 export XDG_STATE_HOME="$state"
+# The photo books measure photos as `suggest` does: into a cache of their own.
+export XDG_CACHE_HOME="$state/cache"
 
 mkdir -p "$out"
 log="$out/demo.log"
@@ -36,6 +38,17 @@ exec 3>&1 4>&2 >>"$log" 2>&1
   --title "Summer 2026" --caption name -o "$out"/collage-a4.pdf
 pdftoppm -png -singlefile -scale-to 800 "$out"/collage-a4.pdf "$out"/collage-a4-pdf
 "$binary" save --force -o "$out"/collage.jpg
+# Photo books (issue #43): a trip of SampleImages' photos given the dates and
+# GPS positions a phone writes (two days, in Arezzo and Florence: its pages
+# are titled with the towns, its cover with their region), and SampleImages
+# itself, undated: one page titled by its folder. The trip's cover and second
+# page as pdftoppm draws them are the README's docs/images/book-cover.jpg and
+# book-page.jpg (copy them there to remake them).
+python3 scripts/make-trip.py SampleImages "$out"/trip
+"$binary" book "$out"/trip -o "$out"/book-trip.pdf
+"$binary" book SampleImages -o "$out"/book-samples.pdf
+pdftoppm -jpeg -jpegopt quality=85 -r 40 -f 1 -l 1 -singlefile "$out"/book-trip.pdf "$out"/book-cover
+pdftoppm -jpeg -jpegopt quality=85 -r 40 -f 2 -l 2 -singlefile "$out"/book-trip.pdf "$out"/book-page
 scripts/layout-pictures.sh "$out" "$binary"
 
 # The one line: the main collage, then the others, as they are in the folder.

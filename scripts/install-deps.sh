@@ -67,6 +67,11 @@ fi
 if ! command -v img2webp >/dev/null 2>&1 || ! command -v webpmux >/dev/null 2>&1; then
   missing+=(webp)
 fi
+# python3 (its standard library only) writes `make demo`'s trip of dated,
+# GPS-tagged photos (scripts/make-trip.py) for its photo book.
+if ! command -v python3 >/dev/null 2>&1; then
+  missing+=(python3)
+fi
 # poppler-utils (pdfinfo, pdffonts, pdftotext, pdftoppm) reads back the PDF
 # pages the print tests write (issue #34); exiftool the resolution the JPEG,
 # PNG, WebP and AVIF files say they print at.

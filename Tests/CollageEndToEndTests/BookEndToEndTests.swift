@@ -100,6 +100,21 @@ import Testing
         #expect([4].contains(perPage[2] ?? 0), "Arezzo: five less the cover's, even: \(perPage)")
     }
 
+    /// The pages are A4 unless --size is given, whatever else the command
+    /// line holds: a path named "--size" (after --) is a path, not the option
+    /// (the default was once found by looking for "--size" among the arguments).
+    @Test func thePagesAreA4UnlessTheSizeIsGiven() throws {
+        try FileManager.default.createSymbolicLink(atPath: file("--size").path, withDestinationPath: Self.trip.path)
+        let named = try book(["-o", "named.pdf", "--dpi", "72", "--recursive", "--", "--size"])
+        #expect(named.succeeded, "\(named)")
+        let a4 = try Self.pages(file("named.pdf"))
+        #expect(abs(a4.width - 595.28) < 0.05 && abs(a4.height - 841.89) < 0.05, "A4: \(a4)")
+        let given = try book([Self.trip.path, "--recursive", "-o", "a5.pdf", "--dpi", "72", "--size=A5-landscape"])
+        #expect(given.succeeded, "\(given)")
+        let a5 = try Self.pages(file("a5.pdf"))
+        #expect(abs(a5.width - 595.28) < 0.05 && abs(a5.height - 419.53) < 0.05, "A5 landscape: \(a5)")
+    }
+
     @Test func aBleedAddsToEverySideAndPagesImagesMatchThePDF() throws {
         let run = try book([Self.trip.path, "--recursive", "-o", "bled.pdf", "--dpi", "72", "--bleed", "3mm"])
         #expect(run.succeeded, "\(run)")
@@ -137,6 +152,59 @@ import Testing
             let psnr = PDFEndToEndTests.psnr(drawn, image, outside: text)
             #expect(psnr >= 35, "page \(number): PSNR \(psnr) dB")
         }
+    }
+
+    /// Every image format `--format` lists writes page images (its help once
+    /// listed avif and webp and the book refused them).
+    @Test(arguments: ["webp", "avif"]) func pageImagesInEveryFormatListed(format: String) throws {
+        let run = try book([Self.trip.path, "--recursive", "-o", format, "--format", format, "--size", "210x300", "--dpi", "72"])
+        #expect(run.succeeded, "\(run)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: file(format).path).sorted()
+        #expect(names == (1...4).map { "page-00\($0).\(format)" }, "\(names)")
+        for name in names {
+            let page = try DecodedImage(file("\(format)/\(name)").path)
+            #expect(page.width == 210 && page.height == 300, "\(name): \(page.width)x\(page.height)")
+        }
+    }
+
+    /// With --margin 0 a page's photos reach the trim at its sides and run on
+    /// into the bleed; the title and the number keep to the safe margin
+    /// (12 mm, 34 px at 72 dpi, inside the 9-pixel bleed). The cover's photo
+    /// lies below its title and dates (once under them, over the hero's hair)
+    /// and runs into the bleed on its three other sides. On a lime background,
+    /// in PNG, so that every pixel is exactly background or not.
+    @Test func photosOnTheTrimRunIntoTheBleedAndWordsKeepToTheSafeMargin() throws {
+        let run = try book([Self.trip.path, "--recursive", "-o", "full", "--format", "png", "--size", "600x840", "--dpi", "72",
+                            "--bleed", "3mm", "--margin", "0", "--background", "lime"])
+        #expect(run.succeeded, "\(run)")
+        let (bleed, words) = (9, 9 + 34)
+        let lime: [UInt8] = [0, 255, 0]
+        for number in [1, 3] {
+            let page = try DecodedImage(file(String(format: "full/page-%03d.png", number)).path)
+            try #require(page.width == 618 && page.height == 858, "\(page.width)x\(page.height)")
+            func background(_ x: Int, _ y: Int) -> Bool { page.pixel(x, y) == lime }
+            // Nothing at all above the safe margin: no photo, no word.
+            #expect((0..<words).allSatisfy { y in (0..<page.width).allSatisfy { background($0, y) } }, "page \(number)")
+            // The rows where a photo fills both bleed strips, at the page's two sides.
+            let bled = (0..<page.height).filter { y in (0..<bleed).allSatisfy { !background($0, y) && !background(page.width - 1 - $0, y) } }
+            #expect(bled.count > page.height / 2, "page \(number): \(bled.count) rows")
+            if number == 3 {
+                // Above the footer's margin, which holds the number: the bleed at the foot is the background.
+                #expect(bled.allSatisfy { $0 < page.height - words }, "page 3: \(bled.last ?? 0)")
+                #expect((page.height - bleed..<page.height).allSatisfy { y in (0..<page.width).allSatisfy { background($0, y) } })
+            } else {
+                // The cover's photo from below its words to the foot, bleed and all; a clear space above it.
+                let top = try #require(bled.first)
+                #expect(bled == Array(top..<page.height), "the cover's photo's rows: \(top)-\(bled.last ?? 0), \(bled.count)")
+                #expect(top > words + 20 && (top - 4..<top).allSatisfy { y in (0..<page.width).allSatisfy { background($0, y) } },
+                        "the photo starts at \(top)")
+            }
+        }
+        let text = try book([Self.trip.path, "--recursive", "-o", "full.pdf", "--size", "600x840", "--dpi", "72", "--bleed", "3mm",
+                             "--margin", "0"])
+        #expect(text.succeeded, "\(text)")
+        let pages = try Self.poppler("pdftotext", [], file("full.pdf")).text.split(separator: "\u{0C}")
+        #expect(pages.first?.contains("Oct 22 – 27, 2008") == true && pages.dropFirst(2).first?.contains("3") == true, "\(pages)")
     }
 
     /// Page `number` at 72 dpi, as pdftoppm draws it.
@@ -181,9 +249,14 @@ import Testing
         #expect(none.isOneLineRefusal(naming: empty.path), "\(none)")
         #expect(!FileManager.default.fileExists(atPath: file("none.pdf").path))
 
-        for arguments in [["--pages", "0"], ["--bleed", "-3mm"], ["--bleed", "60mm"], ["--bleed", "three"]] {
+        // Usage errors: one line each, with the reason ("-3mm" the bleed's value, not an option).
+        for (arguments, reason) in [(["--pages", "0"], "--pages 0 is less than 1: a book has at least its cover"),
+                                    (["--bleed", "-3mm"], "--bleed is negative: use 0 or more, e.g. 3mm"),
+                                    (["--bleed", "60mm"], "--bleed 60mm is over a quarter of the page's shorter side (210mm)"),
+                                    (["--bleed", "three"], "--bleed 'three' is not a length")] {
             let refused = try book([Self.trip.path, "-o", "x.pdf"] + arguments)
-            #expect(refused.status == 64 && refused.stderr.contains("--"), "\(arguments): \(refused)")
+            #expect(refused.status == 64 && refused.stderr.hasPrefix("collage: \(reason)")
+                    && refused.stderr.dropLast().firstIndex(of: "\n") == nil, "\(arguments): \(refused)")
         }
 
         // An output that cannot be written (its folder is a file: for root too): one line at the end, exit 1.

@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func collageRowsKeepTheCollagesProportions() throws {
-        let previews = PreviewService(renderer: SizingRenderer())
+        let previews = PreviewService(renderer: SizingRenderer(), engine: ImageEngine())
         // 40 columns = 320 px; 16:9 is 180 px high = 11.25 rows of 16 px.
         #expect(previews.collageRows(columns: 40, canvas: .default) == 12)
         #expect(previews.collageRows(columns: 80, canvas: .default) == 23)

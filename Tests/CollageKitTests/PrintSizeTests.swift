@@ -106,6 +106,33 @@ import Testing
         #expect(options.save == (try SaveOptions(quality: 70)))
     }
 
+    /// A size resets only what it decides (the page, the resolution): every
+    /// other field of `SaveOptions` is carried over, a field added later
+    /// too. Each field is set here to a value other than its default, and
+    /// the list of fields is checked, so a new one fails this test until it
+    /// is set here too (and then its loss fails it).
+    @Test func aSizeKeepsEverySaveOptionButThePageAndTheResolution() throws {
+        let given = try SaveOptions(quality: 37, resolution: PrintResolution(parsing: "600"), page: PrintSize(parsing: "A5"))
+        func fields(_ options: SaveOptions) -> [(String, String)] {
+            Mirror(reflecting: options).children.map { ($0.label ?? "?", "\($0.value)") }
+        }
+        #expect(fields(given).map(\.0) == ["quality", "resolution", "page"],
+                "SaveOptions has a new field: give it a value here other than its default")
+        for ((name, value), (_, standard)) in zip(fields(given), fields(.defaults)) {
+            #expect(value != standard, "\(name) is set to other than its default")
+        }
+        let decidedBySize: Set = ["resolution", "page"]
+        for size in ["640x480", "A4"] {
+            var options = try CollageRenderOptions(save: given)
+            try options.resize(to: SizeRequest(parsing: size), dpi: PrintResolution(parsing: "150"))
+            for ((name, value), (_, kept)) in zip(fields(given), fields(options.save)) where !decidedBySize.contains(name) {
+                #expect(kept == value, "\(name) is kept at \(size)")
+            }
+            #expect(options.save.resolution == (try PrintResolution(parsing: "150")), "\(size)")
+            #expect(options.save.page == (try PrintSize(parsing: size)), "\(size): the paper, or none for pixels")
+        }
+    }
+
     @Test func aSizeOnPaperTooLargeAtTheResolutionIsRefusedSaying() {
         #expect(throws: ValueError("size A3 at 1200 dpi is 14031x19843 pixels: each side must be 1 to 16384 pixels")) {
             try resized("A3", dpi: "1200")

@@ -79,7 +79,7 @@ import Testing
         try Data(try Self.file(kind, width: width, height: height)).write(to: URL(fileURLWithPath: path))
 
         let renderer = RecordingRenderer()
-        let previews = PreviewService(renderer: renderer, deliver: immediately)
+        let previews = PreviewService(renderer: renderer, engine: ImageEngine(), deliver: immediately)
         let done = DispatchSemaphore(value: 0)
         var result: Result<TerminalPicture, Error>?
         _ = previews.photoPreview(Photo(path: path), columns: 40, rows: 20) { result = $0; done.signal() }

@@ -7,7 +7,8 @@ import Testing
 private func makeApp(columns: Int = 80, rows: Int = 24, photos: [String] = [], trace: Bool = false)
     throws -> (TerminalApp, FakeTerminal, AppCoordinator) {
     let browser = FakeBrowser(["/pics": ["b.jpg", "a.jpg", "trips/", "c.png", "readme.txt"], "/pics/trips": []])
-    let collage = try CollageViewModel(store: InMemorySelectionStore(photos.map { Photo(path: $0) }), inspector: FakeInspector())
+    let collage = try CollageViewModel(store: InMemorySelectionStore(photos.map { Photo(path: $0) }), inspector: FakeInspector(),
+                                       renderer: FakeRenderer(), writer: FakeWriter())
     let coordinator = AppCoordinator(collage: collage, browser: browser, startDirectory: "/pics", deliver: immediately,
                                      scanQueue: scan)
     let terminal = FakeTerminal(columns: columns, rows: rows)

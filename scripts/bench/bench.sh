@@ -14,7 +14,8 @@
 #     this run measured them (run.py's goals-23.md), last.
 #
 # The results go to stdout and .build/bench/results.md. Environment:
-#   BENCH_RUNS (11), BENCH_BATCH_RUNS (5), BENCH_ONLY and the other
+#   BENCH_RUNS (11), BENCH_BATCH_RUNS (5), BENCH_BOOK (only: the book's
+#   workload alone; 0: without it), BENCH_ONLY and the other
 #   workloads' knobs (BENCH_CROP_RUNS, BENCH_PICTURE_RUNS...: see run.py),
 #   BENCH_DYNAMIC=1, BENCH_LIBRARY_ONLY=1 (only the whole-library
 #   workload, library_bench.py, with LIBRARY_BENCH_N photos: 10,000, or
@@ -69,6 +70,19 @@ if [ "${BENCH_LIBRARY_ONLY:-0}" = 1 ]; then
   exit 0
 fi
 
+# --- collage book against suggest --events + batch (issue 43) ---------------
+# BENCH_BOOK=only runs this workload alone (after the build); BENCH_BOOK=0
+# leaves it out; BENCH_BOOK_RUNS, BOOK_BENCH_N, BOOK_BENCH_PAGES_N: see
+# book_bench.py.
+book_bench() {
+  /usr/bin/python3 scripts/bench/book_bench.py "$collage" "$work" | tee -a "$work/results.md"
+}
+if [ "${BENCH_BOOK:-1}" = only ]; then
+  : > "$work/results.md"
+  book_bench
+  exit 0
+fi
+
 # --- the photos --------------------------------------------------------------
 /usr/bin/python3 scripts/bench/make_workload.py "$work/w6" 6
 # W6 in TIFF, GIF, JPEG XL and DNG (W-formats).
@@ -112,6 +126,8 @@ fi
 # --- collage suggest --recursive --events over LIBRARY_BENCH_N (10,000) small
 # photos in 400 day folders: cold, warm, after two runs at once (issue 43) ---
 library_bench
+
+[ "${BENCH_BOOK:-1}" = 0 ] || book_bench
 
 # --- issue 23's goals, as this run measured them: the results' last table ----
 { echo; cat "$work/goals-23.md"; } | tee -a "$work/results.md"

@@ -297,11 +297,11 @@ public struct CollageRenderOptions: Equatable, Sendable {
         switch request {
         case let .pixels(pixels):
             size = pixels
-            save = try SaveOptions(quality: save.quality, resolution: dpi)
+            save = save.sized(to: request, resolution: dpi)
         case let .paper(paper):
             let resolution = dpi ?? .default
             size = RequestedSize(try paper.canvas(at: resolution))
-            save = try SaveOptions(quality: save.quality, resolution: resolution, page: paper)
+            save = save.sized(to: request, resolution: resolution)
         }
     }
 }

@@ -22,8 +22,10 @@ public struct BookOptions: Sendable {
     /// the layout (a list's `#layout` overrides it), background, crop, fit,
     /// captions, font, text colour and save quality asked.
     public var drawing: CollageRenderOptions
-    /// The margin inside the trim and the gap between photos, in pixels;
-    /// nil: `safeMarginMicrometres` and `gapMicrometres` at `dpi`.
+    /// The photos' margin inside the trim (0: a photo on the trim runs into
+    /// the bleed; the words keep to `safeMarginMicrometres` whatever it is)
+    /// and the gap between photos, in pixels; nil: `safeMarginMicrometres`
+    /// and `gapMicrometres` at `dpi`.
     public var margin: Int?
     public var gap: Int?
 
@@ -284,13 +286,7 @@ public final class BookService {
         let hero = plan.hero.flatMap { present([$0], title: cover.title, keepingEven: false).first }
         let coverPage: CollagePage
         if let hero {
-            // The photo over the whole page, into the bleed; its words on bands inside the margin.
-            let options = layout.fullPage()
-            // The title as the pages' titles are measured: the same type, its band as tall as its lines.
-            let measured = try engine.measure(try CollageTitle(cover.title), try layout.render(title: cover.title, mode: nil),
-                                              width: layout.canvas.width)
-            coverPage = layout.cover(CollagePage(try engine.renderNoting([hero], options: options, text: .apart).collage,
-                                                 options: options), title: cover.title, dates: cover.dates, measured: measured)
+            coverPage = try self.cover(hero, cover, layout: layout)
         } else {
             coverPage = layout.blankPage(title: cover.title)
                 .adding(cover.dates.map { [layout.footer($0, scale: 0.8)] } ?? [])
@@ -304,11 +300,63 @@ public final class BookService {
                 continue
             }
             let options = try layout.render(title: page.title, mode: page.layout)
-            let drawn = CollagePage(try engine.renderNoting(photos, options: options, text: .apart).collage, options: options)
+            let band = try titleBand(page.title, options: options, layout: layout)
+            let top = layout.words + (band.map { $0.rect.height + layout.gap } ?? 0)
+            let area = CellRect(x: layout.inset, y: top, width: layout.canvas.width - 2 * layout.inset,
+                                height: layout.canvas.height - layout.words - top)
+            let drawn = try draw(photos, in: area, title: band, options: options, layout: layout)
             let number = pagesWritten + 1
             try add(drawn.adding([layout.footer(String(number), scale: 0.6)]), number)
             pagesWritten = number
         }
+    }
+
+    /// A title's band across the top of a page, inside the safe margin, as
+    /// tall as its lines in the pages' type (nil: no font to draw it).
+    private func titleBand(_ title: String, options: CollageRenderOptions, layout: PageLayout) throws -> TitleBand? {
+        guard let measured = try engine.planner.measure(try CollageTitle(title), options, width: layout.canvas.width) else { return nil }
+        return TitleBand(text: title, rect: CellRect(x: layout.words, y: layout.words, width: layout.canvas.width - 2 * layout.words,
+                                                     height: measured.bandHeight),
+                         fontPixels: measured.fontPixels)
+    }
+
+    /// `photos` laid out in `area` of the page (a cell on its edge runs to
+    /// the page's edge: into the bleed), with `title`'s band, drawn with
+    /// their words apart.
+    private func draw(_ photos: [Photo], in area: CellRect, title: TitleBand?, options: CollageRenderOptions,
+                      layout: PageLayout) throws -> CollagePage {
+        var inside = options
+        inside.size = RequestedSize(try CanvasSize(width: area.width, height: area.height))
+        inside.margin = 0
+        inside.title = nil
+        let laidOut = try engine.planner.plan(photos, options: inside)
+        let plan = LayoutPlan(canvas: layout.canvas, layout: laidOut.layout,
+                              cells: laidOut.cells.map { CellRect(x: $0.x + area.x, y: $0.y + area.y, width: $0.width, height: $0.height) },
+                              fit: laidOut.fit, title: title)
+        return CollagePage(try engine.drawNoting(photos, plan: plan, options: options, text: .apart).collage, options: options)
+    }
+
+    /// The cover: the title where the pages have theirs and the dates under
+    /// it, on the background; the photo below them, to the page's edges and
+    /// into the bleed (no word over it: the top of a head, a face, stays clear).
+    private func cover(_ hero: Photo, _ cover: BookCover, layout: PageLayout) throws -> CollagePage {
+        let options = try layout.render(title: cover.title, mode: nil)
+        let band = try titleBand(cover.title, options: options, layout: layout)
+        var top = layout.words + (band?.rect.height ?? 0)
+        var dates: [CollageText] = []
+        if let text = cover.dates {
+            let line = layout.footer(text, scale: 0.8)
+            let height = Int((line.fontPixels * 1.6).rounded())
+            dates = [CollageText(text: text, font: line.font, fontPixels: line.fontPixels, colour: line.colour,
+                                 box: CellRect(x: layout.words, y: top, width: line.box.width, height: height), lines: 1)]
+            top += height
+        }
+        top += (layout.words - layout.bleed) / 2
+        var whole = layout.fullPage()
+        whole.title = options.title
+        let page = try draw([hero], in: CellRect(x: 0, y: top, width: layout.canvas.width, height: layout.canvas.height - top),
+                            title: band, options: whole, layout: layout)
+        return page.adding(dates)
     }
 
     /// The photos that are still there to draw; each one gone since it was
@@ -332,7 +380,12 @@ public final class BookService {
 struct PageLayout {
     let canvas: CanvasSize
     let save: SaveOptions
-    let margin: Int
+    /// The words' distance from the page's edge: the bleed and the safe
+    /// margin inside the trim (the margin asked when it is wider).
+    let words: Int
+    /// The photos' distance from the page's edge: the bleed and the margin
+    /// (none when the margin is 0: the photos on the trim run into the bleed).
+    let inset: Int
     let bleed: Int
     let gap: Int
     let titlePixels: Double
@@ -345,7 +398,9 @@ struct PageLayout {
         canvas = page.canvas
         save = try SaveOptions(quality: options.drawing.save.quality, resolution: options.resolution, page: page.paper)
         bleed = options.pixels(options.bleedMicrometres)
-        margin = bleed + (options.margin ?? options.pixels(BookOptions.safeMarginMicrometres))
+        let margin = options.margin ?? options.pixels(BookOptions.safeMarginMicrometres)
+        words = bleed + max(margin, options.pixels(BookOptions.safeMarginMicrometres))
+        inset = margin == 0 ? 0 : bleed + margin
         gap = options.gap ?? options.pixels(BookOptions.gapMicrometres)
         titlePixels = TitleRequest.fontPixels(for: RequestedSize(canvas), font: options.drawing.font)
         drawing = options.drawing
@@ -358,7 +413,7 @@ struct PageLayout {
         var options = drawing
         options.size = RequestedSize(canvas)
         options.layout = mode ?? drawing.layout
-        options.margin = margin
+        options.margin = words
         options.gap = gap
         options.save = save
         options.title = try CollageTitle(title)
@@ -370,11 +425,11 @@ struct PageLayout {
         CollageText(text: text, font: drawing.font?.description ?? CollageFont.captionDefault,
                     fontPixels: (titlePixels * scale).rounded(),
                     colour: ink,
-                    box: CellRect(x: margin, y: canvas.height - margin, width: canvas.width - 2 * margin,
-                                  height: margin - bleed), lines: 1)
+                    box: CellRect(x: words, y: canvas.height - words, width: canvas.width - 2 * words,
+                                  height: words - bleed), lines: 1)
     }
 
-    /// One photo over the whole canvas, bleed and all: no margin, gap or title.
+    /// A cover's photo: the book's drawing, auto, with no margin, gap, title or caption.
     func fullPage() -> CollageRenderOptions {
         var options = drawing
         options.size = RequestedSize(canvas)
@@ -387,43 +442,14 @@ struct PageLayout {
         return options
     }
 
-    /// `photo` (a `fullPage`) as a cover: the title across its top and the
-    /// dates across its foot, each on a translucent band from the page's
-    /// edge (the bleed too) to inside the margin, the words inside the
-    /// margin, in the captions' colours (white on dark unless --text-colour).
-    /// `measured`: the title as a page's is measured (nil: no font, room for two lines).
-    func cover(_ photo: CollagePage, title: String, dates: String?, measured: TitleRequest?) -> CollagePage {
-        let colours = CaptionBand.colours(text: drawing.textColour)
-        let titlePixels = measured?.fontPixels ?? self.titlePixels
-        let titleHeight = measured?.textHeight ?? Int((titlePixels * 1.5 * Double(TitleRequest.maximumLines)).rounded())
-        let datesPixels = (titlePixels * 0.8).rounded()
-        let datesHeight = Int((datesPixels * 1.6).rounded())
-        let width = canvas.width - 2 * margin
-        let titleBox = CellRect(x: margin, y: margin, width: width, height: titleHeight)
-        let datesBox = CellRect(x: margin, y: canvas.height - margin - datesHeight, width: width, height: datesHeight)
-        var shades = [TextShade(box: CellRect(x: 0, y: 0, width: canvas.width, height: margin + titleHeight + margin / 2),
-                                colour: colours.band, opacity: CaptionBand.opacity)]
-        var texts = [CollageText(text: title, font: drawing.font?.description ?? CollageFont.titleDefault, fontPixels: titlePixels,
-                                 colour: colours.text, box: titleBox, lines: TitleRequest.maximumLines)]
-        if let dates {
-            let top = datesBox.y - margin / 2
-            shades.append(TextShade(box: CellRect(x: 0, y: top, width: canvas.width, height: canvas.height - top),
-                                    colour: colours.band, opacity: CaptionBand.opacity))
-            texts.append(CollageText(text: dates, font: drawing.font?.description ?? CollageFont.captionDefault,
-                                     fontPixels: datesPixels, colour: colours.text, box: datesBox, lines: 1))
-        }
-        return CollagePage(image: photo.image, background: photo.background, cells: photo.cells, shades: photo.shades + shades,
-                           texts: photo.texts + texts, title: title)
-    }
-
     /// A cover with no photo: its title alone, centred.
     func blankPage(title: String) -> CollagePage {
         CollagePage(image: RGBImage(width: canvas.width, height: canvas.height, filledWith: drawing.background),
                     background: drawing.background, cells: [], shades: [],
                     texts: [CollageText(text: title, font: drawing.font?.description ?? CollageFont.titleDefault, fontPixels: titlePixels,
                                         colour: ink,
-                                        box: CellRect(x: margin, y: margin, width: canvas.width - 2 * margin,
-                                                      height: canvas.height - 2 * margin),
+                                        box: CellRect(x: words, y: words, width: canvas.width - 2 * words,
+                                                      height: canvas.height - 2 * words),
                                         lines: TitleRequest.maximumLines)],
                     title: title)
     }

@@ -155,14 +155,14 @@ public final class MeasuresCache: @unchecked Sendable {
         if result == SQLITE_OK { result = run("PRAGMA synchronous=NORMAL") }
         var version: Int32 = 0
         if result == SQLITE_OK {
-            result = Self.query(database, "PRAGMA user_version") { version = sqlite3_column_int($0, 0) }
+            result = Self.query(database, "PRAGMA user_version", row: { version = sqlite3_column_int($0, 0) })
         }
         if result == SQLITE_OK && version != Self.version {
             // Asked again inside the write lock: another run may have just
             // made the table (and written rows to it).
             result = run("BEGIN IMMEDIATE")
             if result == SQLITE_OK {
-                result = Self.query(database, "PRAGMA user_version") { version = sqlite3_column_int($0, 0) }
+                result = Self.query(database, "PRAGMA user_version", row: { version = sqlite3_column_int($0, 0) })
             }
             if result == SQLITE_OK && version != Self.version {
                 result = run("DROP TABLE IF EXISTS photos; " + Self.schema + "; PRAGMA user_version=\(Self.version)")

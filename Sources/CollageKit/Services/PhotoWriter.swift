@@ -30,7 +30,7 @@ public final class PhotoWriter: PhotoWriting {
     private let encoder: ImageEncoding
     private let queue: DispatchQueue
 
-    public init(encoder: ImageEncoding = ImageEngine(),
+    public init(encoder: ImageEncoding,
                 queue: DispatchQueue = DispatchQueue(label: "collage.photo-writer", qos: .userInitiated)) {
         self.encoder = encoder
         self.queue = queue

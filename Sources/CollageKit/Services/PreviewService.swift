@@ -58,7 +58,7 @@ public final class PreviewService: PreviewProviding {
     /// The crop centres of the last collage picture, its photos and options.
     private let lastCentres = Locked<(photos: [Photo], options: CollageRenderOptions, centres: [PhotoFocus])?>(nil)
 
-    public init(renderer: PictureRendering, engine: any PreviewDrawing = ImageEngine(),
+    public init(renderer: PictureRendering, engine: any PreviewDrawing,
                 deliver: @escaping Deliver = deliverOnMain, cacheLimit: Int = 64) {
         self.renderer = renderer
         self.engine = engine

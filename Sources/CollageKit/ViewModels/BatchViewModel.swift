@@ -256,19 +256,15 @@ public final class BatchViewModel {
     /// necessarily in list order), from the worker that finished it.
     public var results: AnyPublisher<BatchResult, Never> { resultsSubject.eraseToAnyPublisher() }
 
-    /// Services default to the real engine, with each collage's decoding
-    /// given its share of the cores: `jobs` collages times their decode
-    /// threads stay within the machine.
-    public init(options: BatchOptions, inspector: PhotoInspecting? = nil, renderer: CollageRendering? = nil,
-                writer: PhotoWriting? = nil) {
+    /// The services are the app's (`AppServices.batch`, which gives each
+    /// collage's decoding its share of the cores) or a test's fakes.
+    public init(options: BatchOptions, inspector: PhotoInspecting, renderer: CollageRendering, writer: PhotoWriting) {
         self.options = options
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let engine = ImageEngine(maxDecodedPixels: options.maxDecodedPixels, decodeThreads: max(1, cores / options.jobs))
         // A dry run draws nothing: there `add` checks as it always does (a JPEG
         // whose structure is not plainly whole, and a GIF, drawn small).
-        self.inspector = options.dryRun ? inspector ?? engine : DrawnNext(inspector ?? engine)
-        self.renderer = renderer ?? engine
-        self.writer = writer ?? PhotoWriter(encoder: engine)
+        self.inspector = options.dryRun ? inspector : DrawnNext(inspector)
+        self.renderer = renderer
+        self.writer = writer
     }
 
     /// Makes every collage of `groups`, `options.jobs` at a time, pulling the

@@ -65,9 +65,9 @@ public final class CollageViewModel {
     }
 
     public init(store: SelectionStore,
-                inspector: PhotoInspecting = ImageEngine(),
-                renderer: CollageRendering = ImageEngine(),
-                writer: PhotoWriting = PhotoWriter(),
+                inspector: PhotoInspecting,
+                renderer: CollageRendering,
+                writer: PhotoWriting,
                 workQueue: DispatchQueue = .global(qos: .userInitiated),
                 resources: ResourceCounter = ResourceCounter(),
                 notice: @escaping @Sendable (PhotoNotice) -> Void = { _ in }) throws {

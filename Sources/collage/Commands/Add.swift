@@ -6,7 +6,7 @@ import Combine
 import OpenCombine
 #endif
 
-struct Add: ParsableCommand {
+struct Add: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Add photos to the collage.",
@@ -23,21 +23,22 @@ struct Add: ParsableCommand {
     var files: [String]
 
     @OptionGroup var limits: LimitOptionGroup
+    var pixelLimit: PixelLimit { limits.maxPixels }
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one photo to add") }
     }
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         // By their exact bytes: a file name need not be UTF-8.
         try Self.add(RawArguments.bytes(of: files).map { Photo(resolvingFileSystemPath: $0) },
-                     maxDecodedPixels: limits.maxPixels.pixels)
+                     services: services)
     }
 
     /// Adds `photos` as one pick (all or nothing, under the collage's rules)
     /// and prints what became of it: `add`'s, and `suggest --add`'s.
-    static func add(_ photos: [Photo], maxDecodedPixels: UInt64) throws {
-        let viewModel = try makeCollageViewModel(maxDecodedPixels: maxDecodedPixels)
+    static func add(_ photos: [Photo], services: AppServices) throws {
+        let viewModel = try makeCollageViewModel(services)
         let source = CommandLinePhotoSource()
         var outcome: CollageEvent?
         let listening = viewModel.events.sink { outcome = $0 }

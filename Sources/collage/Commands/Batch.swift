@@ -7,7 +7,7 @@ import Combine
 import OpenCombine
 #endif
 
-struct Batch: ParsableCommand {
+struct Batch: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "batch",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Make many collages from a list of photos.",
@@ -88,6 +88,7 @@ struct Batch: ParsableCommand {
     @OptionGroup var render: RenderOptionGroup
 
     @OptionGroup var limits: LimitOptionGroup
+    var pixelLimit: PixelLimit { limits.maxPixels }
 
     // Unconditional: "-1" is the value (refused below with the reason), not an option.
     @Option(parsing: .unconditional, help: ArgumentHelp("Collages made at once (default: the number of cores).", valueName: "n"))
@@ -124,7 +125,7 @@ struct Batch: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         let workingDirectory = FileManager.default.currentDirectoryPath
         let outputDirectory = URL(fileURLWithPath: Photo(resolving: output, against: workingDirectory).path)
         // The output folder is made by the view model, when a collage is first written.
@@ -147,7 +148,7 @@ struct Batch: ParsableCommand {
                                    skipExisting: skipExisting, dryRun: dryRun,
                                    maxDecodedPixels: limits.maxPixels.pixels, shard: shard ?? .whole,
                                    dpi: render.layout.dpi)
-        let viewModel = BatchViewModel(options: options)
+        let viewModel = services.batch(options)
         let progress = BatchProgressView(total: listSource.countGroups(including: options.makes), dryRun: dryRun,
                                          planOnStandardOutput: !reportIsStandardOutput)
         let subscription = viewModel.results.sink { result in

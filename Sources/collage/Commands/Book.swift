@@ -2,15 +2,15 @@ import ArgumentParser
 import CollageKit
 import Foundation
 
-struct Book: ParsableCommand {
+struct Book: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "book",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Make a photo book (a PDF) of a trip's folders.",
         discussion: """
             Groups the photos under the paths into events, as `suggest --events`
-            does, and makes a book of them: a cover (the best photo, people
-            preferred, over the whole page and into the bleed, with the title
-            and the dates the trip spans), then each event in
+            does, and makes a book of them: a cover (the title and the dates
+            the trip spans, and under them the best photo, people preferred,
+            to the page's edges and into the bleed), then each event in
             the order taken, one collage page each of its best 2, 4 or 6 photos,
             titled with its place and date ("Arezzo · Oct 22, 2008") and
             numbered. An event with more than six photos worth showing takes
@@ -23,19 +23,21 @@ struct Book: ParsableCommand {
             Without --title the cover is titled with the trip's place and
             month ("Tuscany · October 2008": the region when the photos lie
             in several towns). Every page has --size's paper and the same
-            margins (12 mm inside the trim) and type; --bleed adds to each side.
+            margins (12 mm inside the trim) and type; --bleed adds to each side,
+            and a photo on the trim runs into it.
 
             --size is the page, on paper or in pixels (default A4; A4-landscape
             turns every page), drawn at --dpi (default 300). --title is the
             cover's. Each page is drawn as `save` draws a collage, and takes its
             --layout, --background, --crop, --fit, --caption, --font and
-            --text-colour; --margin and --gap in pixels replace the book's
-            12 mm margin and 3 mm gap.
+            --text-colour; --margin and --gap in pixels replace the photos'
+            12 mm margin and 3 mm gap (titles and numbers keep to the 12 mm;
+            --margin 0 takes the photos to the trim at the page's sides).
 
             -o FILE.pdf writes one PDF (replaced whole when all pages are
-            written: a failure leaves what was there). With --format jpg or
-            png, -o names a folder of page images, page-001 the cover, made
-            when every page is written.
+            written: a failure leaves what was there). With --format jpg,
+            png, avif or webp, -o names a folder of page images, page-001 the
+            cover, made when every page is written.
 
             --list FILE (- for standard input) makes the book from a batch list
             instead, as `suggest --events` prints one: a page per collage, its
@@ -50,7 +52,7 @@ struct Book: ParsableCommand {
               completion: .file())
     var paths: [String] = []
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF to write (a folder with --format jpg or png).", valueName: "file"),
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF to write (a folder with --format jpg, png, avif or webp).", valueName: "file"),
             completion: .file())
     var output: String
 
@@ -67,7 +69,8 @@ struct Book: ParsableCommand {
     @Option(help: ArgumentHelp("At most N pages, the cover included.", valueName: "n"))
     var pages: Int?
 
-    @Option(help: ArgumentHelp("Add LENGTH to each side of every page for the print shop to trim (e.g. 3mm, 0.125in); titles and numbers stay inside the trim's margin.",
+    // Unconditional: "-3mm" is the value (refused with the reason), not an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Add LENGTH to each side of every page for the print shop to trim (e.g. 3mm, 0.125in); photos on the trim run into it; titles and numbers stay inside the trim's 12 mm margin.",
                                valueName: "length"))
     var bleed: String = "0mm"
 
@@ -75,16 +78,14 @@ struct Book: ParsableCommand {
             completion: .file())
     var list: String?
 
-    @Option(help: "pdf, or jpg or png for a folder of page images.")
+    @Option(help: "pdf, or an image format (jpg, png, avif, webp) for a folder of page images.")
     var format: ImageFormat = .pdf
 
     @OptionGroup var limits: LimitOptionGroup
+    var pixelLimit: PixelLimit { limits.maxPixels }
 
-    /// `size`, A4 when not given: `--size`'s own default is a screen's pixels.
-    private var size: SizeRequest {
-        CommandLine.arguments.contains(where: { $0 == "--size" || $0.hasPrefix("--size=") })
-            ? drawing.canvas.size : .paper(try! PrintSize(parsing: "A4")!)
-    }
+    /// `--size`, A4 when not given: the other commands' default is a screen's pixels.
+    private var size: SizeRequest { drawing.canvas.requested ?? .paper(try! PrintSize(parsing: "A4")!) }
 
     /// The book asked for; `withDrawing` false: the page and bleed alone
     /// (for `validate`: the drawing's options warn of missing fonts, once, in `run`).
@@ -95,7 +96,7 @@ struct Book: ParsableCommand {
         return BookOptions(size: size, dpi: drawing.dpi, title: drawing.title, maxPages: pages,
                            bleedMicrometres: bleedMicrometres, format: format,
                            drawing: withDrawing ? try drawing.renderOptions() : .defaults,
-                           margin: drawing.margin > 0 ? drawing.margin : nil, gap: drawing.gap > 0 ? drawing.gap : nil)
+                           margin: drawing.requestedMargin, gap: drawing.requestedGap)
     }
 
     func validate() throws {
@@ -104,19 +105,14 @@ struct Book: ParsableCommand {
         if let pages, pages < 1 { throw ValidationError("--pages \(pages) is less than 1: a book has at least its cover") }
         if size.aspectRatio == nil { throw ValidationError("--size needs both sides, e.g. A4 or 2480x3508") }
         if let refusal = try options(withDrawing: false).bleedRefusal() { throw ValidationError("--bleed \(refusal)") }
-        if !format.isPage && !["jpg", "png"].contains(format.fileExtension) {
-            throw ValidationError("--format \(format.fileExtension): a book is pdf, or page images in jpg or png")
-        }
     }
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         let options = try options()
-        let engine = ImageEngine(maxDecodedPixels: limits.maxPixels.pixels)
         let cache = MeasuresCache()
         if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
         if let warning = cache.warning { Console.warning(warning) }
-        let service = BookService(engine: engine, suggester: SuggestService(measurer: engine, cache: cache),
-                                  note: { Console.warning($0) })
+        let service = services.book(cache: cache, note: { Console.warning($0) })
         let workingDirectory = FileManager.default.currentDirectoryPath
         let destination = Photo(resolving: output, against: workingDirectory).path
         do {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CollageKit
 
-struct Caption: ParsableCommand {
+struct Caption: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "caption",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Give a photo a caption of your own, or clear it.",
@@ -34,7 +34,7 @@ struct Caption: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         var caption: String?
         if let text {
             do {
@@ -43,6 +43,6 @@ struct Caption: ParsableCommand {
                 throw ValidationError(error.description)
             }
         }
-        try report(try makeCollageViewModel().setCaption(caption, at: index - 1))
+        try report(try makeCollageViewModel(services).setCaption(caption, at: index - 1))
     }
 }

@@ -3,7 +3,7 @@ import CollageKit
 import CollageTerminal
 import Foundation
 
-struct CollageCommand: ParsableCommand {
+struct CollageCommand: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "collage",
         abstract: "Compose photo collages of up to 6 photos (\(ImageFormat.readTitles)), from the terminal.",
@@ -76,11 +76,11 @@ struct CollageCommand: ParsableCommand {
     @OptionGroup var render: RenderOptionGroup
 
     /// With no subcommand: the collage screen on a terminal, the help otherwise.
-    func run() throws {
+    func run(with services: AppServices) throws {
         guard SystemTerminal.isInteractive else {
             print(Self.helpMessage())
             return
         }
-        try runTerminalUI(photosAt: nil, graphics: .auto, options: try render.renderOptions())
+        try runTerminalUI(services, photosAt: nil, graphics: .auto, options: try render.renderOptions())
     }
 }

@@ -43,7 +43,12 @@ enum CommandLineEntry {
         }
         do {
             var command = try CollageCommand.parseAsRoot()
-            try command.run()
+            if let serviced = command as? any ServicedCommand {
+                // The one place the services are built (at the command's --max-pixels).
+                try serviced.run(with: AppServices(maxDecodedPixels: serviced.pixelLimit.pixels))
+            } else {
+                try command.run()
+            }
             exit(0)
         } catch let code as ExitCode {
             exit(code.rawValue)  // the command has said why

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CollageKit
 
-struct Focus: ParsableCommand {
+struct Focus: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "focus",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Choose where a photo's crop is centred, or clear that choice.",
@@ -42,7 +42,7 @@ struct Focus: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         var focus: PhotoFocus?
         if let x, let y {
             do {
@@ -51,6 +51,6 @@ struct Focus: ParsableCommand {
                 throw ValidationError(error.description)
             }
         }
-        try report(try makeCollageViewModel().setFocus(focus, at: index - 1))
+        try report(try makeCollageViewModel(services).setFocus(focus, at: index - 1))
     }
 }

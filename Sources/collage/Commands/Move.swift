@@ -1,7 +1,7 @@
 import ArgumentParser
 import CollageKit
 
-struct Move: ParsableCommand {
+struct Move: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "move",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Move a photo to another place in the collage (and so another cell).",
@@ -17,7 +17,7 @@ struct Move: ParsableCommand {
     @Argument(help: ArgumentHelp("The number it gets.", valueName: "to"))
     var to: Int
 
-    func run() throws {
-        try report(try makeCollageViewModel().move(from: from - 1, to: to - 1))
+    func run(with services: AppServices) throws {
+        try report(try makeCollageViewModel(services).move(from: from - 1, to: to - 1))
     }
 }

@@ -3,7 +3,7 @@ import CollageKit
 import CollageTerminal
 import Foundation
 
-struct Pick: ParsableCommand {
+struct Pick: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "pick",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Pick photos in a full-screen folder browser.",
@@ -49,7 +49,7 @@ struct Pick: ParsableCommand {
 
     @OptionGroup var render: RenderOptionGroup
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         // The folder's exact bytes: its name need not be UTF-8.
         let typed = directory.map { RawArguments.bytes(of: [$0])[0] } ?? [UInt8(ascii: ".")]
         let folder = Photo(resolvingFileSystemPath: typed)
@@ -66,6 +66,6 @@ struct Pick: ParsableCommand {
             Console.error("\(folder.path): \(reason)")
             throw ExitCode.failure
         }
-        try runTerminalUI(photosAt: folder, graphics: graphics, options: try render.renderOptions())
+        try runTerminalUI(services, photosAt: folder, graphics: graphics, options: try render.renderOptions())
     }
 }

@@ -3,7 +3,7 @@ import CollageKit
 import CollageTerminal
 import Foundation
 
-struct Preview: ParsableCommand {
+struct Preview: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Draw the current collage in the terminal, once.",
@@ -42,8 +42,8 @@ struct Preview: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let state = try makeCollageViewModel().currentState
+    func run(with services: AppServices) throws {
+        let state = try makeCollageViewModel(services).currentState
         guard !state.photos.isEmpty else {
             Console.error("the collage is empty")
             throw ExitCode.failure
@@ -59,7 +59,7 @@ struct Preview: ParsableCommand {
         let renderer = ChafaPictureRenderer(
             kind: kind, noColor: ANSIScreenWriter.noColorRequested(in: environment), terminal: terminal)
 
-        let previews = PreviewService(renderer: renderer)
+        let previews = services.previews(renderer: renderer)
         // Drawn as a save would draw it: with the collage's own title unless --title gives one.
         let options = try layout.renderOptions().titled(state.collageTitle)
         let columns = width ?? terminal?.columns ?? 80

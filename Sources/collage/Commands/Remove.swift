@@ -1,7 +1,7 @@
 import ArgumentParser
 import CollageKit
 
-struct Remove: ParsableCommand {
+struct Remove: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Remove photos from the collage, by their numbers in `collage status`.",
@@ -18,7 +18,7 @@ struct Remove: ParsableCommand {
         if indices.isEmpty { throw ValidationError("name at least one photo number to remove") }
     }
 
-    func run() throws {
-        try report(try makeCollageViewModel().remove(at: indices.map { $0 - 1 }))
+    func run(with services: AppServices) throws {
+        try report(try makeCollageViewModel(services).remove(at: indices.map { $0 - 1 }))
     }
 }

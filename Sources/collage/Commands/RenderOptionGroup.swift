@@ -8,10 +8,16 @@ import CollageKit
 /// read (suggest chose for 1920x1080 whatever was asked). A command with an
 /// option group of the root's type is given the root's value.
 struct CanvasSizeOption: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Canvas size in pixels, or on paper (drawn at --dpi where the command takes it): \(PrintSize.papers.map(\.name).joined(separator: ", ")) (portrait; A4-landscape turns one), or WIDTHxHEIGHT in in, cm or mm (6x4in, 15x10cm, 210x297mm). With the rows layout, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width.",
+    // Optional, with its default in the words, so that a command whose
+    // default is another (`book`'s A4) can tell it was not given.
+    @Option(name: .customLong("size"), help: ArgumentHelp(
+        "Canvas size in pixels, or on paper (drawn at --dpi where the command takes it): \(PrintSize.papers.map(\.name).joined(separator: ", ")) (portrait; A4-landscape turns one), or WIDTHxHEIGHT in in, cm or mm (6x4in, 15x10cm, 210x297mm). With the rows layout, WIDTHx leaves the height to the photos; with columns, xHEIGHT the width. (default: \(SizeRequest.default))",
         valueName: "WxH"))
-    var size: SizeRequest = .default
+    var requested: SizeRequest?
+
+    /// The size asked, else a screen's (the default every command but
+    /// `book` draws; a book's pages are A4 unless asked: `Book.size`).
+    var size: SizeRequest { requested ?? .default }
 }
 
 /// How the canvas is laid out and drawn: the options every command that
@@ -32,11 +38,17 @@ struct LayoutOptionGroup: ParsableArguments {
     var background: RGBColor = .white
 
     // Unconditional: "-1" is the value (refused below with the reason), not an option.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space between neighbouring cells, in pixels.", valueName: "px"))
-    var gap: Int = 0
+    // Optional, their default in the words, as --size: a book's are its own
+    // unless given, and `book --margin 0` takes photos to the trim.
+    @Option(name: .customLong("gap"), parsing: .unconditional,
+            help: ArgumentHelp("Space between neighbouring cells, in pixels. (default: 0)", valueName: "px"))
+    var requestedGap: Int?
+    var gap: Int { requestedGap ?? 0 }
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Space around the edge of the canvas, in pixels.", valueName: "px"))
-    var margin: Int = 0
+    @Option(name: .customLong("margin"), parsing: .unconditional,
+            help: ArgumentHelp("Space around the edge of the canvas, in pixels. (default: 0)", valueName: "px"))
+    var requestedMargin: Int?
+    var margin: Int { requestedMargin ?? 0 }
 
     @OptionGroup var placement: PlacementOptionGroup
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import CollageKit
 import Foundation
 
-struct Save: ParsableCommand {
+struct Save: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "save",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Render the collage to a \(ImageFormat.savedTitles) file, then empty the selection.",
@@ -48,6 +48,7 @@ struct Save: ParsableCommand {
     @OptionGroup var render: RenderOptionGroup
 
     @OptionGroup var limits: LimitOptionGroup
+    var pixelLimit: PixelLimit { limits.maxPixels }
 
     @Flag(help: "Replace the output file if it exists.")
     var force = false
@@ -95,15 +96,15 @@ struct Save: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         let options = try render.renderOptions()
-        if toStandardOutput { return try send(format ?? .standard, options) }
+        if toStandardOutput { return try send(format ?? .standard, options, services: services) }
         var target = SaveDestination(output: output, workingDirectory: FileManager.default.currentDirectoryPath) {
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: $0, isDirectory: &isFolder) && isFolder.boolValue
         }
         if let format { target.defaultFormat = format }
-        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels.pixels)
+        let viewModel = try makeCollageViewModel(services)
         // Refused saves (odd count, missing photo) say so before any folder is made.
         if let refusal = viewModel.saveRefusal {
             Console.error(refusal.description)
@@ -138,8 +139,8 @@ struct Save: ParsableCommand {
 
 extension Save {
     /// `-o -`: the collage to standard output, nothing else printed there.
-    func send(_ format: ImageFormat, _ options: CollageRenderOptions) throws {
-        let viewModel = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels.pixels)
+    func send(_ format: ImageFormat, _ options: CollageRenderOptions, services: AppServices) throws {
+        let viewModel = try makeCollageViewModel(services)
         if let refusal = viewModel.saveRefusal {
             Console.error(refusal.description)
             throw ExitCode.failure

@@ -2,7 +2,7 @@ import ArgumentParser
 import CollageKit
 import Foundation
 
-struct Status: ParsableCommand {
+struct Status: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Show the collage: how many photos, its own title, its photos and which actions are allowed.")
@@ -10,8 +10,8 @@ struct Status: ParsableCommand {
     @Flag(help: "Print one JSON object: title, collageTitle, count, photos, missing, pathBytes, focus, captions, canAdd, canClear, canSave.")
     var json = false
 
-    func run() throws {
-        let state = try makeCollageViewModel().currentState
+    func run(with services: AppServices) throws {
+        let state = try makeCollageViewModel(services).currentState
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 #endif
 
-struct Suggest: ParsableCommand {
+struct Suggest: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "suggest",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Choose the best photos of folders for a collage.",
@@ -59,6 +59,7 @@ struct Suggest: ParsableCommand {
     var json = false
 
     @OptionGroup var limits: LimitOptionGroup
+    var pixelLimit: PixelLimit { limits.maxPixels }
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("name at least one photo or folder to choose from") }
@@ -70,19 +71,18 @@ struct Suggest: ParsableCommand {
         if add && json { throw ValidationError("--add and --json do not go together") }
     }
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         let photos = RawArguments.bytes(of: paths).map { Photo(resolvingFileSystemPath: $0) }
-        let engine = ImageEngine(maxDecodedPixels: limits.maxPixels.pixels)
         let cache = MeasuresCache()
         if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
         let cacheWarning = cache.warning
         if let cacheWarning { Console.warning(cacheWarning) }
-        let service = SuggestService(measurer: engine, cache: cache)
+        let service = services.suggester(cache: cache)
         var choice = SuggestionChoice(count: count, canvasShape: size.aspectRatio!, canvasArea: size.pixelArea)
         // --add fills the collage's free places, never with a photo in it.
         var alreadyIn: [Photo] = []
         if add {
-            alreadyIn = try makeCollageViewModel(maxDecodedPixels: limits.maxPixels.pixels).currentState.photos.map { $0.focused(nil) }
+            alreadyIn = try makeCollageViewModel(services).currentState.photos.map { $0.focused(nil) }
             guard let filling = SuggestionChoice.filling(alreadyIn: alreadyIn.count, canvasShape: choice.canvasShape,
                                                          canvasArea: choice.canvasArea) else {
                 Console.error("the collage is full (\(alreadyIn.count) photos): nothing to add")
@@ -129,7 +129,7 @@ struct Suggest: ParsableCommand {
                 Console.note("the collage holds \(alreadyIn.count) \(alreadyIn.count == 1 ? "photo" : "photos"): "
                              + "adding \(chosen.count) to make \(alreadyIn.count + chosen.count)")
             }
-            try Add.add(chosen.map { report.photos[$0].photo }, maxDecodedPixels: limits.maxPixels.pixels)
+            try Add.add(chosen.map { report.photos[$0].photo }, services: services)
         } else {
             for index in chosen { writeLine(report.photos[index].photo.fileSystemPath) }
         }

@@ -153,16 +153,26 @@ func commandLineMessage(_ error: Error) -> String {
     }
 }
 
-/// The view model of the interactive collage, over the persistent selection.
-/// `maxDecodedPixels` is `--max-pixels` (`ImageEngine.maxDecodedPixels`);
+/// A command that runs on the app's services: `CommandLineEntry`, the
+/// composition root, builds them once for the command it parsed (at its
+/// `--max-pixels`) and calls `run(with:)` instead of ArgumentParser's `run()`.
+protocol ServicedCommand: ParsableCommand {
+    /// `--max-pixels`, for the commands that take it.
+    var pixelLimit: PixelLimit { get }
+    func run(with services: AppServices) throws
+}
+
+extension ServicedCommand {
+    var pixelLimit: PixelLimit { .default }
+}
+
+/// The view model of the interactive collage, over the persistent selection;
 /// `notice` is told of a damaged or soft photo (a warning line by default).
-func makeCollageViewModel(maxDecodedPixels: UInt64 = ImageEngine.defaultMaxDecodedPixels,
+func makeCollageViewModel(_ services: AppServices,
                           notice: @escaping @Sendable (PhotoNotice) -> Void = { Console.warning($0.message) }) throws -> CollageViewModel {
     let store = FileSelectionStore(directory: FileSelectionStore.defaultDirectory(), notice: Console.error)
-    let engine = ImageEngine(maxDecodedPixels: maxDecodedPixels)
     do {
-        return try CollageViewModel(store: store, inspector: engine, renderer: engine, writer: PhotoWriter(encoder: engine),
-                                    notice: notice)
+        return try services.collage(store: store, notice: notice)
     } catch {
         Console.error("\(error)")
         throw ExitCode.failure

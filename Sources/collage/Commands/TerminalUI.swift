@@ -5,7 +5,7 @@ import Foundation
 
 /// Runs the two screens of the original app in this terminal until the
 /// person quits. Refuses, with a hint, when there is no terminal.
-func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, options: CollageRenderOptions) throws {
+func runTerminalUI(_ services: AppServices, photosAt directory: Photo?, graphics: GraphicsMode, options: CollageRenderOptions) throws {
     guard SystemTerminal.isInteractive else {
         Console.error("the picker needs a terminal: without one, use `collage add FILE...` or `collage batch LIST`")
         throw ExitCode.failure
@@ -24,8 +24,9 @@ func runTerminalUI(photosAt directory: Photo?, graphics: GraphicsMode, options: 
     let noted: @Sendable (PhotoNotice) -> Void = { notice in
         notices.withLock { $0.appendOnce(notice) }
     }
-    let coordinator = AppCoordinator(collage: try makeCollageViewModel(notice: noted), previews: PreviewService(renderer: renderer),
-                                     suggester: SuggestService(measurer: ImageEngine(), cache: MeasuresCache()),
+    let coordinator = AppCoordinator(collage: try makeCollageViewModel(services, notice: noted),
+                                     previews: services.previews(renderer: renderer),
+                                     suggester: services.suggester(cache: MeasuresCache()),
                                      renderOptions: options)
     coordinator.startLiveUpdates()
     var writer = ANSIScreenWriter(noColor: noColor)

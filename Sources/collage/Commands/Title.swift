@@ -1,7 +1,7 @@
 import ArgumentParser
 import CollageKit
 
-struct Title: ParsableCommand {
+struct Title: ServicedCommand {
     static let configuration = CommandConfiguration(
         commandName: "title",  // not derived from the type name: that costs start-up time (docs/performance.md)
         abstract: "Give the collage a title of your own, or clear it.",
@@ -33,7 +33,7 @@ struct Title: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run(with services: AppServices) throws {
         var title: CollageTitle?
         if let text {
             do {
@@ -42,6 +42,6 @@ struct Title: ParsableCommand {
                 throw ValidationError(error.description)
             }
         }
-        try report(try makeCollageViewModel().setTitle(title))
+        try report(try makeCollageViewModel(services).setTitle(title))
     }
 }

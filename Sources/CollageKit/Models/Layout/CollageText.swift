@@ -41,3 +41,15 @@ public struct TextShade: Equatable, Sendable {
     /// Out of 255.
     public let opacity: UInt8
 }
+
+/// Where a collage's title and captions go: into its pixels (a raster
+/// file), or apart, measured and placed but not drawn, for a page that sets
+/// them as text over the photos (PDF: `CollagePage`).
+public enum TextDrawing: Sendable {
+    case onPixels
+    case apart
+
+    /// What `format` needs.
+    public init(for format: ImageFormat) { self = format.isPage ? .apart : .onPixels }
+}
+

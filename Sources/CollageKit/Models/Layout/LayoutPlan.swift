@@ -178,34 +178,10 @@ public enum CollageLayout {
                           fit: plan.fit, title: TitleBand(text: title.text, rect: rect, fontPixels: title.fontPixels))
     }
 
-    /// The plan of the photos alone, on the whole canvas.
+    /// The plan of the photos alone, on the whole canvas, by the mode's layout.
     static func body(_ photos: [PhotoShape], _ request: LayoutRequest) throws(LayoutError) -> LayoutPlan {
-        let count = photos.count
-        let margin = request.margin, gap = request.gap
         if let refusal = LayoutError.sideLeftOpen(request.size, request.layout) { throw refusal }
-        switch request.layout {
-        case .rows, .columns:
-            // Whole photos are contained (their cells have their shapes, to
-            // the pixel); photos the rows crop a little to fill the canvas cover.
-            let cells = try JustifiedLayout.plan(photos, request)
-            return LayoutPlan(canvas: cells.canvas, layout: request.layout, cells: cells.cells,
-                              fit: cells.cropped ? .cover : .contain)
-        case .grid, .auto:
-            guard let canvas = request.size.canvas else { preconditionFailure("both sides: refused above") }
-            let inner = (width: canvas.width - 2 * margin, height: canvas.height - 2 * margin)
-            guard count > 0 else { return LayoutPlan(canvas: canvas, layout: request.layout, cells: [], fit: request.fit) }
-            guard inner.width > 0, inner.height > 0 else { throw LayoutError.noRoom(count, request, canvas) }
-            var cells: [CellRect]
-            if request.layout == .grid {
-                cells = GridLayout(count: count).cells(canvasWidth: inner.width, canvasHeight: inner.height, gap: gap)
-            } else {
-                cells = SlicingLayout.best(for: photos, width: inner.width, height: inner.height, gap: gap,
-                                           countingPixels: true)?.cells ?? []
-            }
-            guard cells.count == count else { throw LayoutError.noRoom(count, request, canvas) }
-            cells = cells.map { CellRect(x: $0.x + margin, y: $0.y + margin, width: $0.width, height: $0.height) }
-            return LayoutPlan(canvas: canvas, layout: request.layout, cells: cells, fit: request.fit)
-        }
+        return try request.layout.geometry.layOut(photos, request)
     }
 }
 

@@ -6,14 +6,14 @@ import CollageImaging
 /// that format's saver alone.
 public struct SaveOptions: Equatable, Sendable {
     /// 1-100, for the formats that have a quality (`ImageFormat.hasQuality`).
-    public let quality: Int
+    public private(set) var quality: Int
     /// The print resolution the file says (issue #34): JPEG's JFIF density,
     /// PNG's pHYs, EXIF's XResolution and YResolution. nil: none, the file
     /// as before.
-    public let resolution: PrintResolution?
+    public private(set) var resolution: PrintResolution?
     /// The size on paper asked for (`--size A4`), drawn at `resolution`:
     /// the page a PDF is; nil for a size in pixels.
-    public let page: PrintSize?
+    public private(set) var page: PrintSize?
 
     /// The engine's default (`ci_save_options_default`): 90.
     public static let defaultQuality = Int(ci_save_options_default().quality)
@@ -38,13 +38,20 @@ public struct SaveOptions: Equatable, Sendable {
         return (Double(width) * 72 / dotsPerInch, Double(height) * 72 / dotsPerInch)
     }
 
-    /// The engine's value, but for what the engine adds itself (its
-    /// threads, the collage's date).
-    var engineOptions: ci_save_options {
-        var options = ci_save_options_default()
-        options.quality = Int32(quality)
-        options.dots_per_inch = Int32(resolution?.dotsPerInch ?? 0)
-        return options
+    /// These options for a size asked for: the one place the size resets
+    /// what follows from it, and only that. A size in pixels is no paper
+    /// (the page goes) and says the resolution `dpi` asks, none when not
+    /// asked; a size on paper is that page at `resolution`. Every other
+    /// field is carried over as it is (a copy of these options), so a
+    /// field added later is kept without being named here.
+    func sized(to request: SizeRequest, resolution: PrintResolution?) -> SaveOptions {
+        var sized = self
+        switch request {
+        case .pixels: sized.page = nil
+        case let .paper(paper): sized.page = paper
+        }
+        sized.resolution = resolution
+        return sized
     }
 }
 
