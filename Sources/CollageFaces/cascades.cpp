@@ -6,7 +6,7 @@
 //  - small frontal faces (issue #31): lbpcascade_frontalface (local binary
 //    patterns, 24 x 24 window; small_face_model.inc), for faces smaller
 //    than dlib's 80-pixel window sees. Cheap but not sure: the engine has
-//    dlib confirm what it finds (crop.c).
+//    dlib confirm what it finds (analysis/faces.c).
 // Both are evaluated by the same scan (one pyramid, one integral image a
 // level, one grouping); only a window's classification differs.
 //

@@ -114,9 +114,17 @@ import Testing
         let gif = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture("gif", "still.gif"))))
         let cut = cli.workingDirectory.appendingPathComponent("cut.gif")
         try Data(gif.prefix(gif.count / 2)).write(to: cut)
-        let refused = try cli.run("add", cut.path)
-        #expect(refused.status == 1 && refused.stderr == "collage: \(cut.path): the file is cut short (no trailer)\n",
+        // Cut in its frame's data: drawn as far as it goes, and said (issue #42).
+        let added = try cli.run("add", cut.path)
+        #expect(added.status == 0 && added.stderr.hasPrefix("collage: warning: \(cut.path): cut short: the top ")
+                    && added.stderr.hasSuffix("% of it could be drawn (the rest is empty)\n"), "\(added.stderr)")
+        // Only its trailer missing (the frame whole, the file not): refused.
+        let noTrailer = cli.workingDirectory.appendingPathComponent("no-trailer.gif")
+        try Data(gif.dropLast()).write(to: noTrailer)
+        let refused = try cli.run("add", noTrailer.path)
+        #expect(refused.status == 1 && refused.stderr == "collage: \(noTrailer.path): the file is cut short (no trailer)\n",
                 "\(refused.stderr)")
+        #expect(try cli.run("clear").status == 0)
         let renamed = cli.workingDirectory.appendingPathComponent("holiday.jpg")
         try FileManager.default.copyItem(atPath: Self.fixture("jxl", "lossy.jxl"), toPath: renamed.path)
         #expect(try cli.run("add", renamed.path).status == 0)

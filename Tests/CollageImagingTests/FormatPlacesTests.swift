@@ -25,6 +25,6 @@ import Testing
         #expect(top == ["CollageFaces", "CollageImaging", "CollageKit", "CollagePlaces", "CollageSystem", "CollageTerminal",
                         "SystemLibraries", "collage"])
         let shims = try FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent("SystemLibraries").path)
-        #expect(shims.count == 13 && shims.allSatisfy { $0.hasPrefix("C") }, "\(shims)")
+        #expect(shims.count == 14 && shims.allSatisfy { $0.hasPrefix("C") }, "\(shims)")
     }
 }

@@ -6,7 +6,7 @@ import Testing
 // Small faces (issue #31): cf_find_small_faces (Sources/CollageFaces/
 // cascades.cpp), OpenCV's LBP frontal cascade compiled in, finds candidates
 // smaller than dlib's 80-pixel window; the smart crop has dlib confirm them
-// (crop.c). These check the search itself and what the crop makes of it.
+// (analysis/faces.c). These check the search itself and what the crop makes of it.
 
 extension Grey {
     func smallFaces(region: cf_region? = nil, minSize: UInt32 = 0, maxSize: UInt32 = 90,

@@ -1,5 +1,5 @@
 // collage_faces.h — faces in a small grey picture, for placing crops
-// (the engine's crop.c). A C interface to dlib's HOG face detector and to
+// (the engine's analysis/faces.c). A C interface to dlib's HOG face detector and to
 // two of OpenCV's cascades (cascades.cpp).
 //
 // Like the engine: no global state, no exceptions or aborts across this

@@ -53,6 +53,7 @@ typedef struct {
     int screen_entries;     // the colour table size the screen descriptor states (with or without one)
     uint32_t width, height; // the screen, grown to hold the frame
     int cut_short;          // the first frame's data ended before its last row
+    uint32_t rows_reached;  // then, of a frame stored in order: the screen's rows above where it ended
     // The last read giflib asked for: how many bytes, how many came, the
     // last of them (the frame's LZW code size, when giflib refuses it).
     int last_wanted, last_got;
@@ -339,6 +340,7 @@ static ci_status reader_pixels(gif_reader *reader, ci_image *image, ci_error *er
                 // failed is the file's failure.
                 if (reader->read_error) status = gif_failure(reader, gif->Error, name, err);
                 reader->cut_short = 1;
+                reader->rows_reached = (uint32_t)(frame->Top + y);
                 passes = 0;
                 break;
             }
@@ -389,6 +391,8 @@ typedef struct {
     gif_reader reader;
     ci_image photo;
     int cut_short;
+    int interlaced;         // cut short, an interlaced frame has rows missing all the way down
+    double drawn_share;     // cut short in order: the share of the screen's rows reached, from the top
 } gif_draw;
 
 static ci_status gif_open(void *state, ci_source *source, const ci_draw_request *request, ci_header *header,
@@ -413,6 +417,8 @@ static ci_status gif_start(void *state, ci_scale *scale, ci_header *header, uint
     if (status == CI_OK) status = reader_pixels(reader, &draw->photo, err);
     header->has_alpha = reader_has_alpha(reader) || reader->cut_short;
     draw->cut_short = reader->cut_short;
+    draw->interlaced = reader->gif->Image.Interlace;
+    draw->drawn_share = reader->height ? (double)reader->rows_reached / reader->height : 0;
     reader_close(reader);
     if (status != CI_OK) return status;
     *width = draw->photo.width;
@@ -422,8 +428,17 @@ static ci_status gif_start(void *state, ci_scale *scale, ci_header *header, uint
 }
 
 // A first frame cut short is drawn as far as it goes, and said at add and
-// save, as a JPEG's corrupt data is.
+// save as a JPEG cut short is: how much of it came (issue #42: it was said
+// as corrupt data). An interlaced frame cut short has rows missing all the
+// way down (every eighth, then every fourth...): that is said as corrupt
+// data, parts missing, since no share from the top describes it.
 static int gif_corrupt_data(const void *state) { return ((const gif_draw *)state)->cut_short; }
+
+static ci_cut gif_cut_short(const void *state, double *drawn_share) {
+    const gif_draw *draw = state;
+    *drawn_share = draw->drawn_share;
+    return draw->cut_short && !draw->interlaced ? CI_CUT_ROWS_EMPTY : CI_CUT_NONE;
+}
 
 static void gif_close(void *state) {
     gif_draw *draw = state;
@@ -436,7 +451,9 @@ static void gif_close(void *state) {
 // descriptor and its colour table, then extensions and images, each a chain
 // of length-prefixed sub-blocks ending in an empty one. Every frame is
 // walked, so a GIF cut in a later frame is refused too, as a viewer playing
-// it would find.
+// it would find. A file that ends inside the first frame's data is not
+// refused: it is drawn as far as its data goes, and said to be cut short
+// with how much came (issue #42: other readers draw it).
 
 static int skip_sub_blocks(ci_walker *w) {
     for (;;) {
@@ -453,6 +470,7 @@ static int skip_colour_table(ci_walker *w, uint8_t flags) {
 }
 
 static ci_status gif_walk(ci_walker *w, const char *name, ci_error *err) {
+    int frames = 0;
     uint8_t screen[13];  // signature and logical screen descriptor
     for (int i = 0; i < 13; i++)
         if (!ci_walk_byte(w, &screen[i])) return ci_cut_short(name, "no trailer", err);
@@ -467,8 +485,10 @@ static ci_status gif_walk(ci_walker *w, const char *name, ci_error *err) {
             uint8_t descriptor[9];
             for (int i = 0; i < 9; i++)
                 if (!ci_walk_byte(w, &descriptor[i])) return ci_cut_short(name, "no trailer", err);
-            if (!skip_colour_table(w, descriptor[8]) || !ci_walk_skip(w, 1) || !skip_sub_blocks(w))
+            if (!skip_colour_table(w, descriptor[8]) || !ci_walk_skip(w, 1))
                 return ci_cut_short(name, "no trailer", err);
+            if (!skip_sub_blocks(w)) return frames == 0 ? CI_OK : ci_cut_short(name, "no trailer", err);
+            frames++;
         }
         // Any other byte begins no block: skipped, as the decode skips it.
     }
@@ -502,5 +522,6 @@ const ci_loader ci_gif_loader = {
     .open = gif_open,
     .start = gif_start,
     .corrupt_data = gif_corrupt_data,
+    .cut_short = gif_cut_short,
     .close = gif_close,
 };

@@ -254,6 +254,7 @@ typedef enum {
     CI_CUT_NONE = 0,   // whole (or not a format that tells)
     CI_CUT_ROWS = 1,   // the rows the data reached, the rest grey
     CI_CUT_SCANS = 2,  // a progressive JPEG whose later scans are missing: every row, coarse
+    CI_CUT_ROWS_EMPTY = 3, // the rows the data reached, the rest empty (a GIF's: the background shows)
 } ci_cut;
 
 #define CI_MAX_FACES 16

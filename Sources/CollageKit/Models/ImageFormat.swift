@@ -137,6 +137,9 @@ extension ImageFormat {
     public static var savedTitles: String { listed(writable.map(\.saveTitle), "or") }
     /// The extensions of the formats written: ".a, .b or .c".
     public static var savedExtensions: String { listed(writable.flatMap(\.saveExtensions).map { "." + $0 }, "or") }
+    /// The formats written as pixels (not pages), by their usual extension:
+    /// what a book's page images can be ("jpg, png or ...").
+    public static var pixelExtensions: String { listed(writable.filter { !$0.isPage }.map(\.fileExtension), "or") }
     /// The formats written with a quality: "A and B".
     public static var qualityTitles: String { listed(writable.filter(\.hasQuality).map(\.saveTitle), "and") }
     /// The formats written without one.

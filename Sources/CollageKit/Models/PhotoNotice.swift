@@ -24,9 +24,10 @@ public enum PhotoNotice: Equatable, Sendable {
     case corruptData(Photo, count: Int)
     /// The file ends before its picture does (a download that stopped):
     /// drawn as far as its data goes, the top `drawn` of its rows and the
-    /// rest grey; `drawn` nil for a progressive JPEG whose later scans are
-    /// missing, every row there but coarse.
-    case cutShort(Photo, drawn: Double?)
+    /// rest grey (a JPEG's) or empty, the background showing (a GIF's:
+    /// `restEmpty`); `drawn` nil for a progressive JPEG whose later scans
+    /// are missing, every row there but coarse.
+    case cutShort(Photo, drawn: Double?, restEmpty: Bool = false)
     /// Scaled up by `factor` to fill its cell: it will look soft.
     case enlarged(Photo, factor: Double)
     /// Printed at the print resolution asked, its cell has `dotsPerInch` of
@@ -46,13 +47,14 @@ public enum PhotoNotice: Equatable, Sendable {
         switch self {
         case let .corruptData(photo, _):
             return "\(photo.path): the file has corrupt data: it is drawn as far as it decodes, and parts may be garbled"
-        case let .cutShort(photo, nil):
+        case let .cutShort(photo, nil, _):
             return "\(photo.path): cut short: it is drawn coarse because its later scans are missing"
-        case let .cutShort(photo, drawn?):
-            // Down, so that "100%" never says a grey row is drawn; a sliver is 1%, not 0.
+        case let .cutShort(photo, drawn?, restEmpty):
+            // Down, so that "100%" never says a missing row is drawn; a sliver is 1%, not 0.
             let percent = min(99, Int((drawn * 100).rounded(.down)))
-            if drawn <= 0 { return "\(photo.path): cut short: none of it could be drawn (it is grey)" }
-            return "\(photo.path): cut short: the top \(max(1, percent))% of it could be drawn (the rest is grey)"
+            let rest = restEmpty ? "empty" : "grey"
+            if drawn <= 0 { return "\(photo.path): cut short: none of it could be drawn (it is \(rest))" }
+            return "\(photo.path): cut short: the top \(max(1, percent))% of it could be drawn (the rest is \(rest))"
         case let .enlarged(photo, factor):
             return "\(photo.path) is enlarged \(String(format: "%.1f", factor))x to fill its cell: it will look soft"
         case let .softPrint(photo, dotsPerInch):

@@ -440,6 +440,7 @@ extension PhotoNotice {
     static func damage(of placement: ci_placement, photo: Photo) -> PhotoNotice? {
         switch placement.cut_short {
         case CI_CUT_ROWS: return .cutShort(photo, drawn: placement.drawn_share)
+        case CI_CUT_ROWS_EMPTY: return .cutShort(photo, drawn: placement.drawn_share, restEmpty: true)
         case CI_CUT_SCANS: return .cutShort(photo, drawn: nil)
         default: return placement.corrupt_data > 0 ? .corruptData(photo, count: Int(placement.corrupt_data)) : nil
         }

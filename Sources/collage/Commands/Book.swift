@@ -35,9 +35,9 @@ struct Book: ServicedCommand {
             --margin 0 takes the photos to the trim at the page's sides).
 
             -o FILE.pdf writes one PDF (replaced whole when all pages are
-            written: a failure leaves what was there). With --format jpg,
-            png, avif or webp, -o names a folder of page images, page-001 the
-            cover, made when every page is written.
+            written: a failure leaves what was there). With --format
+            \(ImageFormat.pixelExtensions), -o names a folder of page images,
+            page-001 the cover, made when every page is written.
 
             --list FILE (- for standard input) makes the book from a batch list
             instead, as `suggest --events` prints one: a page per collage, its
@@ -52,7 +52,7 @@ struct Book: ServicedCommand {
               completion: .file())
     var paths: [String] = []
 
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF to write (a folder with --format jpg, png, avif or webp).", valueName: "file"),
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The PDF to write (a folder with --format \(ImageFormat.pixelExtensions)).", valueName: "file"),
             completion: .file())
     var output: String
 
@@ -78,7 +78,7 @@ struct Book: ServicedCommand {
             completion: .file())
     var list: String?
 
-    @Option(help: "pdf, or an image format (jpg, png, avif, webp) for a folder of page images.")
+    @Option(help: "pdf, or an image format (\(ImageFormat.pixelExtensions)) for a folder of page images.")
     var format: ImageFormat = .pdf
 
     @OptionGroup var limits: LimitOptionGroup

@@ -30,8 +30,11 @@ enum MeasuresFile {
     }
 
     /// 2: the gradient hash, the corrupt data, and no file time for an
-    /// undated photo (issue #41).
-    static let version = 2
+    /// undated photo (issue #41). 3: measured on the one reduced picture
+    /// the analyses share (issue #42: sharpness and exposure move in their
+    /// last digits), so a photo measured before is measured again rather
+    /// than compared with numbers made otherwise.
+    static let version = 3
 
     /// The entries the file holds; nil when it is damaged (its checksum
     /// fails, it does not parse as this version's, or it holds a value the
