@@ -271,69 +271,53 @@ public final class SuggestService: Sendable {
             // even when each takes a decode.
             let toMeasure = Locked([(index: Int, stamp: FileStamp)]())
             let run = max(1, min(64, (end - start) / (threads * 4)))
-            let nextRun = Locked(start)
-            DispatchQueue.concurrentPerform(iterations: min(threads, end - start)) { _ in
-                while true {
-                    let first: Int = nextRun.withLock { value in
-                        value += run
-                        return value - run
+            Self.shared(start..<end, among: threads, inRunsOf: run) { runOfFiles in
+                let (first, last) = (runOfFiles.lowerBound, runOfFiles.upperBound)
+                var found = [MeasuredPhoto](), missing = [(index: Int, stamp: FileStamp)](), unlisted = [(Int, String)]()
+                found.reserveCapacity(last - first)
+                for index in first..<last {
+                    let photo = files[index]
+                    let name = MeasuresCache.key(photo).name
+                    guard let stamp = directory >= 0 ? FileStamp.of(name, in: directory) : FileStamp.of(photo) else {
+                        unlisted.append((index, "\(photo.path): not a regular file that can be read"))
+                        continue
                     }
-                    guard first < end else { return }
-                    let last = min(first + run, end)
-                    var found = [MeasuredPhoto](), missing = [(index: Int, stamp: FileStamp)](), unlisted = [(Int, String)]()
-                    found.reserveCapacity(last - first)
-                    for index in first..<last {
-                        let photo = files[index]
-                        let name = MeasuresCache.key(photo).name
-                        guard let stamp = directory >= 0 ? FileStamp.of(name, in: directory) : FileStamp.of(photo) else {
-                            unlisted.append((index, "\(photo.path): not a regular file that can be read"))
-                            continue
-                        }
-                        if let entry = cached[MeasuresCache.Name(name)], entry.stamp == stamp {
-                            found.append(MeasuredPhoto(photo: photo, measures: entry.measures))
-                        } else {
-                            missing.append((index, stamp))
-                        }
-                    }
-                    if !found.isEmpty { photos.withLock { $0.append(contentsOf: found) } }
-                    if !missing.isEmpty { toMeasure.withLock { $0.append(contentsOf: missing) } }
-                    if !unlisted.isEmpty { unreadable.withLock { $0.append(contentsOf: unlisted) } }
-                    let done = found.count + unlisted.count
-                    if done > 0 {
-                        progress(finished.withLock { count in
-                            count += done
-                            return count
-                        }, files.count)
+                    if let entry = cached[MeasuresCache.Name(name)], entry.stamp == stamp {
+                        found.append(MeasuredPhoto(photo: photo, measures: entry.measures))
+                    } else {
+                        missing.append((index, stamp))
                     }
                 }
-            }
-            let fresh = toMeasure.current
-            let next = Locked(0)
-            DispatchQueue.concurrentPerform(iterations: min(threads, fresh.count)) { _ in
-                while true {
-                    let at: Int = next.withLock { value in
-                        value += 1
-                        return value - 1
-                    }
-                    guard at < fresh.count else { return }
-                    let (index, stamp) = fresh[at]
-                    let photo = files[index]
-                    do {
-                        let measured = MeasuredPhoto(photo: photo, measures: try measurer.measure(photo))
-                        photos.withLock { $0.append(measured) }
-                        known?.store(measured.measures, of: photo, stamp: stamp)
-                    } catch let error as ImageEngineError where error.kind == .notImage {
-                        notPhotos.withLock { $0.append(index) }
-                    } catch let error as ImageEngineError {
-                        unreadable.withLock { $0.append((index, error.message)) }
-                    } catch {
-                        unreadable.withLock { $0.append((index, "\(photo.path): \(error)")) }
-                    }
+                if !found.isEmpty { photos.withLock { $0.append(contentsOf: found) } }
+                if !missing.isEmpty { toMeasure.withLock { $0.append(contentsOf: missing) } }
+                if !unlisted.isEmpty { unreadable.withLock { $0.append(contentsOf: unlisted) } }
+                let done = found.count + unlisted.count
+                if done > 0 {
                     progress(finished.withLock { count in
-                        count += 1
+                        count += done
                         return count
                     }, files.count)
                 }
+            }
+            let fresh = toMeasure.current
+            Self.shared(0..<fresh.count, among: threads) { one in
+                let (index, stamp) = fresh[one.lowerBound]
+                let photo = files[index]
+                do {
+                    let measured = MeasuredPhoto(photo: photo, measures: try measurer.measure(photo))
+                    photos.withLock { $0.append(measured) }
+                    known?.store(measured.measures, of: photo, stamp: stamp)
+                } catch let error as ImageEngineError where error.kind == .notImage {
+                    notPhotos.withLock { $0.append(index) }
+                } catch let error as ImageEngineError {
+                    unreadable.withLock { $0.append((index, error.message)) }
+                } catch {
+                    unreadable.withLock { $0.append((index, "\(photo.path): \(error)")) }
+                }
+                progress(finished.withLock { count in
+                    count += 1
+                    return count
+                }, files.count)
             }
             start = end
         }
@@ -349,23 +333,38 @@ public final class SuggestService: Sendable {
         let wanted = indices.filter { photos[$0].measures.faces == nil }
         guard !wanted.isEmpty else { return }
         let found = Locked([Int](repeating: 0, count: wanted.count))
-        let next = Locked(0)
         let snapshot = photos
         let measurer = self.measurer
-        DispatchQueue.concurrentPerform(iterations: min(threads, wanted.count)) { _ in
-            while true {
-                let k: Int = next.withLock { value in
-                    value += 1
-                    return value - 1
-                }
-                guard k < wanted.count else { return }
-                let faces = (try? measurer.countFaces(snapshot[wanted[k]].photo)) ?? 0
-                found.withLock { $0[k] = faces }
-            }
+        Self.shared(0..<wanted.count, among: threads) { one in
+            let k = one.lowerBound
+            let faces = (try? measurer.countFaces(snapshot[wanted[k]].photo)) ?? 0
+            found.withLock { $0[k] = faces }
         }
         for (k, i) in wanted.enumerated() {
             photos[i].measures.faces = found.current[k]
             if let stamp = FileStamp.of(photos[i].photo) { cache?.store(photos[i].measures, of: photos[i].photo, stamp: stamp) }
+        }
+    }
+}
+
+extension SuggestService {
+    /// `work` called on `threads` workers for runs of `indices`, each run
+    /// (of up to `run` indices) taken by whichever worker is free: the
+    /// one way this service shares work out, so that a slow photo does not
+    /// hold up the others.
+    static func shared(_ indices: Range<Int>, among threads: Int, inRunsOf run: Int = 1,
+                       _ work: @Sendable (Range<Int>) -> Void) {
+        guard !indices.isEmpty else { return }
+        let next = Locked(indices.lowerBound)
+        DispatchQueue.concurrentPerform(iterations: min(threads, indices.count)) { _ in
+            while true {
+                let first: Int = next.withLock { value in
+                    value += run
+                    return value - run
+                }
+                guard first < indices.upperBound else { return }
+                work(first..<min(first + run, indices.upperBound))
+            }
         }
     }
 }
