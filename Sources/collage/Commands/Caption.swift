@@ -26,12 +26,7 @@ struct Caption: ServicedCommand {
     var clear = false
 
     func validate() throws {
-        if clear && text != nil { throw ValidationError("give a caption, or --clear, not both") }
-        if !clear && text == nil { throw ValidationError("give the caption as TEXT (e.g. \"Grandma, 1962\"), or --clear") }
-        // Bytes that are not UTF-8 would be stored as U+FFFD: say so instead.
-        if let text, RawArguments.isLossy(text) {
-            throw ValidationError("the caption is not valid UTF-8: set the terminal to UTF-8, or type it again")
-        }
+        try validateTextOrClear(text, clear: clear, noun: "caption", example: "Grandma, 1962")
     }
 
     func run(with services: AppServices) throws {

@@ -190,3 +190,14 @@ func report(_ event: CollageEvent) throws {
         throw ExitCode.failure
     }
 }
+
+/// `title` and `caption`'s words: TEXT or --clear (one of them, not both),
+/// and TEXT valid UTF-8, since bytes that are not would be stored as U+FFFD:
+/// each refusal says so instead, naming the `noun`.
+func validateTextOrClear(_ text: String?, clear: Bool, noun: String, example: String) throws {
+    if clear && text != nil { throw ValidationError("give a \(noun), or --clear, not both") }
+    if !clear && text == nil { throw ValidationError("give the \(noun) as TEXT (e.g. \"\(example)\"), or --clear") }
+    if let text, RawArguments.isLossy(text) {
+        throw ValidationError("the \(noun) is not valid UTF-8: set the terminal to UTF-8, or type it again")
+    }
+}

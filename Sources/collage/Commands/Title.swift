@@ -25,12 +25,7 @@ struct Title: ServicedCommand {
     var clear = false
 
     func validate() throws {
-        if clear && text != nil { throw ValidationError("give a title, or --clear, not both") }
-        if !clear && text == nil { throw ValidationError("give the title as TEXT (e.g. \"Summer in Kyoto, 2026\"), or --clear") }
-        // Bytes that are not UTF-8 would be stored as U+FFFD: say so instead.
-        if let text, RawArguments.isLossy(text) {
-            throw ValidationError("the title is not valid UTF-8: set the terminal to UTF-8, or type it again")
-        }
+        try validateTextOrClear(text, clear: clear, noun: "title", example: "Summer in Kyoto, 2026")
     }
 
     func run(with services: AppServices) throws {
