@@ -84,8 +84,9 @@ public final class AppCoordinator {
     /// Re-reads the stored selection every `interval` on the main queue (the
     /// main actor's, where the screens are), so that a photo added, removed
     /// or cleared from another shell, or a photo file that disappears, shows
-    /// on the open screens without a key press. Reading is a locked read of a small file and a
-    /// stat of at most six photos; nothing is redrawn unless something changed.
+    /// on the open screens without a key press. Reading is a locked read of
+    /// a small file and a stat of at most six photos; nothing is redrawn
+    /// unless something changed.
     public func startLiveUpdates(every interval: DispatchTimeInterval = .milliseconds(500)) {
         liveUpdates?.cancel()
         let timer = DispatchSource.makeTimerSource(queue: .main)
@@ -95,6 +96,8 @@ public final class AppCoordinator {
         liveUpdates = timer
     }
 
+    /// Isolated: the timer is the main actor's (the last release may come
+    /// from elsewhere; the deinit then runs on the main actor).
     isolated deinit { liveUpdates?.cancel() }
 
     /// Keys go to the screen in front; Ctrl-C quits from anywhere, keeping
