@@ -407,49 +407,49 @@ static ci_scale choose_scale(const ci_header *header, ci_rect cell, const ci_dra
     return scale;
 }
 
+// The bytes a frame takes: its RGB rows, and room for the last one to
+// arrive as 4 bytes a pixel (packed_frame_sink).
+static size_t frame_bytes(const ci_image *frame) {
+    return (size_t)frame->width * 3 * frame->height + frame->width;
+}
+
 // The frame a smart or attention draw looks at (RGB, filled through
-// packed_frame_sink: 4 bytes a pixel are mapped, 3 used), in a
-// mapping of its own, so that it goes back to the system when the draw
-// ends. From malloc it did not: once glibc frees a block it had mapped, it
-// raises its mapping threshold to that block's size, so every later frame
-// came from the drawing thread's arena, and a thread's arena keeps the
-// free memory at its top resident (malloc_trim does not trim it) to the
-// end of the process: W6's smart save peaked 2.6 MiB higher
-// (docs/performance.md).
+// packed_frame_sink), in a mapping of its own, so that it goes back to the
+// system when the draw ends. From malloc it did not: once glibc frees a
+// block it had mapped, it raises its mapping threshold to that block's
+// size, so every later frame came from the drawing thread's arena, and a
+// thread's arena keeps the free memory at its top resident (malloc_trim
+// does not trim it) to the end of the process: W6's smart save peaked 2.6
+// MiB higher (docs/performance.md).
 // Under AddressSanitizer (make test-sanitized, the fuzzers) it comes from
 // malloc, whose red zones catch a loader writing past it; a mapping has none.
 static ci_status frame_alloc(ci_image *frame, uint32_t width, uint32_t height, const ci_limits *limits,
                              const char *name, ci_error *err) {
-#ifdef CI_ADDRESS_SANITIZER
-    ci_status status = ci_image_alloc(frame, width, height, 4, limits, name, err);
-    frame->channels = 3;
-    frame->stride = (size_t)width * 3;
-    return status;
-#else
     memset(frame, 0, sizeof *frame);
     ci_status status = ci_check_pixels(width, height, limits, name, err);
     if (status != CI_OK) return status;
-    const uint64_t bytes = (uint64_t)width * height * 4;
-    if (bytes > SIZE_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: image too large", name);
-    void *pixels = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if ((uint64_t)width * height * 4 > SIZE_MAX) return ci_fail(err, CI_ERR_TOO_LARGE, "%s: image too large", name);
+    ci_image shape = {NULL, width, height, (size_t)width * 3, 3};
+#ifdef CI_ADDRESS_SANITIZER
+    void *pixels = malloc(frame_bytes(&shape));
+    if (!pixels)
+#else
+    void *pixels = mmap(NULL, frame_bytes(&shape), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (pixels == MAP_FAILED)
-        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory for a %ux%u image", name, width, height);
-    frame->pixels = pixels;
-    frame->width = width;
-    frame->height = height;
-    frame->stride = (size_t)width * 3;
-    frame->channels = 3;
-    return CI_OK;
 #endif
+        return ci_fail(err, CI_ERR_NO_MEMORY, "%s: out of memory for a %ux%u image", name, width, height);
+    *frame = shape;
+    frame->pixels = pixels;
+    return CI_OK;
 }
 
 static void frame_free(ci_image *frame) {
 #ifdef CI_ADDRESS_SANITIZER
-    ci_image_free(frame);
+    free(frame->pixels);
 #else
-    if (frame->pixels) munmap(frame->pixels, (size_t)frame->width * 4 * frame->height);
-    memset(frame, 0, sizeof *frame);
+    if (frame->pixels) munmap(frame->pixels, frame_bytes(frame));
 #endif
+    memset(frame, 0, sizeof *frame);
 }
 
 typedef struct {
