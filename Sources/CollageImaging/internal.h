@@ -584,7 +584,8 @@ typedef struct {
     uint32_t first_column, columns;   // source columns needed
     // Private.
     int identity;                     // source size == cell size: copy
-    int channels;                     // bytes per pixel of pushed rows: 3 or 4 (4th ignored)
+    int in_channels;                  // bytes per pixel of pushed rows: 3 or 4 (4th ignored)
+    int channels;                     // values per pixel filtered: in_channels, or 4 for RGB as floats
     ci_axis_table across, down;       // stored x and y
     uint32_t out_w, out_h;            // visible part of the cell, stored orientation
     uint8_t *canvas_pixels;

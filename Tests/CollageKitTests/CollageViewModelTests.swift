@@ -248,6 +248,35 @@ import OpenCombine
         #expect(try store.load() == photos)
     }
 
+    /// A file that exists (without overwrite) is refused before the photos
+    /// are drawn, not after drawing them all; with overwrite it is drawn and
+    /// saved.
+    @Test func anExistingFileIsRefusedBeforeAnythingIsDrawn() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let existing = folder.appendingPathComponent("c.jpg")
+        try Data([1]).write(to: existing)
+        let photos = [photo("a.jpg"), photo("b.jpg")]
+        let store = InMemorySelectionStore(photos)
+        let renderer = FakeRenderer()
+        let writer = FakeWriter()
+        let viewModel = try makeViewModel(store: store, renderer: renderer, writer: writer)
+        let refused = viewModel.save(to: existing, options: try CollageRenderOptions(), overwrite: false)
+            .waitForCompletion()
+        guard case let .failure(error) = refused else { Issue.record("saved over \(existing.path)"); return }
+        #expect("\(error)" == "cannot save \(existing.path): \(existing.path) already exists")
+        #expect((error as? CollageActionError)?.failure?.kind == .outputExists)
+        #expect(renderer.rendered.isEmpty)
+        #expect(writer.saved.isEmpty)
+        #expect(try store.load() == photos)
+
+        let replaced = viewModel.save(to: existing, options: try CollageRenderOptions(), overwrite: true)
+            .waitForCompletion()
+        #expect(throws: Never.self) { try replaced.get() }
+        #expect(renderer.rendered == [photos])
+        #expect(writer.saved == [existing])
+    }
+
     /// An error no service names is not passed off as a failed write (or any
     /// other kind it may not be): it is unexpected, in its own words (issue #21).
     @Test func anErrorNoServiceNamesIsUnexpected() throws {

@@ -86,6 +86,13 @@ public final class FakeWriter: PhotoWriting, @unchecked Sendable {
         return Empty().eraseToAnyPublisher()
     }
 
+    /// Refuses as the real writer does, from the real file system: a file
+    /// that exists, without `overwrite`.
+    public func refusal(toSave destination: URL, overwrite: Bool) -> Error? {
+        !overwrite && FileManager.default.fileExists(atPath: destination.path)
+            ? FileWriteError.exists(path: destination.path) : nil
+    }
+
     /// What was sent to standard output, by format.
     public private(set) var sent: [ImageFormat] = []
 

@@ -219,6 +219,19 @@ static void to_floats(float *restrict out, const uint8_t *restrict in, size_t le
     for (size_t k = 0; k < length; k++) out[k] = (float)in[k];
 }
 
+// RGB rows as 4 floats a pixel (the 4th 0), so that RGB goes through
+// horizontal_pass4 as RGBX does: the same sums, so the same pixels, at
+// its speed (a smart draw's frame is RGB: draw.c's packed_frame_sink).
+CI_VECTOR_CLONES
+static void to_floats_widened(float *restrict out, const uint8_t *restrict in, size_t pixels) {
+    for (size_t k = 0; k < pixels; k++, in += 3, out += 4) {
+        out[0] = (float)in[0];
+        out[1] = (float)in[1];
+        out[2] = (float)in[2];
+        out[3] = 0.0f;
+    }
+}
+
 // The horizontal pass over one vertically filtered row of 3 floats per
 // pixel, written through the orientation walk (step bytes between pixels).
 static void horizontal_pass3(const float *row, const axis_table *across, uint32_t count,
@@ -366,7 +379,7 @@ ci_status ci_cover_plan_init(ci_cover_plan *plan, uint32_t w, uint32_t h, int ch
     if (w > INT32_MAX || h > INT32_MAX)
         return ci_fail(err, CI_ERR_TOO_LARGE, "%s: %ux%u is too large to resample", name, w, h);
     if (orientation < 1 || orientation > 8) orientation = 1;
-    plan->channels = channels;
+    plan->in_channels = plan->channels = channels;
 
     if (ci_cell_off_canvas(canvas, cell)) {
         plan->empty = 1;
@@ -459,13 +472,16 @@ ci_status ci_cover_plan_start(ci_cover_plan *plan, uint32_t first_column, uint32
     if (first_column > plan->first_column ||
         (uint64_t)first_column + columns < (uint64_t)plan->first_column + plan->columns)
         return ci_fail(err, CI_ERR_INVALID_ARGUMENT, "%s: rows do not hold the needed columns", name);
-    plan->skip_bytes = (size_t)(plan->first_column - first_column) * (size_t)plan->channels;
-    plan->row_bytes = (size_t)columns * (size_t)plan->channels;
-    size_t length = (size_t)plan->columns * (size_t)plan->channels;  // samples the filter reads
+    plan->skip_bytes = (size_t)(plan->first_column - first_column) * (size_t)plan->in_channels;
+    plan->row_bytes = (size_t)columns * (size_t)plan->in_channels;
     if (plan->identity) plan->ring_rows = 1;
     // Each source row is read by several output rows: converting it to float
-    // once, as it arrives, beats converting it once per tap.
-    plan->floats = !plan->identity && length <= FLOAT_RING_BUDGET / sizeof(float) / plan->ring_rows;
+    // once, as it arrives, beats converting it once per tap. RGB is widened
+    // to 4 floats then (to_floats_widened).
+    plan->floats = !plan->identity &&
+                   (size_t)plan->columns * 4 <= FLOAT_RING_BUDGET / sizeof(float) / plan->ring_rows;
+    if (plan->floats) plan->channels = 4;
+    size_t length = (size_t)plan->columns * (size_t)plan->channels;  // samples the filter reads
     plan->ring = calloc(plan->ring_rows, sizeof *plan->ring);
     if (own_rows) {
         size_t rows = plan->floats ? 1 : plan->ring_rows;  // floats: the 8-bit row is converted at once
@@ -535,7 +551,7 @@ void ci_cover_plan_push(ci_cover_plan *plan, const uint8_t *row) {
     plan->pushed++;
     if (plan->identity) {
         uint8_t *out = plan->canvas_pixels + plan->origin + (ptrdiff_t)(source - plan->first_row) * plan->step_b;
-        for (uint32_t a = 0; a < plan->out_w; a++, out += plan->step_a, row += plan->channels) {
+        for (uint32_t a = 0; a < plan->out_w; a++, out += plan->step_a, row += plan->in_channels) {
             out[0] = row[0];
             out[1] = row[1];
             out[2] = row[2];
@@ -546,7 +562,8 @@ void ci_cover_plan_push(ci_cover_plan *plan, const uint8_t *row) {
     if (plan->floats) {
         size_t length = (size_t)plan->columns * (size_t)plan->channels;
         float *converted = plan->float_storage + (size_t)slot * length;
-        to_floats(converted, row, length);
+        if (plan->in_channels == 3) to_floats_widened(converted, row, plan->columns);
+        else to_floats(converted, row, length);
         plan->ring[slot] = converted;
     } else {
         plan->ring[slot] = row;

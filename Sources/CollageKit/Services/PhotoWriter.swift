@@ -17,6 +17,9 @@ public typealias Completable = AnyPublisher<Never, Error>
 public protocol PhotoWriting: Sendable {
     func save(_ collage: CollageOutput, to destination: URL, format: ImageFormat, options: SaveOptions,
               overwrite: Bool) -> Completable
+    /// Why saving to `destination` would be refused before the collage is
+    /// drawn (it exists, without `overwrite`), or nil.
+    func refusal(toSave destination: URL, overwrite: Bool) -> Error?
     /// Writes it to standard output (`save -o -`), for a pipe.
     func send(_ collage: CollageOutput, format: ImageFormat, options: SaveOptions) -> Completable
 }
@@ -41,6 +44,10 @@ public final class PhotoWriter: PhotoWriting, Sendable {
         encode(collage, as: format, options: options) { bytes in
             try AtomicFile.write(bytes, to: destination.path, overwrite: overwrite, mode: AtomicFile.sharedFileMode)
         }
+    }
+
+    public func refusal(toSave destination: URL, overwrite: Bool) -> Error? {
+        AtomicFile.refusal(toWrite: destination.path, overwrite: overwrite)
     }
 
     public func send(_ collage: CollageOutput, format: ImageFormat, options: SaveOptions) -> Completable {

@@ -33,6 +33,14 @@ enum AtomicFile {
     /// rw-------: for private state (the selection names your files).
     static let privateFileMode: mode_t = 0o600
 
+    /// Why writing `path` would be refused before any work is done for it:
+    /// it exists and `overwrite` is off. Asked first to fail fast (a save
+    /// draws its photos only after it); `link` in `write` is what makes the
+    /// refusal safe against another process naming the file meanwhile.
+    static func refusal(toWrite path: String, overwrite: Bool) -> FileWriteError? {
+        !overwrite && FileManager.default.fileExists(atPath: path) ? .exists(path: path) : nil
+    }
+
     /// `mode` is reduced by the umask, as for any file a program creates.
     static func write(_ bytes: [UInt8], to path: String, overwrite: Bool, mode: mode_t) throws {
         try write(to: path, overwrite: overwrite, mode: mode) { fd in
@@ -46,10 +54,7 @@ enum AtomicFile {
     static func write(to path: String, overwrite: Bool, mode: mode_t, fill: (Int32) throws -> Void) throws {
         let directory = (path as NSString).deletingLastPathComponent.isEmpty
             ? "." : (path as NSString).deletingLastPathComponent
-        if !overwrite && FileManager.default.fileExists(atPath: path) {
-            // Checked early to fail fast; `link` below is what makes it safe.
-            throw FileWriteError.exists(path: path)
-        }
+        if let refusal = refusal(toWrite: path, overwrite: overwrite) { throw refusal }
         let fd = csys_open_tmpfile(directory, UInt32(mode))
         if fd >= 0 {
             try writeAll(fill, to: fd, path: path) { fd in

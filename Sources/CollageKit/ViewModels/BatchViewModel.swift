@@ -388,8 +388,8 @@ public final class BatchViewModel: Sendable {
         if options.skipExisting && !options.overwrite && FileManager.default.fileExists(atPath: output) {
             return result(.kept)
         }
-        if !options.overwrite && FileManager.default.fileExists(atPath: output) {
-            return result(.failed(CollageFailure(FileWriteError.exists(path: output))))
+        if let refusal = writer.refusal(toSave: URL(fileURLWithPath: output), overwrite: options.overwrite) {
+            return result(.failed(CollageFailure(refusal)))
         }
         if options.dryRun { return result(.planned) }
         if let failure = outputFolder() { return result(.failed(failure)) }

@@ -292,6 +292,11 @@ public final class CollageViewModel {
             if let refusal = state.saveRefusal {
                 return fail(.refused(refusal))
             }
+            // A file that would be refused is said before the photos are
+            // drawn, not after (seconds for large photos).
+            if case let .file(destination) = target, let refusal = writer.refusal(toSave: destination, overwrite: overwrite) {
+                return fail(.failed(CollageFailure(refusal).within(target.cannotSave)))
+            }
             let renderer = self.renderer
             let writer = self.writer
             let notice = self.notice
