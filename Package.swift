@@ -23,13 +23,6 @@ func pangoIncludePaths() -> [String] {
     return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
 }
 
-/// The targets still in Swift 5 mode (issue #42): their interface objects
-/// (PhotosViewModel, CollageScreenViewModel, PreviewService's `Deliver`,
-/// SystemTerminal) are confined to one queue by
-/// convention, which the compiler cannot see; they go to Swift 6 with
-/// `@MainActor`. Every other target is checked for data races (Swift 6).
-let swift5UntilMainActor: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-
 // Every dependency is pinned to an exact version: the machines that build this
 // project (developers' and CI's) carry exactly these copies and no others.
 let package = Package(
@@ -169,15 +162,13 @@ let package = Package(
                 "CSQLite",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(platforms: [.linux])),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(platforms: [.linux])),
-            ],
-            swiftSettings: swift5UntilMainActor),
+            ]),
 
         // The terminal views: raw terminal I/O, keys, screen frames, pictures
         // through libchafa, and the two screens of `collage pick`.
         .target(
             name: "CollageTerminal",
-            dependencies: ["CollageKit", "CChafa"],
-            swiftSettings: swift5UntilMainActor),
+            dependencies: ["CollageKit", "CChafa"]),
 
         // The views: command-line commands.
         .executableTarget(
@@ -225,6 +216,10 @@ let package = Package(
             name: "CollageEndToEndTests",
             dependencies: ["collage", "CollageKit", "CollageImaging", "CollageTestSupport"]),
     ],
+    // Every target, so the compiler checks data races everywhere (issue
+    // #42): the screens' view models, the coordinator, the terminal and its
+    // views are on the main actor, and what their queues find comes back
+    // through `deliverOnMain`.
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx14
 )

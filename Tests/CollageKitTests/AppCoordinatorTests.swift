@@ -9,22 +9,22 @@ import Combine
 import OpenCombine
 #endif
 
-@Suite struct AppCoordinatorTests {
+@MainActor @Suite struct AppCoordinatorTests {
     let browser = FakeBrowser(["/p": ["a.jpg", "b.jpg", "c.png"]])
-    /// Folders are judged here; `scan.sync {}` waits until a list is complete.
+    /// Folders are judged here; `await settle(scan)` waits until a list is complete.
     let scan = DispatchQueue(label: "test.scan")
 
     func makeCoordinator() throws -> AppCoordinator {
-        AppCoordinator(collage: try makeViewModel(), browser: browser, startDirectory: "/p", deliver: immediately,
+        AppCoordinator(collage: try makeViewModel(), browser: browser, startDirectory: "/p",
                        scanQueue: scan)
     }
 
-    @Test func addPicksAndComesBack() throws {
+    @Test func addPicksAndComesBack() async throws {
         let coordinator = try makeCoordinator()
         let scenes = Recorder(coordinator.scene)
         coordinator.handle(.character("a"))
         #expect(coordinator.currentScene == .photos)
-        scan.sync {}
+        await settle(scan)
         #expect(coordinator.photosScreen?.currentState.entries.count == 3)
         coordinator.handle(.enter)
         coordinator.handle(.down)
@@ -38,10 +38,10 @@ import OpenCombine
 
     /// A refusal on the photos screen (a seventh photo) is that screen's:
     /// back on the collage screen it is not shown again.
-    @Test func aMessageFromThePhotosScreenDoesNotStayOnTheCollageScreen() throws {
+    @Test func aMessageFromThePhotosScreenDoesNotStayOnTheCollageScreen() async throws {
         let coordinator = try makeCoordinator()
         coordinator.handle(.character("a"))
-        scan.sync {}
+        await settle(scan)
         for _ in 0..<7 { coordinator.handle(.enter) }
         #expect(coordinator.collage.currentState.count == 6)
         #expect(coordinator.photosScreen?.currentState.message == "the collage is full: it holds at most 6 photos")

@@ -60,18 +60,17 @@ import Testing
         #expect(text.contains("\"caption\""))
     }
 
-    func makeScreen() throws -> (CollageScreenViewModel, InMemorySelectionStore) {
+    @MainActor func makeScreen() throws -> (CollageScreenViewModel, InMemorySelectionStore) {
         let store = InMemorySelectionStore([photo("a.jpg"), photo("b.jpg").captioned("Old")])
-        let screen = CollageScreenViewModel(collage: try makeViewModel(store: store), previews: FakePreviews(),
-                                            deliver: immediately)
+        let screen = CollageScreenViewModel(collage: try makeViewModel(store: store), previews: FakePreviews())
         return (screen, store)
     }
 
-    func type(_ text: String, into screen: CollageScreenViewModel) {
+    @MainActor func type(_ text: String, into screen: CollageScreenViewModel) {
         for character in text { screen.handle(.character(character)) }
     }
 
-    @Test func eEditsTheHighlightedPhotosCaption() throws {
+    @MainActor @Test func eEditsTheHighlightedPhotosCaption() throws {
         let (screen, store) = try makeScreen()
         screen.handle(.down)
         screen.handle(.character("e"))
@@ -85,7 +84,7 @@ import Testing
         #expect(screen.currentState.photos[1].caption == "Grandma, 1962")
     }
 
-    @Test func anEmptyCaptionClearsItAndEscapeChangesNothing() throws {
+    @MainActor @Test func anEmptyCaptionClearsItAndEscapeChangesNothing() throws {
         let (screen, store) = try makeScreen()
         screen.handle(.down)
         screen.handle(.character("e"))
@@ -99,7 +98,7 @@ import Testing
         #expect(try store.load()[1].caption == nil)
     }
 
-    @Test func aCaptionTooLongKeepsThePromptAndSaysWhy() throws {
+    @MainActor @Test func aCaptionTooLongKeepsThePromptAndSaysWhy() throws {
         let (screen, store) = try makeScreen()
         screen.handle(.character("e"))
         type(String(repeating: "a", count: Photo.maximumCaptionLength + 1), into: screen)

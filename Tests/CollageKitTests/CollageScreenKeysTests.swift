@@ -6,8 +6,8 @@ import CollageTestSupport
 
 /// The collage screen's layout key, the question before a clear, the list of
 /// keys and where a save goes (issue #19, "On screen").
-@Suite struct CollageScreenKeysTests {
-    /// Saves run here; `work.sync {}` waits for one.
+@MainActor @Suite struct CollageScreenKeysTests {
+    /// Saves run here; `await settle(work)` waits for one.
     let work = DispatchQueue(label: "test.save")
 
     struct Screen {
@@ -23,7 +23,7 @@ import CollageTestSupport
         let previews = FakePreviews(), renderer = FakeRenderer(), writer = FakeWriter()
         let collage = try makeViewModel(store: store, renderer: renderer, writer: writer, workQueue: work)
         let screen = CollageScreenViewModel(collage: collage, previews: previews, workingDirectory: "/work",
-                                            renderOptions: options, deliver: immediately,
+                                            renderOptions: options,
                                             now: { Date(timeIntervalSince1970: 0) })
         screen.setPreviewSize(columns: 40, rows: 12)
         return Screen(screen: screen, store: store, previews: previews, renderer: renderer, writer: writer)
@@ -49,14 +49,14 @@ import CollageTestSupport
             TerminalPicture(kind: .symbols, columns: 40, rows: 12, lines: ["a.jpg+b.jpg"])))
     }
 
-    @Test func theCropKeysAndASaveUseTheLayoutShown() throws {
+    @Test func theCropKeysAndASaveUseTheLayoutShown() async throws {
         let t = try makeScreen(["a.jpg", "b.jpg"])
         t.screen.handle(.character("l"))
         t.screen.handle(.character("L"))
         #expect(t.previews.cropOptions.map(\.layout) == [.grid])
         t.screen.handle(.character("s"))
         t.screen.handle(.enter)
-        work.sync {}
+        await settle(work)
         #expect(t.screen.currentState.message == "Saved /work/collage-19700101-000000.jpg")
         #expect(t.renderer.renderedOptions.map(\.layout) == [.grid])
     }
@@ -160,7 +160,7 @@ import CollageTestSupport
         for character in text { screen.handle(.character(character)) }
     }
 
-    @Test func tSetsTheTitleThePictureAndASaveUse() throws {
+    @Test func tSetsTheTitleThePictureAndASaveUse() async throws {
         let t = try makeScreen(["a.jpg", "b.jpg"])
         #expect(t.screen.currentState.drawnTitle == nil)
         t.screen.handle(.character("t"))
@@ -178,7 +178,7 @@ import CollageTestSupport
         t.screen.handle(.character("s"))
         #expect(t.screen.currentState.promptPurpose == .save)
         t.screen.handle(.enter)
-        work.sync {}
+        await settle(work)
         #expect(t.screen.currentState.message == "Saved /work/collage-19700101-000000.jpg")
         #expect(t.renderer.renderedOptions.map { $0.title?.text } == ["Summer in Kyoto · 2026"])
     }
@@ -226,19 +226,19 @@ import CollageTestSupport
 
     // MARK: s: where a save goes
 
-    @Test func theSavePromptOffersTheFolderLastBrowsed() throws {
+    @Test func theSavePromptOffersTheFolderLastBrowsed() async throws {
         let browser = FakeBrowser(["/p": ["alpha/"], "/p/alpha": ["a.jpg", "b.jpg"]])
         let scan = DispatchQueue(label: "test.scan")
         let writer = FakeWriter()
         let coordinator = AppCoordinator(collage: try makeViewModel(writer: writer, workQueue: work), browser: browser,
-                                         startDirectory: "/work", deliver: immediately, scanQueue: scan)
+                                         startDirectory: "/work", scanQueue: scan)
         // Before any browsing: the working directory, as the bare name.
         coordinator.handle(.character("s"))
         #expect(coordinator.collageScreen.currentState.prompt == nil, "nothing to save yet")
         coordinator.openPhotos(at: Photo(path: "/p"))
-        scan.sync {}
+        await settle(scan)
         coordinator.handle(.enter)  // into alpha/
-        scan.sync {}
+        await settle(scan)
         coordinator.handle(.enter)
         coordinator.handle(.character("j"))
         coordinator.handle(.enter)
@@ -248,7 +248,7 @@ import CollageTestSupport
         let prompt = try #require(coordinator.collageScreen.currentState.prompt)
         #expect(prompt.hasPrefix("/p/alpha/collage-") && prompt.hasSuffix(".jpg"))
         coordinator.handle(.enter)
-        work.sync {}
+        await settle(work)
         #expect(writer.saved.first?.path.hasPrefix("/p/alpha/collage-") == true)
     }
 

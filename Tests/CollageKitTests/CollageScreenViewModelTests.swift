@@ -9,15 +9,15 @@ import Combine
 import OpenCombine
 #endif
 
-@Suite struct CollageScreenViewModelTests {
-    /// Saves run here; `work.sync {}` waits for one (the fake writer finishes at once).
+@MainActor @Suite struct CollageScreenViewModelTests {
+    /// Saves run here; `await settle(work)` waits for one (the fake writer finishes at once).
     let work = DispatchQueue(label: "test.save")
 
     func makeScreen(photos: [Photo] = [], writer: FakeWriter = FakeWriter()) throws -> (CollageScreenViewModel, InMemorySelectionStore) {
         let store = InMemorySelectionStore(photos)
         let collage = try makeViewModel(store: store, writer: writer, workQueue: work)
         let screen = CollageScreenViewModel(collage: collage, previews: FakePreviews(), workingDirectory: "/work",
-                                            deliver: immediately, now: { Date(timeIntervalSince1970: 0) })
+                                            now: { Date(timeIntervalSince1970: 0) })
         return (screen, store)
     }
 
@@ -49,7 +49,7 @@ import OpenCombine
         #expect(routes.values == [.photos, .quit])
     }
 
-    @Test func savingAsksForANameThenClears() throws {
+    @Test func savingAsksForANameThenClears() async throws {
         let writer = FakeWriter()
         let (screen, store) = try makeScreen(photos: [photo("a.jpg"), photo("b.jpg")], writer: writer)
         screen.setPreviewSize(columns: 40, rows: 12)
@@ -64,7 +64,7 @@ import OpenCombine
         screen.handle(.backspace)
         screen.handle(.character("g"))
         screen.handle(.enter)
-        work.sync {}
+        await settle(work)
         #expect(!screen.currentState.isSaving)
         #expect(writer.saved == [URL(fileURLWithPath: "/work/out.png")])
         #expect(screen.currentState.message == "Saved /work/out.png")
@@ -74,7 +74,7 @@ import OpenCombine
         #expect(try store.load().isEmpty)
     }
 
-    @Test func aFailedSaveKeepsThePromptAndTheSelection() throws {
+    @Test func aFailedSaveKeepsThePromptAndTheSelection() async throws {
         let writer = FakeWriter()
         writer.failure = FileWriteError.exists(path: "/work/x.jpg")
         let (screen, store) = try makeScreen(photos: [photo("a.jpg"), photo("b.jpg")], writer: writer)
@@ -82,7 +82,7 @@ import OpenCombine
         screen.handle(.control("u"))
         for character in "x.jpg" { screen.handle(.character(character)) }
         screen.handle(.enter)
-        work.sync {}
+        await settle(work)
         #expect(!screen.currentState.isSaving)
         // The screen has no --force: the command line's advice must not show here.
         #expect(screen.currentState.message == "cannot save /work/x.jpg: /work/x.jpg already exists")
@@ -95,11 +95,10 @@ import OpenCombine
 }
 
 /// The collage screen's highlight, remove and reorder keys (issue #11).
-@Suite struct CollageScreenEditingTests {
+@MainActor @Suite struct CollageScreenEditingTests {
     func makeScreen(_ names: [String]) throws -> (CollageScreenViewModel, InMemorySelectionStore) {
         let store = InMemorySelectionStore(names.map(photo))
-        let screen = CollageScreenViewModel(collage: try makeViewModel(store: store), workingDirectory: "/work",
-                                            deliver: immediately)
+        let screen = CollageScreenViewModel(collage: try makeViewModel(store: store), workingDirectory: "/work")
         return (screen, store)
     }
 

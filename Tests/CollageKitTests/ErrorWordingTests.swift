@@ -45,12 +45,12 @@ import CollageTestSupport
     /// The photos screen of `pick` adds a photo over the limit: it says
     /// the photo, its size and the limit, and names no option; the failure
     /// carries the pixels a limit must allow, for the command line's advice.
-    @Test func aPhotoOverTheLimitIsToldWithoutAnOption() throws {
+    @MainActor @Test func aPhotoOverTheLimitIsToldWithoutAnOption() async throws {
         let samples = Self.packageRoot.appendingPathComponent("SampleImages").path
         let engine = ImageEngine(maxDecodedPixels: 1000)
         let collage = try CollageViewModel(store: InMemorySelectionStore(), inspector: engine, renderer: engine,
                                            writer: FakeWriter())
-        let (screen, _) = makePhotosScreen(FakeBrowser([samples: ["chelsea-the-cat.jpg"]]), at: samples, collage: collage)
+        let (screen, _) = await makePhotosScreen(FakeBrowser([samples: ["chelsea-the-cat.jpg"]]), at: samples, collage: collage)
         screen.handle(.end)
         screen.handle(.enter)
         let message = try #require(screen.currentState.message)

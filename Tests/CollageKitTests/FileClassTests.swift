@@ -31,10 +31,10 @@ import CollageTestSupport
         #expect(FileClass.unrecognised(name: "Makefile", firstBytes: [], readExtensions: read) == .other)
     }
 
-    @Test func thePhotosScreenListsThemDimmedAndEnterSaysWhy() throws {
+    @MainActor @Test func thePhotosScreenListsThemDimmedAndEnterSaysWhy() async throws {
         let browser = FakeBrowser(["/p": ["design.psd", "notes.txt", "a.jpg", "logo.svg"]])
         let collage = try makeViewModel()
-        let (screen, _) = makePhotosScreen(browser, at: "/p", collage: collage)
+        let (screen, _) = await makePhotosScreen(browser, at: "/p", collage: collage)
         #expect(names(screen) == ["a.jpg", "design.psd", "logo.svg"])
         #expect(screen.currentState.entries.map(\.kind) == [.photo, .unreadable, .unreadable])
         screen.handle(.down)

@@ -135,12 +135,12 @@ import Testing
         #expect(groups[2].photos.map(\.path) == ["/lists/d.jpg"])
     }
 
-    @Test func theCollageScreensCropKeysMoveTheHighlightedPhotosFocus() throws {
+    @MainActor @Test func theCollageScreensCropKeysMoveTheHighlightedPhotosFocus() throws {
         let store = InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")])
         let collage = try makeViewModel(store: store)
         let previews = FakePreviews()
         let screen = CollageScreenViewModel(collage: collage, previews: previews, workingDirectory: "/work",
-                                            deliver: immediately, now: { Date(timeIntervalSince1970: 0) })
+                                            now: { Date(timeIntervalSince1970: 0) })
         screen.handle(.down)
         screen.handle(.character("L"))
         #expect(try store.load()[1].focus == focus(0.55, 0.5))
@@ -160,7 +160,7 @@ import Testing
         #expect(try store.load()[1].focus == focus(0.5, 0.16))
         // Nothing to move on an empty collage.
         let empty = CollageScreenViewModel(collage: try makeViewModel(store: InMemorySelectionStore()), previews: FakePreviews(),
-                                           workingDirectory: "/work", deliver: immediately, now: { Date(timeIntervalSince1970: 0) })
+                                           workingDirectory: "/work", now: { Date(timeIntervalSince1970: 0) })
         empty.handle(.character("L"))
         #expect(empty.currentState.message == "no photo to focus: the collage is empty")
     }

@@ -10,15 +10,16 @@ import OpenCombine
 #endif
 
 /// A photos screen whose background scan is finished before it returns.
+@MainActor
 func makePhotosScreen(_ browser: FakeBrowser, at directory: String, collage: CollageViewModel,
-                      previews: PreviewProviding? = nil, suggester: PhotoSuggesting? = nil) -> (PhotosViewModel, DispatchQueue) {
+                      previews: PreviewProviding? = nil, suggester: PhotoSuggesting? = nil) async -> (PhotosViewModel, DispatchQueue) {
     let scan = DispatchQueue(label: "test.scan")
     let screen = PhotosViewModel(directory: Photo(path: directory), collageState: collage.state, collageEvents: collage.events,
                                  browser: browser, previews: previews, suggester: suggester, resources: collage.resources,
-                                 deliver: immediately, scanQueue: scan)
+                                 scanQueue: scan)
     collage.bind(picks: screen.selectedPhotos)
-    scan.sync {}
+    await settle(scan)
     return (screen, scan)
 }
 
-func names(_ screen: PhotosViewModel) -> [String] { screen.currentState.entries.map(\.name) }
+@MainActor func names(_ screen: PhotosViewModel) -> [String] { screen.currentState.entries.map(\.name) }

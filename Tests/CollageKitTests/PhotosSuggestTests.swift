@@ -21,15 +21,15 @@ final class FakeSuggester: PhotoSuggesting, Sendable {
 }
 
 /// `S` on the photos screen (issue #33).
-@Suite struct PhotosSuggestTests {
+@MainActor @Suite struct PhotosSuggestTests {
     let browser = FakeBrowser(["/p": ["a.jpg", "b.jpg", "c.jpg", "d.jpg"], "/q": ["x.jpg"]])
     let suggester = FakeSuggester(answer: ["/p": ["b.jpg", "d.jpg"]])
 
-    @Test func suggestionsAreMarkedAndEnterAddsThemAsOnePick() throws {
+    @Test func suggestionsAreMarkedAndEnterAddsThemAsOnePick() async throws {
         let collage = try makeViewModel()
-        let (screen, scan) = makePhotosScreen(browser, at: "/p", collage: collage, suggester: suggester)
+        let (screen, scan) = await makePhotosScreen(browser, at: "/p", collage: collage, suggester: suggester)
         screen.handle(.character("S"))
-        scan.sync {}
+        await settle(scan)
         #expect(screen.currentState.suggested.map(\.path) == ["/p/b.jpg", "/p/d.jpg"])
         #expect(screen.currentState.message == "Suggested 2 photos (★): Enter adds them, any other key leaves them")
         screen.handle(.enter)
@@ -37,11 +37,11 @@ final class FakeSuggester: PhotoSuggesting, Sendable {
         #expect(collage.currentState.photos.map(\.path) == ["/p/b.jpg", "/p/d.jpg"])
     }
 
-    @Test func anyOtherKeyLeavesThemAndDoesNothingElse() throws {
+    @Test func anyOtherKeyLeavesThemAndDoesNothingElse() async throws {
         let collage = try makeViewModel()
-        let (screen, scan) = makePhotosScreen(browser, at: "/p", collage: collage, suggester: suggester)
+        let (screen, scan) = await makePhotosScreen(browser, at: "/p", collage: collage, suggester: suggester)
         screen.handle(.character("S"))
-        scan.sync {}
+        await settle(scan)
         let highlighted = screen.currentState.highlighted
         screen.handle(.down)
         #expect(screen.currentState.suggested.isEmpty)
@@ -51,17 +51,17 @@ final class FakeSuggester: PhotoSuggesting, Sendable {
 
     /// With photos in the collage, `S` asks for the free places only,
     /// naming those in, and says what the collage will hold (issue #41).
-    @Test func withPhotosInTheCollageItFillsTheFreePlacesAndSaysSo() throws {
+    @Test func withPhotosInTheCollageItFillsTheFreePlacesAndSaysSo() async throws {
         let collage = try makeViewModel()
-        let (screen, scan) = makePhotosScreen(browser, at: "/p", collage: collage, suggester: suggester)
+        let (screen, scan) = await makePhotosScreen(browser, at: "/p", collage: collage, suggester: suggester)
         screen.handle(.character("S"))
-        scan.sync {}
+        await settle(scan)
         screen.handle(.enter)
         #expect(collage.currentState.photos.count == 2)
         let fill = FakeSuggester(answer: ["/p": ["a.jpg", "b.jpg", "c.jpg"]])
-        let (again, scanAgain) = makePhotosScreen(browser, at: "/p", collage: collage, suggester: fill)
+        let (again, scanAgain) = await makePhotosScreen(browser, at: "/p", collage: collage, suggester: fill)
         again.handle(.character("S"))
-        scanAgain.sync {}
+        await settle(scanAgain)
         #expect(Set(fill.alreadyIn.last ?? []) == [Photo(path: "/p/b.jpg"), Photo(path: "/p/d.jpg")])
         #expect(again.currentState.suggested.map(\.path) == ["/p/a.jpg", "/p/c.jpg"])
         #expect(again.currentState.message
@@ -82,11 +82,11 @@ final class FakeSuggester: PhotoSuggesting, Sendable {
         }
     }
 
-    @Test func aFolderWithTooFewSaysSo() throws {
+    @Test func aFolderWithTooFewSaysSo() async throws {
         let collage = try makeViewModel()
-        let (screen, scan) = makePhotosScreen(browser, at: "/q", collage: collage, suggester: suggester)
+        let (screen, scan) = await makePhotosScreen(browser, at: "/q", collage: collage, suggester: suggester)
         screen.handle(.character("S"))
-        scan.sync {}
+        await settle(scan)
         #expect(screen.currentState.suggested.isEmpty)
         #expect(screen.currentState.message == "fewer than two photos worth showing here")
     }

@@ -9,27 +9,27 @@ import Combine
 import OpenCombine
 #endif
 
-@Suite struct PhotosViewModelTests {
+@MainActor @Suite struct PhotosViewModelTests {
     let browser = FakeBrowser([
         "/p": ["img10.jpg", "img2.jpg", "Zebra/", "notes.txt", "fake.jpg", ".hidden.png", "alpha/", "img1.png", ".secret/"],
         "/p/alpha": ["a.jpg", "b.jpg"],
         "/p/Zebra": [],
     ])
 
-    @Test func foldersFirstThenPhotosInNaturalOrderHiddenOnlyOnRequest() throws {
+    @Test func foldersFirstThenPhotosInNaturalOrderHiddenOnlyOnRequest() async throws {
         let collage = try makeViewModel()
-        let (screen, scan) = makePhotosScreen(browser, at: "/p", collage: collage)
+        let (screen, scan) = await makePhotosScreen(browser, at: "/p", collage: collage)
         #expect(names(screen) == ["alpha", "Zebra", "img1.png", "img2.jpg", "img10.jpg"])
         #expect(screen.currentState.highlighted == 0)
         screen.handle(.character("."))
-        scan.sync {}
+        await settle(scan)
         #expect(names(screen) == [".secret", "alpha", "Zebra", ".hidden.png", "img1.png", "img2.jpg", "img10.jpg"])
         #expect(screen.currentState.showHidden)
     }
 
-    @Test func movingAndOpeningFolders() throws {
+    @Test func movingAndOpeningFolders() async throws {
         let collage = try makeViewModel()
-        let (screen, scan) = makePhotosScreen(browser, at: "/p", collage: collage)
+        let (screen, scan) = await makePhotosScreen(browser, at: "/p", collage: collage)
         screen.setPageSize(2)
         screen.handle(.down)
         #expect(screen.currentState.highlightedEntry?.name == "Zebra")
@@ -46,11 +46,11 @@ import OpenCombine
         #expect(screen.currentState.highlightedEntry?.name == "img1.png")
         screen.handle(.home)
         screen.handle(.enter)  // opens "alpha"
-        scan.sync {}
+        await settle(scan)
         #expect(screen.currentState.directory == "/p/alpha")
         #expect(names(screen) == ["a.jpg", "b.jpg"])
         screen.handle(.left)
-        scan.sync {}
+        await settle(scan)
         #expect(screen.currentState.directory == "/p")
         #expect(screen.currentState.highlightedEntry?.name == "alpha", "back on the folder we came from")
         screen.handle(.down)
@@ -58,13 +58,13 @@ import OpenCombine
         #expect(screen.currentState.directory == "/p/Zebra")
         #expect(names(screen).isEmpty)
         screen.handle(.backspace)
-        scan.sync {}
+        await settle(scan)
         #expect(screen.currentState.highlightedEntry?.name == "Zebra")
     }
 
-    @Test func enterAndSpaceAddPhotosUntilTheCollageIsFull() throws {
+    @Test func enterAndSpaceAddPhotosUntilTheCollageIsFull() async throws {
         let collage = try makeViewModel()
-        let (screen, _) = makePhotosScreen(browser, at: "/p", collage: collage)
+        let (screen, _) = await makePhotosScreen(browser, at: "/p", collage: collage)
         screen.handle(.end)
         screen.handle(.enter)
         #expect(collage.currentState.photos == [Photo(path: "/p/img10.jpg")])
@@ -82,9 +82,9 @@ import OpenCombine
         #expect(collage.currentState.count == 6)
     }
 
-    @Test func theFilterNarrowsLiveAndKeysBecomeText() throws {
+    @Test func theFilterNarrowsLiveAndKeysBecomeText() async throws {
         let collage = try makeViewModel()
-        let (screen, _) = makePhotosScreen(browser, at: "/p", collage: collage)
+        let (screen, _) = await makePhotosScreen(browser, at: "/p", collage: collage)
         screen.handle(.character("/"))
         #expect(screen.currentState.filter == "")
         for character in "img" { screen.handle(.character(character)) }
@@ -113,19 +113,19 @@ import OpenCombine
         #expect(screen.isClosed)
     }
 
-    @Test func anUnreadableFolderShowsAMessageAndStays() throws {
+    @Test func anUnreadableFolderShowsAMessageAndStays() async throws {
         let collage = try makeViewModel()
         browser.unreadable = ["/p/alpha"]
-        let (screen, _) = makePhotosScreen(browser, at: "/p", collage: collage)
+        let (screen, _) = await makePhotosScreen(browser, at: "/p", collage: collage)
         screen.handle(.enter)
         #expect(screen.currentState.directory == "/p")
         #expect(screen.currentState.message == "cannot open /p/alpha: Permission denied")
     }
 
-    @Test func theHighlightedPhotoIsPreviewed() throws {
+    @Test func theHighlightedPhotoIsPreviewed() async throws {
         let collage = try makeViewModel()
         let previews = FakePreviews()
-        let (screen, _) = makePhotosScreen(browser, at: "/p", collage: collage, previews: previews)
+        let (screen, _) = await makePhotosScreen(browser, at: "/p", collage: collage, previews: previews)
         #expect(screen.currentState.preview == .none, "no preview before the view gives a size")
         screen.setPreviewSize(columns: 30, rows: 10)
         #expect(screen.currentState.preview == .none, "a folder is highlighted")
@@ -136,10 +136,10 @@ import OpenCombine
         #expect(previews.requests == ["img10.jpg", "img2.jpg", "img10.jpg"])
     }
 
-    @Test func closingCompletesTheStreamAndEndsEverySubscription() throws {
+    @Test func closingCompletesTheStreamAndEndsEverySubscription() async throws {
         let collage = try makeViewModel()
         let before = collage.resources.count
-        let (screen, _) = makePhotosScreen(browser, at: "/p", collage: collage)
+        let (screen, _) = await makePhotosScreen(browser, at: "/p", collage: collage)
         var completed = false
         let watcher = screen.selectedPhotos.sink(receiveCompletion: { _ in completed = true }, receiveValue: { _ in })
         #expect(collage.resources.count == before + 3,
@@ -150,16 +150,16 @@ import OpenCombine
         watcher.cancel()
     }
 
-    @Test func tenThousandFilesAreScannedInChunksAndFiltered() throws {
+    @Test func tenThousandFilesAreScannedInChunksAndFiltered() async throws {
         let files = (0..<10_000).map { $0 % 10 == 9 ? "notes-\($0).txt" : "photo-\($0).jpg" }
         let big = FakeBrowser(["/big": files + ["sub/"]])
         let collage = try makeViewModel()
         var states = 0
         let scan = DispatchQueue(label: "test.scan")
         let screen = PhotosViewModel(directory: Photo(path: "/big"), collageState: collage.state, collageEvents: collage.events,
-                                     browser: big, resources: collage.resources, deliver: immediately, scanQueue: scan)
+                                     browser: big, resources: collage.resources, scanQueue: scan)
         let counting = screen.state.sink { _ in states += 1 }
-        scan.sync {}
+        await settle(scan)
         #expect(screen.currentState.entries.count == 9_001)
         #expect(screen.currentState.entries.first?.name == "sub")
         #expect(screen.currentState.entries[1].name == "photo-0.jpg")
@@ -176,9 +176,9 @@ import OpenCombine
 
     /// Adding a photo that is already in stays allowed (as in the original
     /// app); the screen marks it and says so.
-    @Test func aPhotoAlreadyInIsMarkedAndAddingItAgainSaysSo() throws {
+    @Test func aPhotoAlreadyInIsMarkedAndAddingItAgainSaysSo() async throws {
         let collage = try makeViewModel()
-        let (screen, _) = makePhotosScreen(browser, at: "/p/alpha", collage: collage)
+        let (screen, _) = await makePhotosScreen(browser, at: "/p/alpha", collage: collage)
         screen.handle(.enter)
         #expect(screen.currentState.message == "Added a.jpg")
         #expect(screen.currentState.inCollage == [Photo(path: "/p/alpha/a.jpg"): 1])
@@ -192,20 +192,20 @@ import OpenCombine
 
     /// A photo whose preview could not be decoded would fail the save: Enter
     /// is refused with the decoder's reason.
-    @Test func aPhotoWhosePreviewFailedIsRefusedWithTheReason() throws {
-        final class FailingPreviews: PreviewProviding {
+    @Test func aPhotoWhosePreviewFailedIsRefusedWithTheReason() async throws {
+        @MainActor final class FailingPreviews: PreviewProviding {
             func photoPreview(_ photo: Photo, columns: Int, rows: Int,
-                              completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+                              completion: @escaping @MainActor (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
                 completion(.failure(ImageEngineError(kind: .corrupt, message: "\(photo.path): Premature end of JPEG file")))
                 return PreviewTicket()
             }
             func collagePreview(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int,
-                                completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+                                completion: @escaping @MainActor (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
                 PreviewTicket()
             }
         }
         let collage = try makeViewModel()
-        let (screen, _) = makePhotosScreen(browser, at: "/p/alpha", collage: collage, previews: FailingPreviews())
+        let (screen, _) = await makePhotosScreen(browser, at: "/p/alpha", collage: collage, previews: FailingPreviews())
         screen.setPreviewSize(columns: 20, rows: 10)
         screen.handle(.enter)
         #expect(screen.currentState.message == "/p/alpha/a.jpg: Premature end of JPEG file")

@@ -12,36 +12,35 @@ import Testing
         }
     }
 
-    /// A preview's result, waited for (the service works on its own queue).
-    func result(_ ask: (@escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket) -> Result<TerminalPicture, Error>? {
-        let done = DispatchSemaphore(value: 0)
-        let answer = Locked<Result<TerminalPicture, Error>?>(nil)
-        _ = ask { result in
-            answer.withLock { $0 = result }
-            done.signal()
+    /// A preview's result, awaited: the service works on its own queue and
+    /// answers on the main actor (at once from its cache).
+    @MainActor
+    func result(_ ask: (@escaping @MainActor (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket) async
+        -> Result<TerminalPicture, Error>? {
+        await withCheckedContinuation { done in
+            _ = ask { done.resume(returning: $0) }
         }
-        return done.wait(timeout: .now() + 10) == .success ? answer.current : nil
     }
 
-    @Test func aPhotoIsDecodedForThePicturesPixelsOnceThenComesFromTheCache() throws {
+    @MainActor @Test func aPhotoIsDecodedForThePicturesPixelsOnceThenComesFromTheCache() async throws {
         let engine = FakeDrawer()
-        let previews = PreviewService(renderer: SizingRenderer(), engine: engine, deliver: immediately)
-        let first = result { previews.photoPreview(photo("a.jpg"), columns: 10, rows: 5, completion: $0) }
+        let previews = PreviewService(renderer: SizingRenderer(), engine: engine)
+        let first = await result { previews.photoPreview(photo("a.jpg"), columns: 10, rows: 5, completion: $0) }
         #expect(try first?.get().lines == ["80x80"])
-        let again = result { previews.photoPreview(photo("a.jpg"), columns: 10, rows: 5, completion: $0) }
+        let again = await result { previews.photoPreview(photo("a.jpg"), columns: 10, rows: 5, completion: $0) }
         #expect(try again?.get().lines == ["80x80"])
-        let wider = result { previews.photoPreview(photo("a.jpg"), columns: 20, rows: 5, completion: $0) }
+        let wider = await result { previews.photoPreview(photo("a.jpg"), columns: 20, rows: 5, completion: $0) }
         #expect(try wider?.get().lines == ["160x80"])
         #expect(engine.decodedBoxes == ["a.jpg 80x80", "a.jpg 160x80"], "the second picture came from the cache")
-        let gone = result { previews.photoPreview(photo("gone.jpg"), columns: 10, rows: 5, completion: $0) }
+        let gone = await result { previews.photoPreview(photo("gone.jpg"), columns: 10, rows: 5, completion: $0) }
         #expect(throws: ImageEngineError.self) { try gone?.get() }
     }
 
     /// Centred crops are drawn at the pixels the picture shows; smart ones at
     /// the saved canvas's size, where faces can be seen, then scaled down.
-    @Test func collagePicturesDrawTheSavedPlanAtTheSizeTheCropNeeds() throws {
+    @MainActor @Test func collagePicturesDrawTheSavedPlanAtTheSizeTheCropNeeds() async throws {
         let engine = FakeDrawer()
-        let previews = PreviewService(renderer: SizingRenderer(), engine: engine, deliver: immediately)
+        let previews = PreviewService(renderer: SizingRenderer(), engine: engine)
         let photos = [photo("a.jpg"), photo("b.jpg")]
         let centre = try CollageRenderOptions(gap: 20, crop: .centre)
         let picture = try previews.collagePicture(photos, options: centre, columns: 40, rows: 12)
@@ -58,7 +57,7 @@ import Testing
         #expect(previews.cropCentres(of: photos, options: centre) == nil)
         // A layout with no room is the plan's refusal, passed on.
         let cramped = try CollageRenderOptions(size: RequestedSize(width: 100, height: 50), gap: 100)
-        let refused = result { previews.collagePreview(photos, options: cramped, columns: 40, rows: 12, completion: $0) }
+        let refused = await result { previews.collagePreview(photos, options: cramped, columns: 40, rows: 12, completion: $0) }
         #expect(throws: LayoutError.self) { try refused?.get() }
     }
 

@@ -103,18 +103,17 @@ import Testing
 
     /// A change made from another shell shows on the open screens within a
     /// tick of the live updates, without a key press.
-    @Test func liveUpdatesShowAnotherShellsChange() throws {
+    @MainActor @Test func liveUpdatesShowAnotherShellsChange() async throws {
         let store = InMemorySelectionStore([photo("a.jpg")])
         let coordinator = AppCoordinator(collage: try makeViewModel(store: store), browser: FakeBrowser([:]),
-                                         startDirectory: "/", deliver: immediately)
-        let ticks = DispatchQueue(label: "test.live")
-        coordinator.startLiveUpdates(every: .milliseconds(20), on: ticks)
+                                         startDirectory: "/")
+        coordinator.startLiveUpdates(every: .milliseconds(20))
         try makeViewModel(store: store).add([photo("b.jpg")])
-        var seen = ""
-        for _ in 0..<100 {
-            seen = ticks.sync { coordinator.collageScreen.currentState.title }
-            if seen == "2 photos" { break }
-            Thread.sleep(forTimeInterval: 0.01)
+        // The ticks run on the main actor: sleeping here (not blocking) lets them.
+        var seen = coordinator.collageScreen.currentState.title
+        for _ in 0..<100 where seen != "2 photos" {
+            try await Task.sleep(for: .milliseconds(10))
+            seen = coordinator.collageScreen.currentState.title
         }
         #expect(seen == "2 photos")
     }

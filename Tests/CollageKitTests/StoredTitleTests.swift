@@ -103,19 +103,19 @@ import Testing
 
     // MARK: t on the collage screen
 
-    func makeScreen(_ store: InMemorySelectionStore, options: CollageRenderOptions = .defaults,
+    @MainActor func makeScreen(_ store: InMemorySelectionStore, options: CollageRenderOptions = .defaults,
                     previews: FakePreviews = FakePreviews()) throws -> CollageScreenViewModel {
         let screen = CollageScreenViewModel(collage: try makeViewModel(store: store), previews: previews,
-                                            renderOptions: options, deliver: immediately)
+                                            renderOptions: options)
         screen.setPreviewSize(columns: 40, rows: 12)
         return screen
     }
 
-    func type(_ text: String, into screen: CollageScreenViewModel) {
+    @MainActor func type(_ text: String, into screen: CollageScreenViewModel) {
         for character in text { screen.handle(.character(character)) }
     }
 
-    @Test func tStoresTheTitleSoItOutlivesTheScreen() throws {
+    @MainActor @Test func tStoresTheTitleSoItOutlivesTheScreen() throws {
         let store = InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")])
         let screen = try makeScreen(store)
         screen.handle(.character("t"))
@@ -134,7 +134,7 @@ import Testing
         #expect(next.currentState.prompt == "Summer in Kyoto")
     }
 
-    @Test func tReplacesATitleGivenAtStartAndAnotherShellsTitleIsDrawn() throws {
+    @MainActor @Test func tReplacesATitleGivenAtStartAndAnotherShellsTitleIsDrawn() throws {
         let store = InMemorySelectionStore([photo("a.jpg"), photo("b.jpg")], title: try title("Stored"))
         let previews = FakePreviews()
         let screen = try makeScreen(store, options: try CollageRenderOptions(title: title("Given")), previews: previews)
@@ -153,7 +153,7 @@ import Testing
         #expect(previews.collageOptions.map { $0.title?.text } == ["Given", "Stored", "Elsewhere"])
     }
 
-    @Test func cClearsATitleWithoutPhotosAfterAsking() throws {
+    @MainActor @Test func cClearsATitleWithoutPhotosAfterAsking() throws {
         let store = InMemorySelectionStore([], title: try title("Alone"))
         let screen = try makeScreen(store)
         #expect(screen.currentState.actions.first { $0.key == "c" }?.isEnabled == true)

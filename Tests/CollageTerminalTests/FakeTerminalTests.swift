@@ -6,7 +6,7 @@ import CollageTestSupport
 import Testing
 @testable import CollageTerminal
 
-@Suite struct FakeTerminalTests {
+@MainActor @Suite struct FakeTerminalTests {
     struct Refused: Error {}
 
     @Test func deliversKeysAndResizesOnlyWhileStarted() throws {

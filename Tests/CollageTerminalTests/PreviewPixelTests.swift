@@ -71,20 +71,25 @@ import Testing
         }
     }
 
+    /// A photo's preview of 40 x 20 cells, asked for on the main actor as the
+    /// photos screen asks, and awaited (the service draws on its own queue).
+    @MainActor
+    static func preview(_ photo: Photo, from previews: PreviewService) async -> Result<TerminalPicture, Error> {
+        await withCheckedContinuation { done in
+            _ = previews.photoPreview(photo, columns: 40, rows: 20) { done.resume(returning: $0) }
+        }
+    }
+
     @Test(arguments: widths, Kind.allCases)
-    func thePictureHandedToLibchafaIsThePhotoScaled(width: Int, kind: Kind) throws {
+    func thePictureHandedToLibchafaIsThePhotoScaled(width: Int, kind: Kind) async throws {
         let height = 40
         let folder = try temporaryDirectory()
         let path = folder.appendingPathComponent("photo-\(width).\(kind == .jpeg ? "jpg" : "png")").path
         try Data(try Self.file(kind, width: width, height: height)).write(to: URL(fileURLWithPath: path))
 
         let renderer = RecordingRenderer()
-        let previews = PreviewService(renderer: renderer, engine: ImageEngine(), deliver: immediately)
-        let done = DispatchSemaphore(value: 0)
-        var result: Result<TerminalPicture, Error>?
-        _ = previews.photoPreview(Photo(path: path), columns: 40, rows: 20) { result = $0; done.signal() }
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        _ = try #require(result).get()
+        let previews = PreviewService(renderer: renderer, engine: ImageEngine())
+        _ = try await Self.preview(Photo(path: path), from: previews).get()
         let image = try #require(renderer.handed)
         let input = ChafaPictureRenderer.chafaInput(image, toAspect: nil)
         #expect(input.width == image.width && input.height == image.height)

@@ -8,8 +8,10 @@ import Testing
 
 /// SystemTerminal on a pseudo-terminal: the real termios, writes, reads and
 /// signals, without touching the terminal the tests run in. Serialized: the
-/// signal dispositions and the emergency-restore block are process-wide.
-@Suite(.serialized) struct SystemTerminalTests {
+/// signal dispositions and the emergency-restore block are process-wide. On
+/// the main actor, as the terminal is: its keys, resizes and signals arrive
+/// there while a test awaits them.
+@MainActor @Suite(.serialized) struct SystemTerminalTests {
     /// A pty pair: the test plays the terminal on `master`; SystemTerminal gets `slave`.
     final class PTY: Sendable {
         let master: Int32
@@ -68,34 +70,42 @@ import Testing
         }
     }
 
-    /// Collects callbacks from the terminal's queue for the test to wait on.
-    final class Inbox<Value>: Sendable {
-        private let values = Locked<[Value]>([])
-        private let arrived = DispatchSemaphore(value: 0)
+    /// Collects what the terminal reports on the main actor, for the test to await.
+    @MainActor final class Inbox<Value> {
+        private(set) var values: [Value] = []
+        private var waiting: (count: Int, done: CheckedContinuation<Void, Never>)?
 
         func add(_ value: Value) {
-            values.withLock { $0.append(value) }
-            arrived.signal()
+            values.append(value)
+            if let waiting, values.count >= waiting.count { finishWaiting() }
         }
 
-        /// Waits until at least `count` values have arrived (or 3 seconds).
-        func wait(for count: Int) -> [Value] {
-            let deadline = DispatchTime.now() + 3
-            while snapshot.count < count {
-                if arrived.wait(timeout: deadline) == .timedOut { break }
+        /// Awaits at least `count` values (or 3 seconds), leaving the main
+        /// actor free to receive them meanwhile.
+        func wait(for count: Int) async -> [Value] {
+            guard values.count < count else { return values }
+            let timeout = Task {
+                try await Task.sleep(for: .seconds(3))
+                finishWaiting()
             }
-            return snapshot
+            await withCheckedContinuation { waiting = (count, $0) }
+            timeout.cancel()
+            return values
         }
 
-        var snapshot: [Value] { values.current }
+        private func finishWaiting() {
+            waiting?.done.resume()
+            waiting = nil
+        }
     }
 
     /// Waits until the terminal's signal sources are registered (libdispatch
-    /// does it asynchronously): a signal sent before could be lost.
-    private func waitUntilWatching(_ terminal: SystemTerminal, on queue: DispatchQueue) -> Bool {
+    /// does it asynchronously, then tells on the main queue): a signal sent
+    /// before could be lost.
+    private func waitUntilWatching(_ terminal: SystemTerminal) async -> Bool {
         for _ in 0..<300 {
-            if queue.sync(execute: { terminal.signalsAreWatched }) { return true }
-            usleep(10_000)
+            if terminal.signalsAreWatched { return true }
+            try? await Task.sleep(for: .milliseconds(10))
         }
         return false
     }
@@ -111,11 +121,10 @@ import Testing
         #expect(SystemTerminal.size(of: pipeEnds[1]) == nil)
     }
 
-    @Test func rawModeKeysAndRestore() throws {
+    @Test func rawModeKeysAndRestore() async throws {
         let pty = try PTY()
         let original = pty.attributes()
-        let queue = DispatchQueue(label: "terminal-test")
-        let terminal = SystemTerminal(input: pty.slave, output: pty.slave, queue: queue)
+        let terminal = SystemTerminal(input: pty.slave, output: pty.slave)
         let keys = Inbox<Key>()
 
         try terminal.start(onKeys: { $0.forEach(keys.add) }, onResize: { _ in })
@@ -130,36 +139,38 @@ import Testing
         let frame = String(repeating: "x", count: 100_000) + "\u{1B}[0m"
         // The terminal is not Sendable: it writes here, the other end is read on another thread.
         let received = Inbox<String>()
-        DispatchQueue.global().async { received.add(pty.read(atLeast: frame.utf8.count)) }
+        DispatchQueue.global().async {
+            let text = pty.read(atLeast: frame.utf8.count)
+            deliverOnMain { received.add(text) }
+        }
         terminal.write(frame)
-        #expect(received.wait(for: 1) == [frame])
+        #expect(await received.wait(for: 1) == [frame])
 
         pty.type("\u{1B}[Aq\u{03}")
-        #expect(keys.wait(for: 3) == [.up, .character("q"), .control("c")])
+        #expect(await keys.wait(for: 3) == [.up, .character("q"), .control("c")])
 
 
-        queue.sync { terminal.restore() }
+        terminal.restore()
         #expect(pty.read(atLeast: SystemTerminal.restoreSequence.utf8.count) == SystemTerminal.restoreSequence)
         let restored = pty.attributes()
         #expect(restored.c_lflag == original.c_lflag && restored.c_iflag == original.c_iflag)
         #expect(!EmergencyRestore.isArmed)
 
         // Idempotent: nothing more is written.
-        queue.sync { terminal.restore() }
+        terminal.restore()
         #expect(pty.read(atLeast: 1, timeout: 100) == "")
     }
 
-    @Test func anUnfinishedSequenceIsDroppedAfterAPause() throws {
+    @Test func anUnfinishedSequenceIsDroppedAfterAPause() async throws {
         let pty = try PTY()
-        let queue = DispatchQueue(label: "terminal-test")
-        let terminal = SystemTerminal(input: pty.slave, output: pty.slave, queue: queue)
+        let terminal = SystemTerminal(input: pty.slave, output: pty.slave)
         let keys = Inbox<Key>()
         try terminal.start(onKeys: { $0.forEach(keys.add) }, onResize: { _ in })
-        defer { queue.sync { terminal.restore() } }
+        defer { terminal.restore() }
         pty.type("\u{1B}[")
-        usleep(200_000)
+        try await Task.sleep(for: .milliseconds(200))
         pty.type("A")   // after the pause: a plain "A", not the end of an arrow
-        #expect(keys.wait(for: 1) == [.character("A")])
+        #expect(await keys.wait(for: 1) == [.character("A")])
     }
 
     @Test func startRefusesWhatIsNotATerminal() {
@@ -171,32 +182,30 @@ import Testing
         #expect(!terminal.isActive && !EmergencyRestore.isArmed)
     }
 
-    @Test func windowResizeIsReported() throws {
+    @Test func windowResizeIsReported() async throws {
         let pty = try PTY(columns: 100, rows: 30)
-        let queue = DispatchQueue(label: "terminal-test")
-        let terminal = SystemTerminal(input: pty.slave, output: pty.slave, queue: queue)
+        let terminal = SystemTerminal(input: pty.slave, output: pty.slave)
         let sizes = Inbox<TerminalSize>()
         try terminal.start(onKeys: { _ in }, onResize: { sizes.add($0) })
-        defer { queue.sync { terminal.restore() } }
-        #expect(waitUntilWatching(terminal, on: queue))
+        defer { terminal.restore() }
+        #expect(await waitUntilWatching(terminal))
         pty.setSize(columns: 90, rows: 20)
         // The pty is not our controlling terminal, so the kernel does not
         // signal us: raise SIGWINCH as it would.
         kill(getpid(), SIGWINCH)
-        #expect(sizes.wait(for: 1).last == TerminalSize(columns: 90, rows: 20))
+        #expect(await sizes.wait(for: 1).last == TerminalSize(columns: 90, rows: 20))
     }
 
-    @Test func hangupRestoresThenExitsWith129() throws {
+    @Test func hangupRestoresThenExitsWith129() async throws {
         let pty = try PTY()
-        let queue = DispatchQueue(label: "terminal-test")
         let exits = Inbox<Int32>()
-        let terminal = SystemTerminal(input: pty.slave, output: pty.slave, queue: queue, exitProcess: { exits.add($0) })
+        let terminal = SystemTerminal(input: pty.slave, output: pty.slave, exitProcess: { exits.add($0) })
         try terminal.start(onKeys: { _ in }, onResize: { _ in })
         _ = pty.read(atLeast: SystemTerminal.enterSequence.utf8.count)
-        #expect(waitUntilWatching(terminal, on: queue))
+        #expect(await waitUntilWatching(terminal))
         kill(getpid(), SIGHUP)
-        #expect(exits.wait(for: 1) == [129])
-        #expect(queue.sync { !terminal.isActive })
+        #expect(await exits.wait(for: 1) == [129])
+        #expect(!terminal.isActive)
         #expect(pty.read(atLeast: SystemTerminal.restoreSequence.utf8.count) == SystemTerminal.restoreSequence)
         // The default action is back once the terminal is restored.
         var action = sigaction()
@@ -204,19 +213,18 @@ import Testing
         #expect(unsafeBitCast(action.__sigaction_handler, to: Int.self) == 0)
     }
 
-    @Test func signalsStillReachASecondTerminal() throws {
+    @Test func signalsStillReachASecondTerminal() async throws {
         // libdispatch installs its handler only for the first source on a
         // signal; a later start must still get SIGTERM, not ignore it.
         for _ in 0..<2 {
             let pty = try PTY()
-            let queue = DispatchQueue(label: "terminal-test")
             let exits = Inbox<Int32>()
-            let terminal = SystemTerminal(input: pty.slave, output: pty.slave, queue: queue, exitProcess: { exits.add($0) })
+            let terminal = SystemTerminal(input: pty.slave, output: pty.slave, exitProcess: { exits.add($0) })
             try terminal.start(onKeys: { _ in }, onResize: { _ in })
-            #expect(waitUntilWatching(terminal, on: queue))
+            #expect(await waitUntilWatching(terminal))
             kill(getpid(), SIGTERM)
-            #expect(exits.wait(for: 1) == [143])
-            #expect(queue.sync { !terminal.isActive })
+            #expect(await exits.wait(for: 1) == [143])
+            #expect(!terminal.isActive)
         }
     }
 }

@@ -4,28 +4,29 @@ import Testing
 @testable import CollageKit
 @testable import CollageTerminal
 
+@MainActor
 private func makeApp(columns: Int = 80, rows: Int = 24, photos: [String] = [], trace: Bool = false)
     throws -> (TerminalApp, FakeTerminal, AppCoordinator) {
     let browser = FakeBrowser(["/pics": ["b.jpg", "a.jpg", "trips/", "c.png", "readme.txt"], "/pics/trips": []])
     let collage = try CollageViewModel(store: InMemorySelectionStore(photos.map { Photo(path: $0) }), inspector: FakeInspector(),
                                        renderer: FakeRenderer(), writer: FakeWriter())
-    let coordinator = AppCoordinator(collage: collage, browser: browser, startDirectory: "/pics", deliver: immediately,
+    let coordinator = AppCoordinator(collage: collage, browser: browser, startDirectory: "/pics",
                                      scanQueue: scan)
     let terminal = FakeTerminal(columns: columns, rows: rows)
     let app = TerminalApp(terminal: terminal, coordinator: coordinator, frame: { $0.text }, traceResources: trace, schedule: immediately)
     return (app, terminal, coordinator)
 }
 
-/// Folders are judged here; `scan.sync {}` waits until a list is complete.
+/// Folders are judged here; `await settle(scan)` waits until a list is complete.
 private let scan = DispatchQueue(label: "test.scan")
 
-@Suite struct TerminalAppTests {
-    @Test func keysMoveBetweenScreensAndEveryFrameShowsTheFrontOne() throws {
+@MainActor @Suite struct TerminalAppTests {
+    @Test func keysMoveBetweenScreensAndEveryFrameShowsTheFrontOne() async throws {
         let (app, terminal, coordinator) = try makeApp()
         try app.start()
         #expect(terminal.lastWrite?.hasPrefix(" Collage\n") == true)
         terminal.send(.character("a"))
-        scan.sync {}
+        await settle(scan)
         #expect(coordinator.photosScreen?.currentState.entries.count == 4)
         terminal.send(.character("j"))  // redraw with the finished list
         let photos = terminal.lastWrite ?? ""

@@ -137,6 +137,7 @@ public final class FakeBrowser: DirectoryBrowsing, @unchecked Sendable {
 }
 
 /// Previews on the spot: the picture's only line names what it shows.
+@MainActor
 public final class FakePreviews: PreviewProviding {
     public private(set) var requests: [String] = []
     /// What `cropCentres(of:options:)` answers (as if a collage picture had been drawn).
@@ -149,14 +150,14 @@ public final class FakePreviews: PreviewProviding {
     public init() {}
 
     public func photoPreview(_ photo: Photo, columns: Int, rows: Int,
-                             completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+                             completion: @escaping @MainActor (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
         requests.append(photo.fileName)
         completion(.success(TerminalPicture(kind: .symbols, columns: columns, rows: rows, lines: [photo.fileName])))
         return PreviewTicket()
     }
 
     public func collagePreview(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int,
-                               completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+                               completion: @escaping @MainActor (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
         collageOptions.append(options)
         completion(.success(TerminalPicture(kind: .symbols, columns: columns, rows: rows,
                                             lines: [photos.map(\.fileName).joined(separator: "+")])))
@@ -209,10 +210,19 @@ public final class FakeDrawer: PreviewDrawing {
     }
 }
 
-/// Delivers results on the calling thread, at once (the app delivers them to
-/// the main queue). A function, not a closure stored in a global: `Deliver`
-/// is not Sendable, and a global of its type would be shared mutable state.
-public func immediately(_ work: @escaping () -> Void) { work() }
+/// Runs a redraw at once, where the app schedules it on the main queue
+/// (TerminalApp's `schedule`), so a test sees the frame a key made.
+@MainActor
+public func immediately(_ work: @escaping @MainActor () -> Void) { work() }
+
+/// Waits, without holding the main actor, until `queue` has run everything
+/// asked of it so far, then until the main actor has run what that work
+/// delivered to it (`deliverOnMain`): a folder's scan, a suggestion, a save.
+@MainActor
+public func settle(_ queue: DispatchQueue) async {
+    await withCheckedContinuation { done in queue.async { done.resume() } }
+    await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
+}
 
 /// Collects every value a publisher emits.
 public final class Recorder<Value> {

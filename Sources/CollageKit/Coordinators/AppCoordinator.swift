@@ -8,7 +8,8 @@ import OpenCombine
 /// Moves between the two screens of `collage pick`. Screens ask (their view
 /// models publish routes); the coordinator alone carries it out: it creates
 /// the photos screen, binds its picks to the collage, and tears it down when
-/// it closes. Views never navigate.
+/// it closes. Views never navigate. On the main actor, as its screens are.
+@MainActor
 public final class AppCoordinator {
     public enum Scene: Equatable, Sendable {
         case collage
@@ -42,25 +43,23 @@ public final class AppCoordinator {
     /// Live subscriptions across every screen (COLLAGE_TRACE_RESOURCES).
     public var resources: Int { collage.resources.count }
 
-    /// `deliver` hands results to the interface's thread; folders are judged
-    /// on `scanQueue` (tests pass their own queues and wait on them).
+    /// Folders are judged on `scanQueue` (tests pass their own queues and
+    /// wait on them), their results delivered to the main actor.
     public init(collage: CollageViewModel, browser: DirectoryBrowsing = FileSystemBrowser(),
                 previews: PreviewProviding? = nil,
                 suggester: PhotoSuggesting? = nil,
                 startDirectory: String = FileManager.default.currentDirectoryPath,
                 renderOptions: CollageRenderOptions = .defaults,
-                deliver: @escaping Deliver = deliverOnMain,
                 scanQueue: DispatchQueue = DispatchQueue(label: "collage.photos.scan", qos: .userInitiated)) {
         self.collage = collage
         makePhotosScreen = { directory in
             PhotosViewModel(directory: directory, collageState: collage.state, collageEvents: collage.events,
                             browser: browser, previews: previews, suggester: suggester, resources: collage.resources,
-                            deliver: deliver, scanQueue: scanQueue)
+                            scanQueue: scanQueue)
         }
         photosDirectory = Photo(path: startDirectory)
         collageScreen = CollageScreenViewModel(collage: collage, previews: previews,
-                                               workingDirectory: startDirectory, renderOptions: renderOptions,
-                                               deliver: deliver)
+                                               workingDirectory: startDirectory, renderOptions: renderOptions)
         routeSubscription = collage.resources.track(collageScreen.routes.sink { [weak self] route in
             switch route {
             case .photos: self?.openPhotos(at: nil)
@@ -82,21 +81,24 @@ public final class AppCoordinator {
         sceneSubject.send(.photos)
     }
 
-    /// Re-reads the stored selection every `interval` on `queue` (the
-    /// interface's), so that a photo added, removed or cleared from another
-    /// shell, or a photo file that disappears, shows on the open screens
-    /// without a key press. Reading is a locked read of a small file and a
-    /// stat of at most six photos; nothing is redrawn unless something changed.
-    public func startLiveUpdates(every interval: DispatchTimeInterval = .milliseconds(500), on queue: DispatchQueue = .main) {
+    /// Re-reads the stored selection every `interval` on the main queue (the
+    /// main actor's, where the screens are), so that a photo added, removed
+    /// or cleared from another shell, or a photo file that disappears, shows
+    /// on the open screens without a key press. Reading is a locked read of
+    /// a small file and a stat of at most six photos; nothing is redrawn
+    /// unless something changed.
+    public func startLiveUpdates(every interval: DispatchTimeInterval = .milliseconds(500)) {
         liveUpdates?.cancel()
-        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
         timer.setEventHandler { [weak self] in self?.collage.reload() }
         timer.resume()
         liveUpdates = timer
     }
 
-    deinit { liveUpdates?.cancel() }
+    /// Isolated: the timer is the main actor's (the last release may come
+    /// from elsewhere; the deinit then runs on the main actor).
+    isolated deinit { liveUpdates?.cancel() }
 
     /// Keys go to the screen in front; Ctrl-C quits from anywhere, keeping
     /// what was done, as q does (every pick is already in the selection).

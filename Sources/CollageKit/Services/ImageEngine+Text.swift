@@ -24,8 +24,7 @@ extension ImageEngine: TextMeasuring {
         var used = [CChar](repeating: 0, count: 256)
         var error = ci_error()
         guard ci_text_font_family(font.description, &asked, &used, asked.count, &error) == CI_OK else { return nil }
-        let askedFamily = String(decoding: asked.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let usedFamily = String(decoding: used.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let askedFamily = String(engineText: asked), usedFamily = String(engineText: used)
         // A description may list families ("Noto Sans,DejaVu Sans"): any one found is the one asked for.
         let families = askedFamily.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         let generic: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui", "cursive", "fantasy",

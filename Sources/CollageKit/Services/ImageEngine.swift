@@ -72,7 +72,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         func describe(_ pixels: UInt64) -> (pixels: String, limit: String) {
             var text = [CChar](repeating: 0, count: 48), limit = [CChar](repeating: 0, count: 48)
             ci_describe_pixels(pixels, maxDecodedPixels, &text, &limit, 48)
-            return (String(cString: text), String(cString: limit))
+            return (String(engineText: text), String(engineText: limit))
         }
         let full = describe(UInt64(info.width) * UInt64(info.height))
         let smallest = scale < 8 ? " (\(describe(width * height).pixels) at \(scale)/8 scale)" : ""
@@ -281,7 +281,7 @@ public struct ImageEngine: PhotoInspecting, CollageRendering, ImageEncoding {
         let length = ci_library_versions(nil, 0)
         var text = [CChar](repeating: 0, count: length + 1)
         _ = ci_library_versions(&text, text.count)
-        return String(cString: text)
+        return String(engineText: text)
     }
 
     public func encode(_ image: RGBImage, as format: ImageFormat, options: SaveOptions) throws -> [UInt8] {
@@ -410,6 +410,13 @@ extension PhotoInfo {
     static func text<CArray>(of date: CArray) -> String? {
         let text = withUnsafeBytes(of: date) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return text.isEmpty ? nil : text
+    }
+}
+
+extension String {
+    /// The text the engine wrote into `buffer`, up to its first NUL.
+    init(engineText buffer: [CChar]) {
+        self = buffer.withUnsafeBytes { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }
 

@@ -1,12 +1,6 @@
 import Dispatch
 import Foundation
 
-/// Hands a result back to the thread that draws the interface (the main
-/// queue in the app; the calling thread in tests).
-public typealias Deliver = (@escaping () -> Void) -> Void
-
-public let deliverOnMain: Deliver = { work in DispatchQueue.main.async(execute: work) }
-
 /// A preview on its way; cancelling it drops the result (and the work, if it
 /// has not started).
 public final class PreviewTicket {
@@ -15,19 +9,27 @@ public final class PreviewTicket {
     public func cancel() { onCancel() }
 }
 
-/// Pictures of photos and collages for the terminal.
+/// Pictures of photos and collages for the terminal. The screens ask on the
+/// main actor, and are answered there (at once when the picture is cached).
+/// (Each requirement, not the protocol, is on the main actor: a protocol's
+/// actor would be inferred for the whole of a class conforming to it, and
+/// `PreviewService` draws on any thread for the command line.)
 public protocol PreviewProviding: AnyObject {
+    @MainActor
     func photoPreview(_ photo: Photo, columns: Int, rows: Int,
-                      completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket
+                      completion: @escaping @MainActor (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket
+    @MainActor
     func collagePreview(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int,
-                        completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket
+                        completion: @escaping @MainActor (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket
     /// Where the last collage picture of exactly these photos, drawn with
     /// these options, centred each one's crop, if one was drawn: where the
     /// crop keys start from.
+    @MainActor
     func cropCentres(of photos: [Photo], options: CollageRenderOptions) -> [PhotoFocus]?
 }
 
 extension PreviewProviding {
+    @MainActor
     public func cropCentres(of photos: [Photo], options: CollageRenderOptions) -> [PhotoFocus]? { nil }
 }
 
@@ -48,26 +50,24 @@ extension ImageEngine: PreviewDrawing {}
 /// One serial queue does the work: scrolling quickly through a folder queues
 /// requests that are cancelled before they start, so only the photo the
 /// highlight rests on is drawn.
-public final class PreviewService: PreviewProviding {
+public final class PreviewService: PreviewProviding, Sendable {
     private let engine: any PreviewDrawing
     private let renderer: PictureRendering
-    private let deliver: Deliver
     private let queue = DispatchQueue(label: "collage.previews", qos: .userInitiated)
     private let cache: PictureCache
 
     /// The crop centres of the last collage picture, its photos and options.
     private let lastCentres = Locked<(photos: [Photo], options: CollageRenderOptions, centres: [PhotoFocus])?>(nil)
 
-    public init(renderer: PictureRendering, engine: any PreviewDrawing,
-                deliver: @escaping Deliver = deliverOnMain, cacheLimit: Int = 64) {
+    public init(renderer: PictureRendering, engine: any PreviewDrawing, cacheLimit: Int = 64) {
         self.renderer = renderer
         self.engine = engine
-        self.deliver = deliver
         cache = PictureCache(limit: cacheLimit)
     }
 
+    @MainActor
     public func photoPreview(_ photo: Photo, columns: Int, rows: Int,
-                             completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+                             completion: @escaping @MainActor (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
         // By the exact bytes: two names that are not UTF-8 can read alike.
         let key = "photo\u{0}\(photo.fileSystemPath)\u{0}\(columns)x\(rows)"
         return schedule(key: key, completion: completion) { [engine, renderer] in
@@ -77,8 +77,9 @@ public final class PreviewService: PreviewProviding {
         }
     }
 
+    @MainActor
     public func collagePreview(_ photos: [Photo], options: CollageRenderOptions, columns: Int, rows: Int,
-                               completion: @escaping (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
+                               completion: @escaping @MainActor (Result<TerminalPicture, Error>) -> Void) -> PreviewTicket {
         // A photo's focus changes its crop, so it is part of the key; so is
         // everything the options change.
         let key = "collage\u{0}" + photos.map { "\($0.fileSystemPath)@\($0.focus?.description ?? "-")" }
@@ -137,18 +138,21 @@ public final class PreviewService: PreviewProviding {
         return max(1, Int((Double(row.width) / aspect / Double(row.height)).rounded(.up)))
     }
 
-    private func schedule(key: String, completion: @escaping (Result<TerminalPicture, Error>) -> Void,
-                          make: @escaping () throws -> TerminalPicture) -> PreviewTicket {
+    @MainActor
+    private func schedule(key: String, completion: @escaping @MainActor (Result<TerminalPicture, Error>) -> Void,
+                          make: @escaping @Sendable () throws -> TerminalPicture) -> PreviewTicket {
         if let cached = cache[key] {
             completion(.success(cached))
             return PreviewTicket()
         }
         let state = TicketState()
-        let work = DispatchWorkItem { [cache, deliver] in
+        // Sendable: this closure runs on the queue, not on the main actor
+        // (a plain closure formed here would be the main actor's).
+        let work = DispatchWorkItem { @Sendable [cache] in
             guard !state.isCancelled else { return }
             let result = Result { try make() }
             if case let .success(picture) = result { cache[key] = picture }
-            deliver {
+            deliverOnMain {
                 if !state.isCancelled { completion(result) }
             }
         }

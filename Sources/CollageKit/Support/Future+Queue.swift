@@ -3,6 +3,7 @@ import Dispatch
 import Combine
 #else
 import OpenCombine
+import OpenCombineDispatch
 #endif
 
 extension Future where Failure == Error {
@@ -19,5 +20,18 @@ extension Future where Failure == Error {
             nonisolated(unsafe) let promise = promise
             queue.async { promise(Result(catching: work)) }
         }
+    }
+}
+
+extension Publisher {
+    /// This publisher's values and its end, on `queue`; where they come
+    /// from when nil.
+    public func receiving(on queue: DispatchQueue?) -> AnyPublisher<Output, Failure> {
+        guard let queue else { return eraseToAnyPublisher() }
+        #if canImport(Combine)
+        return receive(on: queue).eraseToAnyPublisher()
+        #else
+        return receive(on: queue.ocombine).eraseToAnyPublisher()
+        #endif
     }
 }

@@ -96,10 +96,13 @@ public enum CollageScreenRoute: Equatable, Sendable {
 /// model: it maps keys to the view model's actions and shows what the rules
 /// allow. It decides nothing itself: enabled actions come from CollageState,
 /// refusals from CollageRules.
+///
+/// On the main actor, with the keys and the drawing: a save runs on the
+/// collage's work queue and its end is delivered back (`deliverOnMain`).
+@MainActor
 public final class CollageScreenViewModel {
     public let collage: CollageViewModel
     private let previews: PreviewProviding?
-    private let deliver: Deliver
     private let workingDirectory: String
     /// The options of the picture and of a save; `l` changes the layout.
     /// Their title is `--title`'s, which `t` drops: the collage's own title
@@ -126,10 +129,9 @@ public final class CollageScreenViewModel {
     public init(collage: CollageViewModel, previews: PreviewProviding? = nil,
                 workingDirectory: String = FileManager.default.currentDirectoryPath,
                 renderOptions: CollageRenderOptions = .defaults,
-                deliver: @escaping Deliver = deliverOnMain, now: @escaping () -> Date = Date.init) {
+                now: @escaping () -> Date = Date.init) {
         self.collage = collage
         self.previews = previews
-        self.deliver = deliver
         self.workingDirectory = workingDirectory
         self.renderOptions = renderOptions
         self.now = now
@@ -368,9 +370,12 @@ public final class CollageScreenViewModel {
         }
         let destination = URL(fileURLWithPath: Photo(resolving: name, against: workingDirectory).path)
         update { $0.isSaving = true; $0.message = "Saving \(destination.path)…" }
-        saving = collage.save(to: destination, options: renderOptions, overwrite: false)
-            .sink(receiveCompletion: { [weak self, deliver] completion in
-                deliver {
+        // Its end (the selection cleared, the collage's state and events) on
+        // the main queue, where this screen and the photos screen listen.
+        saving = collage.save(to: destination, options: renderOptions, overwrite: false, endingOn: .main)
+            .sink(receiveCompletion: { [weak self] completion in
+                // Later, not now: a refusal completes before `saving` is set.
+                deliverOnMain {
                     guard let self else { return }
                     self.saving = nil
                     switch completion {
@@ -449,7 +454,9 @@ public final class CollageScreenViewModel {
         update { $0.highlighted = min(max(0, ($0.highlighted ?? 0) + delta), count - 1) }
     }
 
-    static func screenState(for collage: CollageState, options: CollageRenderOptions = .defaults) -> CollageScreenState {
+    /// What the screen shows of a collage state: a pure function of it (the
+    /// views' tests draw states made by it), so on no actor.
+    nonisolated static func screenState(for collage: CollageState, options: CollageRenderOptions = .defaults) -> CollageScreenState {
         let hasPhotos = !collage.photos.isEmpty
         return CollageScreenState(
             title: collage.title,
@@ -487,7 +494,7 @@ public final class CollageScreenViewModel {
             canvas: canvasText(options))
     }
 
-    static func canvasText(_ options: CollageRenderOptions) -> String {
+    nonisolated static func canvasText(_ options: CollageRenderOptions) -> String {
         let size = options.size
         if let page = options.save.page, let resolution = options.save.resolution { return "\(page) at \(resolution), \(size)" }
         switch (size.width, size.height) {

@@ -261,14 +261,19 @@ public final class CollageViewModel {
     /// selection. The format follows the destination's extension (a PDF is a
     /// page whose title and captions are text: `CollagePage`). Rendering
     /// and writing run on the work queue.
+    ///
+    /// `endingOn`: the queue its end runs on (clearing the selection, and the
+    /// state and events that follow): the main queue for a screen, whose
+    /// subscribers live on the main actor; nil, where the writing ended (the
+    /// command line waits for it there).
     public func save(to destination: URL, options: CollageRenderOptions, overwrite: Bool,
-                     keep: Bool = false) -> Completable {
-        save(to: .file(destination), options: options, overwrite: overwrite, keep: keep)
+                     keep: Bool = false, endingOn endQueue: DispatchQueue? = nil) -> Completable {
+        save(to: .file(destination), options: options, overwrite: overwrite, keep: keep, endingOn: endQueue)
     }
 
     /// `save(to:)` for any target: a file, or standard output.
     public func save(to target: SaveTarget, options: CollageRenderOptions, overwrite: Bool,
-                     keep: Bool = false) -> Completable {
+                     keep: Bool = false, endingOn endQueue: DispatchQueue? = nil) -> Completable {
         Deferred { [self] () -> Completable in
             let format: ImageFormat
             let selection: Selection
@@ -308,6 +313,7 @@ public final class CollageViewModel {
                     writer.send(collage, format: format, options: options.save)
                 }
             }
+            .receiving(on: endQueue)
             .catch { [weak self] error -> Completable in
                 guard let self else { return Fail(error: error).eraseToAnyPublisher() }
                 return self.fail(.failed(CollageFailure(error).within(target.cannotSave)))

@@ -55,11 +55,15 @@ public struct PhotosScreenState: Equatable, Sendable {
 /// private subject, and completes that stream when the screen closes, which
 /// ends every subscription to it. Whether a pick is accepted is the collage
 /// view model's decision; this screen only shows what it said.
+///
+/// On the main actor, with the keys and the drawing: folders are judged and
+/// photos suggested on `scanQueue`, and what they find is delivered back
+/// (`deliverOnMain`).
+@MainActor
 public final class PhotosViewModel {
     private let browser: DirectoryBrowsing
     private let previews: PreviewProviding?
     private let suggester: PhotoSuggesting?
-    private let deliver: Deliver
     private let scanQueue: DispatchQueue
     private let picks = PassthroughSubject<[Photo], Never>()
     private let stateSubject: CurrentValueSubject<PhotosScreenState, Never>
@@ -91,12 +95,10 @@ public final class PhotosViewModel {
                 previews: PreviewProviding? = nil,
                 suggester: PhotoSuggesting? = nil,
                 resources: ResourceCounter = ResourceCounter(),
-                deliver: @escaping Deliver = deliverOnMain,
                 scanQueue: DispatchQueue = DispatchQueue(label: "collage.photos.scan", qos: .userInitiated)) {
         self.browser = browser
         self.previews = previews
         self.suggester = suggester
-        self.deliver = deliver
         self.scanQueue = scanQueue
         folder = directory
         stateSubject = CurrentValueSubject(PhotosScreenState(directory: directory.path))
@@ -258,10 +260,10 @@ public final class PhotosViewModel {
         let inCollage = currentState.inCollage
         let alreadyIn = inCollage.flatMap { Array(repeating: $0.key, count: $0.value) }
         update { $0.message = "Choosing the best photos of this folder…" }
-        let generation = scanGeneration, folder = self.folder, deliver = self.deliver
+        let generation = scanGeneration, folder = self.folder
         scanQueue.async { [weak self] in
             let result = Result { try suggester.suggest(in: folder, alreadyIn: alreadyIn) }
-            deliver {
+            deliverOnMain {
                 guard let self, !self.isClosed, self.scanGeneration == generation else { return }
                 switch result {
                 case let .success(photos):
@@ -317,7 +319,6 @@ public final class PhotosViewModel {
 
         guard !listing.files.isEmpty else { return }
         let browser = self.browser
-        let deliver = self.deliver
         scanQueue.async { [weak self] in
             // Each name worked out once, not in every comparison of the sort.
             let files = listing.files.map { (name: $0.fileName, file: $0) }
@@ -333,13 +334,14 @@ public final class PhotosViewModel {
                     }
                 }
                 let last = end == files.count
-                var stillWanted = true
+                // Written on the main actor, read here once it is done.
+                let stillWanted = Locked(true)
                 let group = DispatchGroup()
                 group.enter()
-                deliver {
+                deliverOnMain {
                     defer { group.leave() }
                     guard let self, self.scanGeneration == generation else {
-                        stillWanted = false
+                        stillWanted.withLock { $0 = false }
                         return
                     }
                     self.photos.append(contentsOf: found)
@@ -349,7 +351,7 @@ public final class PhotosViewModel {
                 // Wait for the interface to take this chunk: it tells us whether
                 // the folder is still open, and keeps the queue from running ahead.
                 group.wait()
-                if !stillWanted { return }
+                if !stillWanted.current { return }
                 start = end
             }
         }

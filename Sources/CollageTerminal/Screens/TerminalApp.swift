@@ -9,7 +9,9 @@ import OpenCombine
 /// The view of `collage pick`: binds the coordinator's screens to a terminal.
 /// It forwards keys, tells the view models how much room they have, and
 /// redraws whichever screen is in front when its state changes. It holds no
-/// rule and decides no navigation.
+/// rule and decides no navigation. On the main actor, with the screens and
+/// the terminal.
+@MainActor
 public final class TerminalApp {
     private let terminal: TerminalDevice
     private let coordinator: AppCoordinator
@@ -17,7 +19,7 @@ public final class TerminalApp {
     private let invalidate: () -> Void
     private let closing: () -> String
     private let traceResources: Bool
-    private let schedule: Deliver
+    private let schedule: @MainActor (@escaping @MainActor () -> Void) -> Void
     private var subscriptions: [AnyCancellable] = []
     private var photosSubscription: AnyCancellable?
     private var redrawPending = false
@@ -34,7 +36,8 @@ public final class TerminalApp {
     ///   - schedule: where coalesced redraws run (the main queue; at once in tests).
     public init(terminal: TerminalDevice, coordinator: AppCoordinator, frame: @escaping (ScreenBuffer) -> String,
                 invalidate: @escaping () -> Void = {}, closing: @escaping () -> String = { "" },
-                traceResources: Bool = false, schedule: @escaping Deliver = deliverOnMain) {
+                traceResources: Bool = false,
+                schedule: @escaping @MainActor (@escaping @MainActor () -> Void) -> Void = deliverOnMain) {
         self.terminal = terminal
         self.coordinator = coordinator
         self.frame = frame

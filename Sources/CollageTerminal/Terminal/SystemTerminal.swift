@@ -31,7 +31,7 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
 ///   `atexit` hook;
 /// - on SIGINT/SIGTERM/SIGHUP sent by `kill` (Ctrl-C itself arrives as the
 ///   key `.control("c")`, since ISIG is off), through DispatchSource signal
-///   sources on `queue`, with the signals' default actions ignored while the
+///   sources on the main queue, with the signals' default actions ignored while the
 ///   UI runs; the process then exits with 128 + the signal;
 /// - when input hangs up (the terminal closed), like SIGHUP;
 /// - on a crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL), by a last-resort
@@ -39,24 +39,26 @@ public enum TerminalError: Error, Equatable, CustomStringConvertible {
 ///   async-signal-safe), then hands the signal to the action that was there
 ///   before (Swift's backtracer, or the default: a core dump).
 ///
-/// One SystemTerminal may be active at a time in a process.
+/// One SystemTerminal may be active at a time in a process. It lives on the
+/// main actor, with the screens it draws: its keys, resizes, signals and the
+/// timeout of an unfinished sequence are handled on the main queue.
+@MainActor
 public final class SystemTerminal: TerminalDevice {
     /// Leaves the alternate screen last, so the shell's screen comes back
     /// with the cursor shown, attributes reset and line wrapping on again.
-    public static let restoreSequence = "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+    nonisolated public static let restoreSequence = "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
     /// The alternate screen (the shell's screen is kept and comes back on
     /// exit), no cursor, and no automatic wrapping: a full last column then
     /// never wraps or scrolls the screen.
-    public static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l"
+    nonisolated public static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l"
 
     /// How long an unfinished escape sequence waits for the rest before it
     /// is dropped (terminals send a key's sequence at once; 50 ms is plenty
     /// even over ssh, and short enough not to be noticed).
-    static let pendingSequenceTimeout = DispatchTimeInterval.milliseconds(50)
+    nonisolated static let pendingSequenceTimeout = DispatchTimeInterval.milliseconds(50)
 
     public let inputDescriptor: Int32
     public let outputDescriptor: Int32
-    private let queue: DispatchQueue
     private let exitProcess: (Int32) -> Void
 
     public private(set) var isActive = false
@@ -69,32 +71,27 @@ public final class SystemTerminal: TerminalDevice {
     private var registeredSignalSources = 0
     private var flushGeneration = 0
 
-    static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-    static let watchedSignals: [Int32] = terminationSignals + [SIGWINCH]
+    nonisolated static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    nonisolated static let watchedSignals: [Int32] = terminationSignals + [SIGWINCH]
 
-    /// - Parameters:
-    ///   - queue: where keys, resizes and signals are handled (the main queue
-    ///     in the app; tests pass their own).
-    ///   - exitProcess: ends the process after a signal has restored the
-    ///     terminal (`exit` in the app; tests record the code instead).
+    /// - Parameter exitProcess: ends the process after a signal has
+    ///   restored the terminal (`exit` in the app; tests record the code instead).
     public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO,
-                queue: DispatchQueue = .main,
                 exitProcess: @escaping (Int32) -> Void = { exit($0) }) {
         inputDescriptor = input
         outputDescriptor = output
-        self.queue = queue
         self.exitProcess = exitProcess
     }
 
     /// True when standard input and output are both terminals, i.e. a full-
     /// screen UI can run (`collage pick` refuses otherwise).
-    public static var isInteractive: Bool {
+    nonisolated public static var isInteractive: Bool {
         isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     }
 
     /// The size of the terminal `descriptor` refers to, or nil when it is not
     /// a terminal (or reports no size).
-    public static func size(of descriptor: Int32) -> TerminalSize? {
+    nonisolated public static func size(of descriptor: Int32) -> TerminalSize? {
         var window = winsize()
         guard ioctl(descriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
         return TerminalSize(columns: Int(window.ws_col), rows: Int(window.ws_row),
@@ -211,7 +208,7 @@ public final class SystemTerminal: TerminalDevice {
             } else if signal != SIGWINCH {
                 Glibc.signal(signal, SIG_IGN)
             }
-            let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+            let source = DispatchSource.makeSignalSource(signal: signal, queue: .main)
             if signal == SIGWINCH {
                 source.setEventHandler { [unowned self] in onResize(self.size) }
             } else {
@@ -229,13 +226,13 @@ public final class SystemTerminal: TerminalDevice {
     }
 
     /// True once every signal source is registered with the system, i.e. a
-    /// signal sent from now on reaches it (read on `queue`; for tests).
+    /// signal sent from now on reaches it (for tests).
     var signalsAreWatched: Bool {
         isActive && registeredSignalSources == Self.watchedSignals.count
     }
 
     private func watchInput(onKeys: @escaping ([Key]) -> Void) {
-        let source = DispatchSource.makeReadSource(fileDescriptor: inputDescriptor, queue: queue)
+        let source = DispatchSource.makeReadSource(fileDescriptor: inputDescriptor, queue: .main)
         source.setEventHandler {
             // A read source may fire with nothing to read (a spurious or
             // stale wake-up), and input is left blocking (O_NONBLOCK would
@@ -264,7 +261,7 @@ public final class SystemTerminal: TerminalDevice {
     /// Drops an unfinished sequence if no read completes it in time.
     private func scheduleFlush(onKeys: @escaping ([Key]) -> Void) {
         let generation = flushGeneration
-        queue.asyncAfter(deadline: .now() + Self.pendingSequenceTimeout) { [weak self] in
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.pendingSequenceTimeout) { [weak self] in
             guard let self, self.isActive, self.flushGeneration == generation else { return }
             let keys = self.decoder.flush()
             if !keys.isEmpty { onKeys(keys) }
@@ -293,7 +290,7 @@ public final class SystemTerminal: TerminalDevice {
 /// The same block remembers libdispatch's signal handler (see
 /// `watchSignals`): libdispatch keeps process-wide state about which signals
 /// it has installed its handler for, so mirroring it needs process-wide
-/// state too; it is written only by `restore()`, on the terminal's queue.
+/// state too; it is written only by `restore()`, on the main actor.
 enum EmergencyRestore {
     struct Storage {
         var armed: Int32

@@ -25,6 +25,8 @@ public struct TerminalSize: Equatable, Sendable {
 
 /// What the screens draw on and read keys from. `SystemTerminal` is the real
 /// one; `FakeTerminal` (Tests/CollageTestSupport) stands in for it in tests.
+/// On the main actor, with the screens.
+@MainActor
 public protocol TerminalDevice: AnyObject {
     /// The current size (asked of the terminal each time for the real one).
     var size: TerminalSize { get }
@@ -32,7 +34,7 @@ public protocol TerminalDevice: AnyObject {
     func write(_ text: String)
     /// Takes over the screen (raw mode, alternate screen, hidden cursor) and
     /// starts delivering decoded keys and window resizes, both on the main
-    /// queue for the real terminal. Ctrl-C arrives as `.control("c")`.
+    /// actor. Ctrl-C arrives as `.control("c")`.
     func start(onKeys: @escaping ([Key]) -> Void, onResize: @escaping (TerminalSize) -> Void) throws
     /// Gives the terminal back as it was. Safe to call any number of times.
     func restore()

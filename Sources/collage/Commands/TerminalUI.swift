@@ -5,7 +5,19 @@ import Foundation
 
 /// Runs the two screens of the original app in this terminal until the
 /// person quits. Refuses, with a hint, when there is no terminal.
-func runTerminalUI(_ services: AppServices, photosAt directory: Photo?, graphics: GraphicsMode, options: CollageRenderOptions) throws {
+///
+/// The screens live on the main actor; the commands run on the main thread
+/// (main.swift calls them), which `MainActor.assumeIsolated` checks.
+func runTerminalUI(_ services: AppServices, photosAt directory: Photo?, graphics: GraphicsMode,
+                   options: CollageRenderOptions) throws {
+    try MainActor.assumeIsolated {
+        try runScreens(services, photosAt: directory, graphics: graphics, options: options)
+    }
+}
+
+@MainActor
+private func runScreens(_ services: AppServices, photosAt directory: Photo?, graphics: GraphicsMode,
+                        options: CollageRenderOptions) throws {
     guard SystemTerminal.isInteractive else {
         Console.error("the picker needs a terminal: without one, use `collage add FILE...` or `collage batch LIST`")
         throw ExitCode.failure
