@@ -268,6 +268,37 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: file("x.pdf").path))
     }
 
+    /// An existing book is never replaced without --force, and that is said
+    /// before any photo is measured (the cache stays empty); --force replaces
+    /// a PDF, and a folder of an earlier book's pages, but not a folder that
+    /// holds anything else.
+    @Test func anExistingBookIsReplacedOnlyWithForce() throws {
+        try Data("the old book\n".utf8).write(to: file("old.pdf"))
+        let refused = try book([Self.trip.path, "-o", "old.pdf", "--dpi", "72"])
+        #expect(refused.status == 1 && refused.stderr == "collage: \(file("old.pdf").path) already exists (use --force to replace it)\n",
+                "\(refused)")
+        #expect(try String(contentsOf: file("old.pdf"), encoding: .utf8) == "the old book\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).isEmpty, "nothing measured")
+        let replaced = try book([Self.trip.path, "-o", "old.pdf", "--dpi", "72", "--pages", "2", "--force"])
+        #expect(replaced.status == 0, "\(replaced)")
+        #expect(try Self.pages(file("old.pdf")).count == 2)
+
+        // Page images: an earlier book's pages are replaced with --force...
+        #expect(try book([Self.trip.path, "-o", "pages", "--format", "jpg", "--dpi", "72", "--pages", "3"]).status == 0)
+        #expect(try book([Self.trip.path, "-o", "pages", "--format", "jpg", "--dpi", "72", "--pages", "2"]).status == 1)
+        let again = try book([Self.trip.path, "-o", "pages", "--format", "jpg", "--dpi", "72", "--pages", "2", "--force"])
+        #expect(again.status == 0, "\(again)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: file("pages").path).sorted() == ["page-001.jpg", "page-002.jpg"])
+        // ...a folder holding anything else is not, even with --force.
+        try Data("mine\n".utf8).write(to: file("pages/notes.txt"))
+        let kept = try book([Self.trip.path, "-o", "pages", "--format", "jpg", "--dpi", "72", "--force"])
+        #expect(kept.status == 1 && kept.stderr.contains("notes.txt, which is not a page of a book"), "\(kept)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: file("pages").path).sorted()
+                == ["notes.txt", "page-001.jpg", "page-002.jpg"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.workingDirectory.path).filter { $0.hasPrefix(".") }.isEmpty,
+                "no hidden folder left")
+    }
+
     @Test func aPhotoGoneWhileTheBookIsMadeIsLeftOutAndSaid() throws {
         let folder = try temporaryDirectory()
         var photos: [Photo] = []
@@ -307,9 +338,10 @@ import Testing
                                                                                                        Photo(path: broken.path)])])
         let engine = ImageEngine()
         let service = BookService(engine: engine, suggester: SuggestService(measurer: engine, cache: nil), note: { _ in })
-        #expect(throws: (any Error).self) {
+        #expect(throws: ImageEngineError.self) {
             try service.write(plan, cover: BookCover(title: "Trip", dates: nil), to: pdf.path,
-                              options: BookOptions(size: try SizeRequest(parsing: "A6"), dpi: try PrintResolution(parsing: "72")))
+                              options: BookOptions(size: try SizeRequest(parsing: "A6"), dpi: try PrintResolution(parsing: "72")),
+                              overwrite: true)
         }
         #expect(try String(contentsOf: pdf, encoding: .utf8) == "the old book\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a1.jpg", "a2.jpg", "book.pdf", "broken.jpg"])

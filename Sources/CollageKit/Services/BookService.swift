@@ -228,16 +228,43 @@ public final class BookService {
         return "\(from) – \(to)"
     }
 
-    /// Writes the book: `output` a PDF file (replaced whole, or left as it
-    /// was when anything fails), or for a raster format a folder of
-    /// `page-001.EXT` (the cover) onwards, written into a hidden folder
-    /// beside it and renamed when every page is written. Returns the pages
-    /// written.
+    /// Why writing the book to `output` would be refused, asked before its
+    /// photos are measured (minutes for a library): a PDF that exists, or a
+    /// folder that holds anything, unless `overwrite`; and even then a
+    /// folder that holds anything but an earlier book's page images, which
+    /// are all `overwrite` replaces (`-o ~/Pictures --force` must not
+    /// delete pictures).
+    public static func refusal(toWrite output: String, format: ImageFormat, overwrite: Bool) -> Error? {
+        if format.isPage { return AtomicFile.refusal(toWrite: output, overwrite: overwrite) }
+        guard let existing = try? FileManager.default.contentsOfDirectory(atPath: output), !existing.isEmpty else { return nil }
+        guard overwrite else { return FileWriteError.exists(path: output) }
+        if let other = existing.sorted().first(where: { !Self.isPageImage($0) }) {
+            return FileWriteError.io(path: output, reason: "it holds \(other), which is not a page of a book: only a folder of page images is replaced")
+        }
+        return nil
+    }
+
+    /// `page-001.jpg` and the like: what `writeImages` names a page.
+    private static func isPageImage(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].hasPrefix("page-"), let format = ImageFormat.saving(extension: String(parts[1])),
+              !format.isPage else { return false }
+        let number = parts[0].dropFirst("page-".count)
+        return number.count >= 3 && number.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// Writes the book: `output` a PDF file (left as it was when anything
+    /// fails), or for a raster format a folder of `page-001.EXT` (the
+    /// cover) onwards, written into a hidden folder beside it and renamed
+    /// when every page is written. What is there already is replaced only
+    /// with `overwrite` (`refusal(toWrite:)`). Returns the pages written.
     @discardableResult
-    public func write(_ plan: BookPlan, cover: BookCover, to output: String, options: BookOptions) throws -> Int {
+    public func write(_ plan: BookPlan, cover: BookCover, to output: String, options: BookOptions,
+                      overwrite: Bool = false) throws -> Int {
+        if let refusal = Self.refusal(toWrite: output, format: options.format, overwrite: overwrite) { throw refusal }
         let layout = try PageLayout(options)
         if options.format.isPage {
-            try AtomicFile.write(to: output, overwrite: true, mode: AtomicFile.sharedFileMode) { fd in
+            try AtomicFile.write(to: output, overwrite: overwrite, mode: AtomicFile.sharedFileMode) { fd in
                 let document = try PageDocument(options: layout.save, title: cover.title, threads: engine.decodeThreads,
                                                 writingTo: fd)
                 try eachPage(plan, cover: cover, layout: layout) { page, _ in try document.add(page) }
@@ -245,22 +272,22 @@ public final class BookService {
             }
             return pagesWritten
         }
-        return try writeImages(plan, cover: cover, layout: layout, to: output, options: options)
+        return try writeImages(plan, cover: cover, layout: layout, to: output, options: options, overwrite: overwrite)
     }
 
     /// Pages drawn so far by `eachPage`.
     private var pagesWritten = 0
 
     /// The page images into a hidden folder beside `output`, renamed to it
-    /// at the end (an empty folder there is replaced; anything else is not).
+    /// at the end (an empty folder there is replaced; with `overwrite`, an
+    /// earlier book's pages too, moved aside first and removed once the new
+    /// pages have their name).
     private func writeImages(_ plan: BookPlan, cover: BookCover, layout: PageLayout, to output: String,
-                             options: BookOptions) throws -> Int {
+                             options: BookOptions, overwrite: Bool) throws -> Int {
         let url = URL(fileURLWithPath: output)
         let parent = url.deletingLastPathComponent().path
-        let hidden = "\(parent)/.\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        if let existing = try? FileManager.default.contentsOfDirectory(atPath: output), !existing.isEmpty {
-            throw FileWriteError.exists(path: output)
-        }
+        func hiddenName() -> String { "\(parent)/.\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp" }
+        let hidden = hiddenName()
         guard mkdir(hidden, 0o775) == 0 else { throw AtomicFile.ioError(output) }
         do {
             try eachPage(plan, cover: cover, layout: layout) { page, number in
@@ -268,9 +295,20 @@ public final class BookService {
                 let name = String(format: "%@/page-%03d.%@", hidden, number, options.format.fileExtension)
                 try AtomicFile.write(bytes, to: name, overwrite: false, mode: AtomicFile.sharedFileMode)
             }
-            guard rename(hidden, output) == 0 else {
-                throw errno == ENOTEMPTY || errno == EEXIST ? FileWriteError.exists(path: output) : AtomicFile.ioError(output)
+            // Asked again: the folder may have changed while the pages were drawn.
+            if let refusal = Self.refusal(toWrite: output, format: options.format, overwrite: overwrite) { throw refusal }
+            var earlier: String?
+            if overwrite, let existing = try? FileManager.default.contentsOfDirectory(atPath: output), !existing.isEmpty {
+                let aside = hiddenName()
+                guard rename(output, aside) == 0 else { throw AtomicFile.ioError(output) }
+                earlier = aside
             }
+            guard rename(hidden, output) == 0 else {
+                let error = errno == ENOTEMPTY || errno == EEXIST ? FileWriteError.exists(path: output) : AtomicFile.ioError(output)
+                if let earlier { rename(earlier, output) }
+                throw error
+            }
+            if let earlier { try? FileManager.default.removeItem(atPath: earlier) }
         } catch {
             try? FileManager.default.removeItem(atPath: hidden)
             throw error

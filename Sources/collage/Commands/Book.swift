@@ -34,10 +34,14 @@ struct Book: ServicedCommand {
             12 mm margin and 3 mm gap (titles and numbers keep to the 12 mm;
             --margin 0 takes the photos to the trim at the page's sides).
 
-            -o FILE.pdf writes one PDF (replaced whole when all pages are
-            written: a failure leaves what was there). With --format
+            -o FILE.pdf writes one PDF, made whole or not at all. With --format
             \(ImageFormat.pixelExtensions), -o names a folder of page images,
-            page-001 the cover, made when every page is written.
+            page-001 the cover, made when every page is written. An existing
+            PDF, or a folder holding anything, is never replaced without
+            --force (said before any photo is looked at); --force replaces a
+            PDF, or a folder of an earlier book's pages (a folder holding
+            anything else is left alone), once every new page is written: a
+            failure leaves what was there.
 
             --list FILE (- for standard input) makes the book from a batch list
             instead, as `suggest --events` prints one: a page per collage, its
@@ -81,6 +85,9 @@ struct Book: ServicedCommand {
     @Option(help: "pdf, or an image format (\(ImageFormat.pixelExtensions)) for a folder of page images.")
     var format: ImageFormat = .pdf
 
+    @Flag(help: "Replace the PDF, or the folder of an earlier book's pages, if it exists.")
+    var force = false
+
     @OptionGroup var limits: LimitOptionGroup
     var pixelLimit: PixelLimit { limits.maxPixels }
 
@@ -109,12 +116,16 @@ struct Book: ServicedCommand {
 
     func run(with services: AppServices) throws {
         let options = try options()
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        let destination = Photo(resolving: output, against: workingDirectory).path
+        if let refusal = BookService.refusal(toWrite: destination, format: options.format, overwrite: force) {
+            Console.error(CollageFailure(refusal).commandLineMessage)
+            throw ExitCode.failure
+        }
         let cache = MeasuresCache()
         if cache.wasDamaged { Console.warning("\(cache.file.path) was damaged: measuring again") }
         if let warning = cache.warning { Console.warning(warning) }
         let service = services.book(cache: cache, note: { Console.warning($0) })
-        let workingDirectory = FileManager.default.currentDirectoryPath
-        let destination = Photo(resolving: output, against: workingDirectory).path
         do {
             let plan: BookPlan, cover: BookCover
             if let list {
@@ -142,12 +153,12 @@ struct Book: ServicedCommand {
                               ?? "no photo worth showing under \(paths.joined(separator: ", ")): no book made")
                 throw ExitCode.failure
             }
-            let written = try service.write(plan, cover: cover, to: destination, options: options)
+            let written = try service.write(plan, cover: cover, to: destination, options: options, overwrite: force)
             Console.note("\(written) \(written == 1 ? "page" : "pages") written to \(destination)")
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            Console.error("\(error)")
+            Console.error(CollageFailure(error).commandLineMessage)
             throw ExitCode.failure
         }
     }
