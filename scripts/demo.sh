@@ -45,8 +45,8 @@ pdftoppm -png -singlefile -scale-to 800 "$out"/collage-a4.pdf "$out"/collage-a4-
 # page as pdftoppm draws them are the README's docs/images/book-cover.jpg and
 # book-page.jpg (copy them there to remake them).
 python3 scripts/make-trip.py SampleImages "$out"/trip
-"$binary" book "$out"/trip -o "$out"/book-trip.pdf
-"$binary" book SampleImages -o "$out"/book-samples.pdf
+"$binary" book --force "$out"/trip -o "$out"/book-trip.pdf
+"$binary" book --force SampleImages -o "$out"/book-samples.pdf
 pdftoppm -jpeg -jpegopt quality=85 -r 40 -f 1 -l 1 -singlefile "$out"/book-trip.pdf "$out"/book-cover
 pdftoppm -jpeg -jpegopt quality=85 -r 40 -f 2 -l 2 -singlefile "$out"/book-trip.pdf "$out"/book-page
 scripts/layout-pictures.sh "$out" "$binary"
