@@ -323,6 +323,37 @@ import Testing
         #expect(images.count == 3, "the cover's and two: \(images)")
     }
 
+    /// A photo chosen that cannot be drawn within the pixel limit (measures
+    /// cached by a run with a higher --max-pixels chose it) is left out of
+    /// its page and said; the book is made.
+    @Test func aPhotoOverThePixelLimitIsLeftOutAndSaid() throws {
+        let folder = try temporaryDirectory()
+        var photos: [Photo] = []
+        for name in ["a1.jpg", "a2.jpg", "a3.jpg"] {
+            let copy = folder.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: Self.trip.appendingPathComponent(name), to: copy)
+            photos.append(Photo(path: copy.path))
+        }
+        let png = folder.appendingPathComponent("big.png")
+        try FileManager.default.copyItem(at: CLI.samples.appendingPathComponent("retina-round-alpha.png"), to: png)
+        photos.append(Photo(path: png.path))
+        // The JPEGs (213x320 at most) draw within it; the 480x480 PNG decodes only whole.
+        let engine = ImageEngine(maxDecodedPixels: 100_000)
+        let info = try ImageEngine().inspect(photos[3])
+        let plan = BookPlan(hero: photos[0], pages: [BookPlan.Page(title: "Arezzo", photos: Array(photos[1...]))])
+        let notes = Box<[String]>([])
+        let service = BookService(engine: engine, suggester: SuggestService(measurer: engine, cache: nil),
+                                  note: { notes.value.append($0) })
+        let pdf = folder.appendingPathComponent("book.pdf")
+        let pages = try service.write(plan, cover: BookCover(title: "Trip", dates: nil), to: pdf.path,
+                                      options: BookOptions(size: try SizeRequest(parsing: "A6"), dpi: try PrintResolution(parsing: "72")))
+        #expect(pages == 2)
+        #expect(notes.value.count == 1 && notes.value[0].hasPrefix("\(png.path): \(info.width)x\(info.height) is ")
+                && notes.value[0].hasSuffix(", over the limit of 100000 pixels: left out of the page of Arezzo"), "\(notes.value)")
+        let images = try Self.poppler("pdfimages", ["-list"], pdf).text.split(separator: "\n").dropFirst(2)
+        #expect(images.count == 3, "the cover's and the page's two JPEGs: \(images)")
+    }
+
     /// A page that fails after others are written (a photo whose data is broken
     /// when it is drawn): the book there before is left as it was, and nothing beside it.
     @Test func aBookThatFailsHalfWayLeavesWhatWasThere() throws {

@@ -70,6 +70,32 @@ import CollageTestSupport
         #expect(try #require(failure.pixelsNeeded) == 57 * 38)
     }
 
+    /// `suggest` measures a photo as `add` would admit it: one over the
+    /// limit is refused with the same words, even where its thumbnail could
+    /// be measured (a 200-megapixel phone HEIF was suggested, then failed the
+    /// book it was chosen for). Here a 480x480 HEIC with a 240-pixel thumbnail
+    /// (heif-enc), over a limit of 100,000 pixels.
+    @Test func aPhotoOverTheLimitIsNotMeasuredFromItsThumbnail() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let heic = folder.appendingPathComponent("thumbnailed.heic")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
+        process.arguments = ["-q", "80", "-t", "240", "-o", heic.path,
+                             Self.packageRoot.appendingPathComponent("SampleImages/retina-round-alpha.png").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "heif-enc (libheif-examples) failed")
+        let photo = Photo(path: heic.path)
+        #expect(try ImageEngine().measure(photo).fromThumbnail, "measured from its thumbnail")
+        let engine = ImageEngine(maxDecodedPixels: 100_000)
+        let refusal = #expect(throws: ImageEngineError.self) { try engine.measure(photo) }
+        let admission = #expect(throws: ImageEngineError.self) { try engine.admit(photo) }
+        #expect(refusal?.kind == .tooLarge && refusal?.message == admission?.message, "\(String(describing: refusal))")
+    }
+
     /// The collage screen words a size only `rows` can draw without `--size`.
     @Test func theCollageScreenWordsAnOpenSideWithoutAnOption() throws {
         let open = try #require(RequestedSize(width: 1920, height: nil).openSide(for: .grid))

@@ -404,13 +404,27 @@ public final class BookService {
         var kept = photos.filter { photo in
             let readable = photo.withFileSystemPath { access($0, R_OK) } == 0
             if !readable { note("\(photo.path): gone since it was looked at: left out of the page of \(title)") }
-            return readable
+            return readable && drawable(photo, title: title)
         }
         if keepingEven && kept.count % 2 == 1 && kept.count < photos.count {
             let dropped = kept.removeLast()
             note("\(dropped.path): left out of the page of \(title) too, to keep its count even")
         }
         return kept
+    }
+
+    /// Whether `photo` can be drawn within the pixel limit; if not, said and
+    /// left out of its page, not the book failed for it. Measures cached by
+    /// a run with a higher --max-pixels choose such a photo (measuring
+    /// refuses it now: `ImageEngine.measure`).
+    private func drawable(_ photo: Photo, title: String) -> Bool {
+        do {
+            _ = try engine.inspect(photo)
+        } catch let error as ImageEngineError where error.kind == .tooLarge {
+            note("\(error.message): left out of the page of \(title)")
+            return false
+        } catch {}  // anything else is said when the page is drawn, as before
+        return true
     }
 }
 

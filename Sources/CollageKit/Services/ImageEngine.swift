@@ -367,6 +367,9 @@ extension ImageEngine: PhotoMeasuring {
         options.use_thumbnail = 1
         var measures = ci_measures()
         try call(photo) { ci_measure_photo($0, &options, &measures, &$1) }
+        // Measured from its thumbnail, a photo `add` would refuse (a 200
+        // megapixel HEIF) was suggested, and failed the book it was chosen for.
+        try checkLimit(measures.info, photo)
         return PhotoMeasures(width: Int(measures.info.display_width), height: Int(measures.info.display_height),
                              taken: PhotoTime(exif: PhotoInfo.text(of: measures.info.date_taken)),
                              hash: measures.hash, gradientHash: measures.gradient_hash, sharpness: measures.sharpness,
