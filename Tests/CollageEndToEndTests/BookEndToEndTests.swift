@@ -299,26 +299,37 @@ import Testing
                 "no hidden folder left")
     }
 
-    @Test func aPhotoGoneWhileTheBookIsMadeIsLeftOutAndSaid() throws {
+    /// Copies of the trip's photos `names` in a folder of their own.
+    static func copies(_ names: [String]) throws -> (folder: URL, photos: [Photo]) {
         let folder = try temporaryDirectory()
-        var photos: [Photo] = []
-        for name in ["a1.jpg", "a2.jpg", "a3.jpg", "f1.jpg", "f2.jpg"] {
+        let photos = try names.map { name in
             let copy = folder.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: Self.trip.appendingPathComponent(name), to: copy)
-            photos.append(Photo(path: copy.path))
+            try FileManager.default.copyItem(at: trip.appendingPathComponent(name), to: copy)
+            return Photo(path: copy.path)
         }
+        return (folder, photos)
+    }
+
+    /// A book of `photos[0]` (its cover) and one page of the rest, "Arezzo",
+    /// written by the service as an A6 PDF at 72 dpi: the pages written and the notes said.
+    static func bookOfOnePage(_ photos: [Photo], to pdf: URL, engine: ImageEngine) throws -> (pages: Int, notes: [String]) {
         let plan = BookPlan(hero: photos[0], pages: [BookPlan.Page(title: "Arezzo", photos: Array(photos[1...]))])
-        try FileManager.default.removeItem(atPath: photos[2].path)
         let notes = Box<[String]>([])
-        let engine = ImageEngine()
         let service = BookService(engine: engine, suggester: SuggestService(measurer: engine, cache: nil),
                                   note: { notes.value.append($0) })
-        let pdf = folder.appendingPathComponent("book.pdf")
         let pages = try service.write(plan, cover: BookCover(title: "Trip", dates: nil), to: pdf.path,
                                       options: BookOptions(size: try SizeRequest(parsing: "A6"), dpi: try PrintResolution(parsing: "72")))
+        return (pages, notes.value)
+    }
+
+    @Test func aPhotoGoneWhileTheBookIsMadeIsLeftOutAndSaid() throws {
+        let (folder, photos) = try Self.copies(["a1.jpg", "a2.jpg", "a3.jpg", "f1.jpg", "f2.jpg"])
+        try FileManager.default.removeItem(atPath: photos[2].path)
+        let pdf = folder.appendingPathComponent("book.pdf")
+        let (pages, notes) = try Self.bookOfOnePage(photos, to: pdf, engine: ImageEngine())
         #expect(pages == 2)
-        #expect(notes.value == ["\(photos[2].path): gone since it was looked at: left out of the page of Arezzo",
-                                "\(photos[4].path): left out of the page of Arezzo too, to keep its count even"], "\(notes.value)")
+        #expect(notes == ["\(photos[2].path): gone since it was looked at: left out of the page of Arezzo",
+                          "\(photos[4].path): left out of the page of Arezzo too, to keep its count even"], "\(notes)")
         let images = try Self.poppler("pdfimages", ["-list"], pdf).text.split(separator: "\n").dropFirst(2)
         #expect(images.count == 3, "the cover's and two: \(images)")
     }
@@ -327,29 +338,17 @@ import Testing
     /// cached by a run with a higher --max-pixels chose it) is left out of
     /// its page and said; the book is made.
     @Test func aPhotoOverThePixelLimitIsLeftOutAndSaid() throws {
-        let folder = try temporaryDirectory()
-        var photos: [Photo] = []
-        for name in ["a1.jpg", "a2.jpg", "a3.jpg"] {
-            let copy = folder.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: Self.trip.appendingPathComponent(name), to: copy)
-            photos.append(Photo(path: copy.path))
-        }
+        var (folder, photos) = try Self.copies(["a1.jpg", "a2.jpg", "a3.jpg"])
         let png = folder.appendingPathComponent("big.png")
         try FileManager.default.copyItem(at: CLI.samples.appendingPathComponent("retina-round-alpha.png"), to: png)
         photos.append(Photo(path: png.path))
-        // The JPEGs (213x320 at most) draw within it; the 480x480 PNG decodes only whole.
-        let engine = ImageEngine(maxDecodedPixels: 100_000)
         let info = try ImageEngine().inspect(photos[3])
-        let plan = BookPlan(hero: photos[0], pages: [BookPlan.Page(title: "Arezzo", photos: Array(photos[1...]))])
-        let notes = Box<[String]>([])
-        let service = BookService(engine: engine, suggester: SuggestService(measurer: engine, cache: nil),
-                                  note: { notes.value.append($0) })
+        // The JPEGs (213x320 at most) draw within it; the 480x480 PNG decodes only whole.
         let pdf = folder.appendingPathComponent("book.pdf")
-        let pages = try service.write(plan, cover: BookCover(title: "Trip", dates: nil), to: pdf.path,
-                                      options: BookOptions(size: try SizeRequest(parsing: "A6"), dpi: try PrintResolution(parsing: "72")))
+        let (pages, notes) = try Self.bookOfOnePage(photos, to: pdf, engine: ImageEngine(maxDecodedPixels: 100_000))
         #expect(pages == 2)
-        #expect(notes.value.count == 1 && notes.value[0].hasPrefix("\(png.path): \(info.width)x\(info.height) is ")
-                && notes.value[0].hasSuffix(", over the limit of 100000 pixels: left out of the page of Arezzo"), "\(notes.value)")
+        #expect(notes.count == 1 && notes[0].hasPrefix("\(png.path): \(info.width)x\(info.height) is ")
+                && notes[0].hasSuffix(", over the limit of 100000 pixels: left out of the page of Arezzo"), "\(notes)")
         let images = try Self.poppler("pdfimages", ["-list"], pdf).text.split(separator: "\n").dropFirst(2)
         #expect(images.count == 3, "the cover's and the page's two JPEGs: \(images)")
     }
