@@ -73,12 +73,15 @@ public enum DuplicateGroups {
                 if a != b { parent[max(a, b)] = min(a, b) }
             }
         }
-        var number: [Int: Int] = [:]
+        // Each root's group number, by the root's index (-1: none yet).
+        var number = [Int](repeating: -1, count: fingerprints.count), groups = 0
         return fingerprints.indices.map { i in
             let r = root(i)
-            if let n = number[r] { return n }
-            number[r] = number.count
-            return number.count - 1
+            if number[r] < 0 {
+                number[r] = groups
+                groups += 1
+            }
+            return number[r]
         }
     }
 }
