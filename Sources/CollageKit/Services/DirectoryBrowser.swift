@@ -107,8 +107,19 @@ public struct FileNames: Sendable {
         bytes.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress!
             let names = starts.indices.map(bounds)
+            // Each name's first 16 bytes as two numbers, compared before the
+            // bytes: most names differ there ("IMG_0123.jpg"), and a memcmp
+            // a comparison was half the work of a warm run's folder. A name
+            // has no 0 byte, so one padded with zeros still comes before
+            // the longer names it starts.
+            let heads = names.map { name -> (UInt64, UInt64) in
+                var head: (UInt64, UInt64) = (0, 0)
+                withUnsafeMutableBytes(of: &head) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[name.prefix(16)])) }
+                return (UInt64(bigEndian: head.0), UInt64(bigEndian: head.1))
+            }
             return starts.indices.sorted { a, b in
-                Self.precedes(base + names[a].lowerBound, names[a].count, base + names[b].lowerBound, names[b].count)
+                if heads[a] != heads[b] { return heads[a] < heads[b] }
+                return Self.precedes(base + names[a].lowerBound, names[a].count, base + names[b].lowerBound, names[b].count)
             }
         }
     }

@@ -254,15 +254,11 @@ public final class SuggestService: Sendable {
                         byEvents: Bool, alreadyIn: [Photo] = [],
                         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> SuggestionReport {
         let (folders, unlisted, unfollowed) = try self.files(under: paths, recursive: recursive, followLinks: followLinks)
-        let measured = measureAll(folders, progress: progress)
-        // In the order taken; the undated last, by path. Their order
-        // sorted, then the photos put in it: sorting the photos themselves
-        // moved each photo's large value some 17 times.
-        let unsorted = measured.photos
-        let taken = unsorted.map { $0.measures.taken?.instant ?? .infinity }
-        var photos = unsorted.indices.sorted {
-            taken[$0] < taken[$1] || (taken[$0] == taken[$1] && unsorted[$0].photo.path < unsorted[$1].photo.path)
-        }.map { unsorted[$0] }
+        // The photos apart from the rest: one array of them held twice would
+        // be copied whole when put in order.
+        var photos: [MeasuredPhoto] = []
+        let measured = measureAll(folders, into: &photos, progress: progress)
+        Self.putInOrderTaken(&photos)
 
         var verdicts = choice.judge(photos)
         choice.setAside(&verdicts, photos: photos, alreadyIn: Set(alreadyIn))
@@ -285,9 +281,10 @@ public final class SuggestService: Sendable {
     }
 
     /// Each file's measures, from the cache when it knows the file as it is
-    /// now, else from the measurer, on `threads` workers: the photos (in no
-    /// order), the files that were no photo and why each unreadable one
-    /// could not be read (both in the walk's order). First each folder's
+    /// now, else from the measurer, on `threads` workers: the photos, into
+    /// `photos` (a folder's together, the folders in no order), and the
+    /// files that were no photo and why each unreadable one could not be
+    /// read (both in the walk's order). First each folder's
     /// files are stat'ed and matched to the cache's rows (`FolderWork`),
     /// the folders shared out among the workers (a big folder's files
     /// among them all), then the files the cache does not know are
@@ -295,9 +292,9 @@ public final class SuggestService: Sendable {
     /// each takes a decode. Each photo measured is stored at once (the
     /// cache writes them in batches), so a run killed keeps them. Only a
     /// photo's small value is kept, and of a file that is no photo only
-    /// its path.
-    private func measureAll(_ folders: [FolderFiles], progress: @escaping @Sendable (Int, Int) -> Void)
-        -> (photos: [MeasuredPhoto], notPhotos: [Photo], unreadable: [String]) {
+    /// its folder's and its name's numbers until the end.
+    private func measureAll(_ folders: [FolderFiles], into photos: inout [MeasuredPhoto],
+                            progress: @escaping @Sendable (Int, Int) -> Void) -> (notPhotos: [Photo], unreadable: [String]) {
         let known = cache
         let total = folders.reduce(0) { $0 + $1.names.count }
         var starts = [Int](), next = 0
@@ -357,9 +354,39 @@ public final class SuggestService: Sendable {
             done(1)
         }
         known?.save()
-        return (results.photos.current,
-                results.notPhotos.current.sorted { $0.index < $1.index }.map { folders[$0.folder].file(folders[$0.folder].names[$0.name]) },
+        photos = results.photos.withLock { photos in
+            defer { photos = [] }
+            return photos
+        }
+        return (results.notPhotos.current.sorted { $0.index < $1.index }.map { folders[$0.folder].file(folders[$0.folder].names[$0.name]) },
                 results.unreadable.current.sorted { $0.0 < $1.0 }.map(\.1))
+    }
+
+    /// Puts `photos` in the order taken; the undated last, by path. The
+    /// order is sorted first (a folder's photos, together and mostly in
+    /// the order taken already, are runs the sort finds), then the photos
+    /// moved into it in place, a cycle of places at a time: sorting the
+    /// photos themselves moved each one's large value some 17 times, and a
+    /// second array of them cost more in its pages first touched than in
+    /// the moves.
+    static func putInOrderTaken(_ photos: inout [MeasuredPhoto]) {
+        let taken = photos.map { $0.measures.taken?.instant ?? .infinity }
+        let order = photos.indices.sorted {
+            taken[$0] < taken[$1] || (taken[$0] == taken[$1] && photos[$0].photo.path < photos[$1].photo.path)
+        }
+        // order[k]: the place of the photo that goes to place k.
+        var placed = [Bool](repeating: false, count: photos.count)
+        for start in photos.indices where !placed[start] && order[start] != start {
+            let first = photos[start]
+            var k = start
+            while order[k] != start {
+                placed[k] = true
+                photos[k] = photos[order[k]]
+                k = order[k]
+            }
+            placed[k] = true
+            photos[k] = first
+        }
     }
 
     /// Faces for the photos at `indices` that have none yet, in parallel;
@@ -432,6 +459,8 @@ final class FolderWork: Sendable {
     /// path of its own each, for a folder of 100,000 files that are no
     /// photos, was more memory than all the rest).
     final class Results: Sendable {
+        /// The photos, as the workers found them (a folder's together, in
+        /// the order of its names).
         let photos = Locked([MeasuredPhoto]())
         let toMeasure = Locked([(index: Int, folder: Int, name: Int, stamp: FileStamp)]())
         let notPhotos = Locked([(index: Int, folder: Int, name: Int)]())
