@@ -372,8 +372,10 @@ public struct SuggestionChoice: Sendable {
             var best: (position: Int, value: Double)?
             var open: [(position: Int, most: Double)] = []
             for position in scored.indices where !chosen.contains(position) {
+                // (Not an array of the distances: one for each photo, each
+                // pick, of each of a library's 1,000 events.)
                 let spread = chosen.isEmpty || scored.count < 2 ? 0
-                    : Double(chosen.map { abs($0 - position) }.min()!) / Double(scored.count - 1)
+                    : Double(chosen.lazy.map { abs($0 - position) }.min()!) / Double(scored.count - 1)
                 let (score, known) = bounds(scored[position])
                 let value = score + Self.spreadWeight * spread
                 if !known {
