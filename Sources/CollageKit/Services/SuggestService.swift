@@ -525,9 +525,9 @@ final class FolderWork: Sendable {
     private let pathsAreText: Bool
 
     /// The file at name `index`: as `FolderFiles.file`, but where its path
-    /// is text, made as text straight away (copies of the folder's path
-    /// and the name and a check of the result, a photo, were a tenth of a
-    /// warm run over a library).
+    /// is text, made as text straight away, one copy (the folder's path
+    /// copied, the name appended, the whole copied again and checked, a
+    /// photo, before).
     private func file(_ index: Int) -> Photo {
         let names = files.names
         guard pathsAreText else { return files.file(names[index]) }

@@ -188,9 +188,13 @@ public struct SuggestionChoice: Sendable {
                     verdicts[best].demotion = demotion(top)
                 } else {
                     let size = top.width << 32 | top.height
-                    let words = demotions[size] ?? demotion(top)
-                    demotions[size] = words
-                    verdicts[best].demotion = words
+                    if let words = demotions[size] {
+                        verdicts[best].demotion = words
+                    } else {
+                        let words = demotion(top)
+                        demotions[size] = words
+                        verdicts[best].demotion = words
+                    }
                 }
             }
         }
