@@ -242,6 +242,15 @@ final class PhotoTimeTests: XCTestCase {
     }
 }
 
+extension MeasuresCache {
+    /// The rows of `folder` (`measures(inFolder:)`'s), in the order given.
+    fileprivate func rows(inFolder folder: String) -> [(name: [UInt8], measures: PhotoMeasures)] {
+        var rows: [(name: [UInt8], measures: PhotoMeasures)] = []
+        measures(inFolder: Array(folder.utf8)) { name, _, measures in rows.append((Array(name), measures)) }
+        return rows
+    }
+}
+
 final class MeasuresCacheTests: XCTestCase {
     private var folder: URL!
 
@@ -275,11 +284,11 @@ final class MeasuresCacheTests: XCTestCase {
         XCTAssertEqual(again.measures(of: photo, stamp: stamp), measures)
         XCTAssertEqual(again.measures(of: odd, stamp: stamp), measures)
         XCTAssertEqual(again.measures(of: Photo(path: "/photos/b.jpg"), stamp: stamp), undated)
-        // A folder's rows in one query, by name.
-        let rows = again.measures(inFolder: Array("/photos".utf8))
-        XCTAssertEqual(Set(rows.keys.map(\.bytes)), [Array("a.jpg".utf8), Array("b.jpg".utf8), Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)])
-        XCTAssertEqual(rows[MeasuresCache.Name(Array("b.jpg".utf8))]?.measures, undated)
-        XCTAssertEqual(again.measures(inFolder: Array("/photo".utf8)).count, 0)
+        // A folder's rows in one query, in the order of the names' bytes.
+        XCTAssertEqual(again.rows(inFolder: "/photos").map(\.name),
+                       [Array("a.jpg".utf8), Array("b.jpg".utf8), Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)])
+        XCTAssertEqual(again.rows(inFolder: "/photos")[1].measures, undated)
+        XCTAssertEqual(again.rows(inFolder: "/photo").count, 0)
         // The file changed: its size or its time.
         XCTAssertNil(again.measures(of: photo, stamp: FileStamp(size: 1235, modified: stamp.modified)))
         XCTAssertNil(again.measures(of: photo, stamp: FileStamp(size: 1234, modified: stamp.modified + 1)))
@@ -332,7 +341,7 @@ final class MeasuresCacheTests: XCTestCase {
         let read = MeasuresCache(file: file)
         XCTAssertNotNil(read.measures(of: Photo(path: "/p/a.jpg"), stamp: FileStamp(size: 1, modified: 0)))
         XCTAssertNil(read.measures(of: Photo(path: "/p/b.jpg"), stamp: FileStamp(size: 1, modified: 0)))
-        XCTAssertEqual(read.measures(inFolder: Array("/p".utf8)).keys.map { String(decoding: $0.bytes, as: UTF8.self) }, ["a.jpg"])
+        XCTAssertEqual(read.rows(inFolder: "/p").map { String(decoding: $0.name, as: UTF8.self) }, ["a.jpg"])
     }
 
     /// A folder the cache cannot be made in: one line, and no cache.
@@ -454,9 +463,12 @@ final class MeasuresCacheTests: XCTestCase {
 /// Measures a photo from its name alone, counting what it is asked.
 private final class CountingMeasurer: PhotoMeasuring, Sendable {
     let measured = Locked(0)
+    /// The names of the photos measured.
+    let names = Locked([String]())
 
     func measure(_ photo: Photo) throws -> PhotoMeasures {
         measured.withLock { $0 += 1 }
+        names.withLock { $0.append(photo.fileName) }
         let number = Int(photo.fileName.filter(\.isNumber)) ?? 0
         return shot(photo.fileName, time: Double(number) * 60, hash: scene(number)).measures
     }
@@ -496,6 +508,95 @@ final class SuggestCacheTests: XCTestCase {
         let fresh = try SuggestService(measurer: CountingMeasurer(), cache: nil, places: nil, threads: 2)
             .suggest([Photo(path: root.path)], recursive: true, choice: SuggestionChoice(), byEvents: true)
         XCTAssertEqual(report.choices.map { $0.map { report.photos[$0].photo } }, fresh.choices.map { $0.map { fresh.photos[$0].photo } })
+    }
+}
+
+/// Takes every file for no photo: a report then lists all the files, in
+/// the walk's order.
+private final class RefusingMeasurer: PhotoMeasuring, Sendable {
+    func measure(_ photo: Photo) throws -> PhotoMeasures {
+        throw ImageEngineError(kind: .notImage, message: "\(photo.path): not a photo")
+    }
+
+    func countFaces(_ photo: Photo) throws -> Int { 0 }
+}
+
+/// Issue #43: a library walked, stat'ed and matched to the cache on all
+/// the cores, and still as a walk on one core would find it.
+final class LibraryWalkTests: XCTestCase {
+    private var root: URL!
+
+    override func setUpWithError() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("library-walk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: root)
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: root.path + "-cache"))
+    }
+
+    /// An empty file at `path` (bytes, under the root), its folders made.
+    private func make(_ path: [UInt8], bytes: Int = 1) {
+        let full = Array(root.path.utf8) + [UInt8(ascii: "/")] + path
+        let parent = Array(full[..<full.lastIndex(of: UInt8(ascii: "/"))!])
+        try? FileManager.default.createDirectory(atPath: String(decoding: parent, as: UTF8.self), withIntermediateDirectories: true)
+        let fd = (full + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        }
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        _ = [UInt8](repeating: 7, count: bytes).withUnsafeBytes { write(fd, $0.baseAddress, bytes) }
+        close(fd)
+    }
+
+    /// Folders depth first in natural order, each one's files as text
+    /// (exact bytes where that ties: "e" and a combining accent is the
+    /// same text as "é"), hidden ones left out, a link to a folder not
+    /// entered: the order of before, with more folders than workers.
+    func testTheWalkOnAllCoresFindsTheFilesInTheOrderOfOne() throws {
+        let decomposed = Array("e\u{301}.jpg".utf8), composed = Array("\u{E9}.jpg".utf8)
+        let notUTF8 = Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)
+        for name in [Array("f.jpg".utf8), composed, decomposed, notUTF8, Array("B.jpg".utf8), Array("a.jpg".utf8),
+                     Array(".hidden.jpg".utf8)] {
+            make(name)
+        }
+        let inside = ["a/c.dat", "a/x/y.dat", "A10/m.dat", "A9/n.dat", ".hidden/h.dat"] + (0..<24).map { String(format: "d%02d/p.dat", $0) }
+        for path in inside.shuffled() { make(Array(path.utf8)) }
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link").path, withDestinationPath: "a")
+        let report = try SuggestService(measurer: RefusingMeasurer(), cache: nil, places: nil, threads: 2)
+            .suggest([Photo(path: root.path)], recursive: true, choice: SuggestionChoice(), byEvents: true)
+        let found = report.notPhotos.map { Array($0.fileSystemPath.dropFirst(root.path.utf8.count + 1)) }
+        let expected = [Array("B.jpg".utf8), Array("a.jpg".utf8), notUTF8, Array("f.jpg".utf8), decomposed, composed]
+            + ["a/c.dat", "a/x/y.dat", "A9/n.dat", "A10/m.dat"].map { Array($0.utf8) }
+            + (0..<24).map { Array(String(format: "d%02d/p.dat", $0).utf8) }
+        XCTAssertEqual(found.map { String(decoding: $0, as: UTF8.self) }, expected.map { String(decoding: $0, as: UTF8.self) })
+        XCTAssertEqual(found, expected)
+        XCTAssertEqual(report.unfollowedLinks.map(\.path), [root.appendingPathComponent("link").path])
+        XCTAssertTrue(report.photos.isEmpty)
+    }
+
+    /// A photo edited since it was measured (its size, or only its time)
+    /// is measured again, and only it: in a folder taken whole by a worker
+    /// and in one of more than 4,096 files, shared out among the workers.
+    func testAnEditedPhotoIsMeasuredAgainAndOnlyIt() throws {
+        for i in 0..<30 { make(Array("small/p\(i).jpg".utf8)) }
+        for i in 0..<4100 { make(Array("big/q\(i).jpg".utf8)) }
+        let file = URL(fileURLWithPath: root.path + "-cache").appendingPathComponent("measures.sqlite")
+        func run() throws -> (measured: [String], photos: Int) {
+            let measurer = CountingMeasurer()
+            let report = try SuggestService(measurer: measurer, cache: MeasuresCache(file: file), places: nil, threads: 2)
+                .suggest([Photo(path: root.path)], recursive: true, choice: SuggestionChoice(), byEvents: true)
+            return (measurer.names.current.sorted(), report.photos.count)
+        }
+        XCTAssertEqual(try run().measured.count, 4130)
+        XCTAssertEqual(try run().measured, [])
+        make(Array("small/p7.jpg".utf8), bytes: 2)
+        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, root.appendingPathComponent("big/q2050.jpg").path, &times, 0), 0)
+        let again = try run()
+        XCTAssertEqual(again.measured, ["p7.jpg", "q2050.jpg"])
+        XCTAssertEqual(again.photos, 4130)
+        XCTAssertEqual(try run().measured, [])
     }
 }
 

@@ -40,7 +40,23 @@ public struct SuggestionReport: Sendable {
         self.unlistedFolders = unlistedFolders
         self.unfollowedLinks = unfollowedLinks
         self.places = places
-        members = Dictionary(grouping: verdicts.indices, by: { verdicts[$0].event })
+        members = Self.members(verdicts)
+    }
+
+    /// The indices of each event's verdicts, in order: what
+    /// `Dictionary(grouping:by:)` gives, made a run of one event at a time
+    /// (a library's 100,000 photos, in the order taken, are 1,000 runs).
+    static func members(_ verdicts: [PhotoVerdict]) -> [Int: [Int]] {
+        var members: [Int: [Int]] = [:]
+        var start = 0
+        while start < verdicts.count {
+            let event = verdicts[start].event
+            var end = start + 1
+            while end < verdicts.count && verdicts[end].event == event { end += 1 }
+            members[event, default: []].append(contentsOf: start..<end)
+            start = end
+        }
+        return members
     }
 
     /// The event's photos in the order taken: indices.
@@ -114,33 +130,62 @@ public protocol PhotoSuggesting: Sendable {
 /// cores, through the cache), and chooses (`SuggestionChoice`).
 public final class SuggestService: Sendable {
     private let measurer: PhotoMeasuring
-    private let browser: DirectoryBrowsing
     private let threads: Int
     private let cache: MeasuresCache?
     private let places: PlaceNaming?
 
     /// `cache` nil: measure everything afresh and keep nothing. `places`
     /// names where photos were taken in event titles (nil: dates alone).
-    public init(measurer: PhotoMeasuring, browser: DirectoryBrowsing = FileSystemBrowser(), cache: MeasuresCache?,
+    public init(measurer: PhotoMeasuring, cache: MeasuresCache?,
                 places: PlaceNaming? = GeoNamesPlaces(), threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.measurer = measurer
         self.places = places
-        self.browser = browser
         self.cache = cache
         self.threads = max(1, threads)
     }
 
-    /// The files under `paths`: a file as it is, a folder's files (not
-    /// hidden ones), and with `recursive` its folders' too (each real folder
-    /// once). A path named is followed even when it is a link; inside, a
-    /// link to a file is that file, but a link to a folder is entered only
-    /// with `followLinks` (as `find` does), so that the folder given is the
-    /// folder searched: `d/loop -> ../..` would search d's parents. A path
-    /// that is neither is a failure; a folder inside that cannot be listed is
-    /// reported, not fatal.
+    /// The files of one folder the walk found: the folder, and the names
+    /// of those of its files that count (all but hidden ones; for a path
+    /// named that is a file, that one alone).
+    public struct FolderFiles: Sendable {
+        public let folder: Photo
+        public let names: FileNames
+
+        /// The file `name` (a name's bytes) in the folder.
+        public func file(_ name: ArraySlice<UInt8>) -> Photo { folder.appending(Array(name)) }
+
+        /// The names' indices in the order the reports list them: sorted as
+        /// text (exact bytes where that ties), quick for 100,000 names,
+        /// where Foundation's natural order took seconds; the order only
+        /// makes the reports the same run after run. `byBytes`: the
+        /// indices in the order of their bytes, which is that order when
+        /// every name is ASCII.
+        public func reportOrder(byBytes: [Int]) -> [Int] {
+            guard !names.isASCII else { return byBytes }
+            let files = (0..<names.count).map { file(names[$0]) }
+            return byBytes.sorted {
+                files[$0].path < files[$1].path
+                    || (files[$0].path == files[$1].path && files[$0].fileSystemPath.lexicographicallyPrecedes(files[$1].fileSystemPath))
+            }
+        }
+    }
+
+    /// The files under `paths`, a folder at a time: a file as it is, a
+    /// folder's files (not hidden ones), and with `recursive` its folders'
+    /// too (each real folder once). A path named is followed even when it
+    /// is a link; inside, a link to a file is that file, but a link to a
+    /// folder is entered only with `followLinks` (as `find` does), so that
+    /// the folder given is the folder searched: `d/loop -> ../..` would
+    /// search d's parents. A path that is neither is a failure; a folder
+    /// inside that cannot be listed is reported, not fatal. The folders are
+    /// walked depth first in the order of their names; a folder's
+    /// sub-folders are listed on all the cores at once before they are
+    /// walked (a library's 400 day folders in one folder), and used in the
+    /// walk's order, so the result is the walk's of one core.
     public func files(under paths: [Photo], recursive: Bool, followLinks: Bool = false) throws
-        -> (files: [Photo], unlisted: [String], unfollowed: [Photo]) {
-        var files: [Photo] = []
+        -> (folders: [FolderFiles], unlisted: [String], unfollowed: [Photo]) {
+        typealias Listing = (folders: [DirectoryEntry], files: FileNames)
+        var found: [FolderFiles] = []
         var unlisted: [String] = []
         var unfollowed: [Photo] = []
         var seen = Set<[UInt64]>()
@@ -149,38 +194,40 @@ public final class SuggestService: Sendable {
             guard folder.withFileSystemPath({ stat($0, &info) }) == 0 else { return nil }
             return [UInt64(info.st_dev), UInt64(info.st_ino)]
         }
-        func walk(_ folder: Photo, top: Bool) throws {
+        func walk(_ folder: Photo, top: Bool, listed: Result<Listing, Error>? = nil) throws {
             if let id = identity(folder) {
                 guard seen.insert(id).inserted else { return }
             }
-            let listing: DirectoryListing
+            let listing: Listing
             do {
-                listing = try browser.list(folder)
+                // Hidden files and folders are left out, as the photos
+                // screen leaves them out until asked.
+                listing = try (listed ?? Result { try FileSystemBrowser.names(in: folder, hidden: false) }).get()
             } catch {
                 if top { throw error }
                 unlisted.append("\(error)")
                 return
             }
-            // Hidden files and folders are left out, as the photos screen
-            // leaves them out until asked.
-            // Sorted as text (exact bytes where that ties): quick for
-            // 100,000 names, where Foundation's natural order took seconds;
-            // the order only makes the reports the same run after run.
-            // (By the name's bytes: `fileName` makes a URL, which stats the file.)
-            files += listing.files.filter { file in
-                let path = file.fileSystemPath
-                return path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 < path.count && path[$0 + 1] != UInt8(ascii: ".") } ?? true
-            }.sorted {
-                $0.path < $1.path || ($0.path == $1.path && $0.fileSystemPath.lexicographicallyPrecedes($1.fileSystemPath))
-            }
+            found.append(FolderFiles(folder: folder, names: listing.files))
             guard recursive else { return }
-            for sub in listing.folders where !sub.isHidden {
+            let subs = listing.folders.filter { !$0.isHidden }.map { sub in
                 var info = stat()
-                if !followLinks, sub.file.withFileSystemPath({ lstat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-                    unfollowed.append(sub.file)
+                let isLink = sub.file.withFileSystemPath({ lstat($0, &info) }) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+                return (folder: sub.file, entered: followLinks || !isLink)
+            }
+            let entered = subs.filter(\.entered).map(\.folder)
+            let listings = Locked([Result<Listing, Error>?](repeating: nil, count: entered.count))
+            Self.shared(0..<entered.count, among: threads) { one in
+                let listing = Result { try FileSystemBrowser.names(in: entered[one.lowerBound], hidden: false) }
+                listings.withLock { $0[one.lowerBound] = listing }
+            }
+            var next = listings.current.makeIterator()
+            for sub in subs {
+                guard sub.entered else {
+                    unfollowed.append(sub.folder)
                     continue
                 }
-                try walk(sub.file, top: false)
+                try walk(sub.folder, top: false, listed: next.next() ?? nil)
             }
         }
         for path in paths {
@@ -192,10 +239,12 @@ public final class SuggestService: Sendable {
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 try walk(path, top: true)
             } else {
-                files.append(path)
+                var name = FileNames()
+                name.append(MeasuresCache.key(path).name)
+                found.append(FolderFiles(folder: path.parent, names: name))
             }
         }
-        return (files, unlisted, unfollowed)
+        return (found, unlisted, unfollowed)
     }
 
     /// Measures, groups and chooses. `alreadyIn`: photos in the collage
@@ -204,18 +253,17 @@ public final class SuggestService: Sendable {
     public func suggest(_ paths: [Photo], recursive: Bool, followLinks: Bool = false, choice: SuggestionChoice,
                         byEvents: Bool, alreadyIn: [Photo] = [],
                         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws -> SuggestionReport {
-        let (files, unlisted, unfollowed) = try self.files(under: paths, recursive: recursive, followLinks: followLinks)
-        let measured = measureAll(files, progress: progress)
-        var photos = measured.photos
-        // In the order taken; the undated last, by path.
-        photos.sort {
-            ($0.measures.taken?.instant ?? .infinity, $0.photo.path) < ($1.measures.taken?.instant ?? .infinity, $1.photo.path)
-        }
+        let (folders, unlisted, unfollowed) = try self.files(under: paths, recursive: recursive, followLinks: followLinks)
+        // The photos apart from the rest: one array of them held twice would
+        // be copied whole when put in order.
+        var photos: [MeasuredPhoto] = []
+        let measured = measureAll(folders, into: &photos, progress: progress)
+        Self.putInOrderTaken(&photos)
 
         var verdicts = choice.judge(photos)
         choice.setAside(&verdicts, photos: photos, alreadyIn: Set(alreadyIn))
         let scopes: [[Int]] = byEvents
-            ? Dictionary(grouping: verdicts.indices, by: { verdicts[$0].event }).sorted { $0.key < $1.key }.map(\.value)
+            ? SuggestionReport.members(verdicts).sorted { $0.key < $1.key }.map(\.value)
             : [Array(verdicts.indices)]
         var choices: [[Int]] = []
         var skipped: [Int] = []
@@ -233,96 +281,112 @@ public final class SuggestService: Sendable {
     }
 
     /// Each file's measures, from the cache when it knows the file as it is
-    /// now, else from the measurer, on `threads` workers, a folder at a
-    /// time (the cache's rows of a folder read in one query): the photos
-    /// (in no order), the files that were no photo and why each unreadable
-    /// one could not be read (both in the files' order). Each photo measured
-    /// is stored at once (the cache writes them in batches), so a run
-    /// killed keeps them. Only a photo's small value is kept, and of a file
-    /// that is no photo only its index.
-    private func measureAll(_ files: [Photo], progress: @escaping @Sendable (Int, Int) -> Void)
-        -> (photos: [MeasuredPhoto], notPhotos: [Photo], unreadable: [String]) {
+    /// now, else from the measurer, on `threads` workers: the photos, into
+    /// `photos` (a folder's together, the folders in no order), and the
+    /// files that were no photo and why each unreadable one could not be
+    /// read (both in the walk's order). First each folder's
+    /// files are stat'ed and matched to the cache's rows (`FolderWork`),
+    /// the folders shared out among the workers (a big folder's files
+    /// among them all), then the files the cache does not know are
+    /// measured, a photo at a time, so that the workers stay even when
+    /// each takes a decode. Each photo measured is stored at once (the
+    /// cache writes them in batches), so a run killed keeps them. Only a
+    /// photo's small value is kept, and of a file that is no photo only
+    /// its folder's and its name's numbers until the end.
+    private func measureAll(_ folders: [FolderFiles], into photos: inout [MeasuredPhoto],
+                            progress: @escaping @Sendable (Int, Int) -> Void) -> (notPhotos: [Photo], unreadable: [String]) {
         let known = cache
-        let photos = Locked([MeasuredPhoto]())
-        photos.withLock { $0.reserveCapacity(files.count) }
-        let notPhotos = Locked([Int]()), unreadable = Locked([(Int, String)]())
+        let total = folders.reduce(0) { $0 + $1.names.count }
+        var starts = [Int](), next = 0
+        for folder in folders {
+            starts.append(next)
+            next += folder.names.count
+        }
+        // The walk's index of each folder's first file.
+        let firstIndex = starts
+        let results = FolderWork.Results(capacity: total)
         let finished = Locked(0)
+        @Sendable func done(_ count: Int) {
+            guard count > 0 else { return }
+            progress(finished.withLock { done in
+                done += count
+                return done
+            }, total)
+        }
+        // A folder of more than this many files is shared out among the
+        // workers file by file, as one of a big folder; smaller ones go
+        // whole to one worker each.
+        let big = 4096
+        let small = folders.indices.filter { folders[$0].names.count <= big }
+        Self.shared(0..<small.count, among: threads) { one in
+            let f = small[one.lowerBound]
+            let work = FolderWork(folders[f], number: f, firstIndex: firstIndex[f], cache: known)
+            done(work.resolve(0..<folders[f].names.count, into: results))
+        }
+        for f in folders.indices where folders[f].names.count > big {
+            let work = FolderWork(folders[f], number: f, firstIndex: firstIndex[f], cache: known)
+            Self.shared(0..<folders[f].names.count, among: threads, inRunsOf: 64) { run in
+                done(work.resolve(run, into: results))
+            }
+        }
+        // Taken out, not copied: a folder of 100,000 files that are no photos has 100,000.
+        var toMeasure = results.toMeasure.withLock { list in
+            defer { list = [] }
+            return list
+        }
+        toMeasure.sort { $0.index < $1.index }
+        let fresh = toMeasure
         let measurer = self.measurer
-        var start = 0
-        while start < files.count {
-            // The files of one folder are listed together.
-            // (A photo's path as the folder's and a "/" and its name.)
-            let folder = MeasuresCache.key(files[start]).folder
-            func inFolder(_ path: [UInt8]) -> Bool {
-                path.lastIndex(of: UInt8(ascii: "/")) == folder.count && path.starts(with: folder)
+        Self.shared(0..<fresh.count, among: threads) { one in
+            let (index, folder, name, stamp) = fresh[one.lowerBound]
+            let photo = folders[folder].file(folders[folder].names[name])
+            do {
+                let measured = MeasuredPhoto(photo: photo, measures: try measurer.measure(photo))
+                results.photos.withLock { $0.append(measured) }
+                known?.store(measured.measures, of: photo, stamp: stamp)
+            } catch let error as ImageEngineError where error.kind == .notImage {
+                results.notPhotos.withLock { $0.append((index, folder, name)) }
+            } catch let error as ImageEngineError {
+                results.unreadable.withLock { $0.append((index, error.message)) }
+            } catch {
+                results.unreadable.withLock { $0.append((index, "\(photo.path): \(error)")) }
             }
-            // A constant: the workers below read it at once.
-            let end = files[(start + 1)...].firstIndex { !inFolder($0.fileSystemPath) } ?? files.count
-            let cached = known?.measures(inFolder: folder) ?? [:]
-            // Each file stat'ed from its folder (fstatat): the kernel walks
-            // the folder's path once, not once a photo.
-            let directory = Photo(fileSystemPath: folder.isEmpty ? [UInt8(ascii: "/")] : folder)
-                .withFileSystemPath { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
-            defer { if directory >= 0 { close(directory) } }
-            // First the files the cache has, in runs of up to 64 a worker
-            // (a stat and a lookup each: a lock a photo cost more than
-            // both, and a warm run over 100,000 photos is only this), then
-            // those it has not, a photo at a time, so that the workers stay
-            // even when each takes a decode.
-            let toMeasure = Locked([(index: Int, stamp: FileStamp)]())
-            let run = max(1, min(64, (end - start) / (threads * 4)))
-            Self.shared(start..<end, among: threads, inRunsOf: run) { runOfFiles in
-                let (first, last) = (runOfFiles.lowerBound, runOfFiles.upperBound)
-                var found = [MeasuredPhoto](), missing = [(index: Int, stamp: FileStamp)](), unlisted = [(Int, String)]()
-                found.reserveCapacity(last - first)
-                for index in first..<last {
-                    let photo = files[index]
-                    let name = MeasuresCache.key(photo).name
-                    guard let stamp = directory >= 0 ? FileStamp.of(name, in: directory) : FileStamp.of(photo) else {
-                        unlisted.append((index, "\(photo.path): not a regular file that can be read"))
-                        continue
-                    }
-                    if let entry = cached[MeasuresCache.Name(name)], entry.stamp == stamp {
-                        found.append(MeasuredPhoto(photo: photo, measures: entry.measures))
-                    } else {
-                        missing.append((index, stamp))
-                    }
-                }
-                if !found.isEmpty { photos.withLock { $0.append(contentsOf: found) } }
-                if !missing.isEmpty { toMeasure.withLock { $0.append(contentsOf: missing) } }
-                if !unlisted.isEmpty { unreadable.withLock { $0.append(contentsOf: unlisted) } }
-                let done = found.count + unlisted.count
-                if done > 0 {
-                    progress(finished.withLock { count in
-                        count += done
-                        return count
-                    }, files.count)
-                }
-            }
-            let fresh = toMeasure.current
-            Self.shared(0..<fresh.count, among: threads) { one in
-                let (index, stamp) = fresh[one.lowerBound]
-                let photo = files[index]
-                do {
-                    let measured = MeasuredPhoto(photo: photo, measures: try measurer.measure(photo))
-                    photos.withLock { $0.append(measured) }
-                    known?.store(measured.measures, of: photo, stamp: stamp)
-                } catch let error as ImageEngineError where error.kind == .notImage {
-                    notPhotos.withLock { $0.append(index) }
-                } catch let error as ImageEngineError {
-                    unreadable.withLock { $0.append((index, error.message)) }
-                } catch {
-                    unreadable.withLock { $0.append((index, "\(photo.path): \(error)")) }
-                }
-                progress(finished.withLock { count in
-                    count += 1
-                    return count
-                }, files.count)
-            }
-            start = end
+            done(1)
         }
         known?.save()
-        return (photos.current, notPhotos.current.sorted().map { files[$0] }, unreadable.current.sorted { $0.0 < $1.0 }.map(\.1))
+        photos = results.photos.withLock { photos in
+            defer { photos = [] }
+            return photos
+        }
+        return (results.notPhotos.current.sorted { $0.index < $1.index }.map { folders[$0.folder].file(folders[$0.folder].names[$0.name]) },
+                results.unreadable.current.sorted { $0.0 < $1.0 }.map(\.1))
+    }
+
+    /// Puts `photos` in the order taken; the undated last, by path. The
+    /// order is sorted first (a folder's photos, together and mostly in
+    /// the order taken already, are runs the sort finds), then the photos
+    /// moved into it in place, a cycle of places at a time: sorting the
+    /// photos themselves moved each one's large value some 17 times, and a
+    /// second array of them cost more in its pages first touched than in
+    /// the moves.
+    static func putInOrderTaken(_ photos: inout [MeasuredPhoto]) {
+        let taken = photos.map { $0.measures.taken?.instant ?? .infinity }
+        let order = photos.indices.sorted {
+            taken[$0] < taken[$1] || (taken[$0] == taken[$1] && photos[$0].photo.path < photos[$1].photo.path)
+        }
+        // order[k]: the place of the photo that goes to place k.
+        var placed = [Bool](repeating: false, count: photos.count)
+        for start in photos.indices where !placed[start] && order[start] != start {
+            let first = photos[start]
+            var k = start
+            while order[k] != start {
+                placed[k] = true
+                photos[k] = photos[order[k]]
+                k = order[k]
+            }
+            placed[k] = true
+            photos[k] = first
+        }
     }
 
     /// Faces for the photos at `indices` that have none yet, in parallel;
@@ -382,3 +446,128 @@ extension SuggestService: PhotoSuggesting {
         return chosen.map { report.photos[$0].photo }
     }
 }
+
+/// One folder's files in a `SuggestService` run, matched to the cache's
+/// rows: made once a folder (its names sorted, its rows read in one query
+/// in the same order and matched in one pass, the folder opened), then
+/// `resolve`d a run of files at a time on any worker.
+final class FolderWork: Sendable {
+    /// What the workers found, shared: the photos the cache knew, those it
+    /// did not (with their stamps, to be measured), and the files that
+    /// were no photo or could not be read, each by its index in the walk.
+    /// A file not yet a photo by its folder's number and its name's (a
+    /// path of its own each, for a folder of 100,000 files that are no
+    /// photos, was more memory than all the rest).
+    final class Results: Sendable {
+        /// The photos, as the workers found them (a folder's together, in
+        /// the order of its names).
+        let photos = Locked([MeasuredPhoto]())
+        let toMeasure = Locked([(index: Int, folder: Int, name: Int, stamp: FileStamp)]())
+        let notPhotos = Locked([(index: Int, folder: Int, name: Int)]())
+        let unreadable = Locked([(Int, String)]())
+
+        init(capacity: Int) { photos.withLock { $0.reserveCapacity(capacity) } }
+    }
+
+    private let files: SuggestService.FolderFiles
+    /// The folder's number in the walk.
+    private let number: Int
+    private let firstIndex: Int
+    /// The names' indices in the reports' order.
+    private let order: [Int]
+    /// The cache's rows of the folder's files, and by each name's index
+    /// the place of its row there (-1: none; not a row's room for each
+    /// name: a folder of 100,000 files that are no photos has no row).
+    private let rows: [MeasuresFile.Entry]
+    private let rowOf: [Int32]
+    /// The folder, open, to stat its files from (fstatat: the kernel walks
+    /// the folder's path once, not once a photo); -1 when it cannot be.
+    private let directory: Int32
+
+    /// `firstIndex`: the walk's index of the folder's first file.
+    init(_ files: SuggestService.FolderFiles, number: Int, firstIndex: Int, cache: MeasuresCache?) {
+        self.files = files
+        self.number = number
+        self.firstIndex = firstIndex
+        let names = files.names
+        let byBytes = names.indicesByBytes()
+        order = files.reportOrder(byBytes: byBytes)
+        var rows: [MeasuresFile.Entry] = [], rowOf = [Int32](repeating: -1, count: names.count)
+        if let cache, !byBytes.isEmpty {
+            // Both in the order of the names' bytes: one pass.
+            let folder = MeasuresCache.key(files.file(names[byBytes[0]])).folder
+            names.bytes.withUnsafeBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                var k = 0
+                cache.measures(inFolder: folder) { name, stamp, measures in
+                    let row = name.bindMemory(to: UInt8.self)
+                    guard let rowBase = row.baseAddress else { return }
+                    while k < byBytes.count,
+                          FileNames.precedes(base + names.starts[byBytes[k]], names.bounds(byBytes[k]).count, rowBase, row.count) { k += 1 }
+                    if k < byBytes.count, names.bounds(byBytes[k]).count == row.count,
+                       memcmp(base + names.starts[byBytes[k]], rowBase, row.count) == 0 {
+                        rowOf[byBytes[k]] = Int32(rows.count)
+                        rows.append(MeasuresFile.Entry(stamp: stamp, measures: measures))
+                    }
+                }
+            }
+        }
+        self.rows = rows
+        self.rowOf = rowOf
+        directory = files.folder.withFileSystemPath { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
+        prefix = files.folder.appending([]).fileSystemPath
+        pathsAreText = names.isASCII && files.folder.pathIsExact
+    }
+
+    /// The folder's path and a "/": each file's path starts so.
+    private let prefix: [UInt8]
+    /// Whether every file's path is text (valid UTF-8): an exact folder, ASCII names.
+    private let pathsAreText: Bool
+
+    /// The file at name `index`: as `FolderFiles.file`, but where its path
+    /// is text, made as text straight away, one copy (the folder's path
+    /// copied, the name appended, the whole copied again and checked, a
+    /// photo, before).
+    private func file(_ index: Int) -> Photo {
+        let names = files.names
+        guard pathsAreText else { return files.file(names[index]) }
+        let name = names.bounds(index)
+        return Photo(path: String(unsafeUninitializedCapacity: prefix.count + name.count) { text in
+            let afterPrefix = text.initialize(fromContentsOf: prefix)
+            let end = text[afterPrefix...].initialize(fromContentsOf: names.bytes[name])
+            return end
+        })
+    }
+
+    deinit { if directory >= 0 { close(directory) } }
+
+    /// The files at `positions` of the reports' order: each stat'ed, and
+    /// kept as the cache's photo when the cache knows it as it is, else
+    /// kept to be measured (or said unreadable when it is no regular
+    /// file). Returns how many are done (not to be measured).
+    func resolve(_ positions: Range<Int>, into results: Results) -> Int {
+        var found = [MeasuredPhoto](), missing = [(index: Int, folder: Int, name: Int, stamp: FileStamp)](), unlisted = [(Int, String)]()
+        found.reserveCapacity(positions.count)
+        let names = files.names
+        names.bytes.withUnsafeBufferPointer { buffer in
+            for position in positions {
+                let i = order[position], index = firstIndex + position
+                let start = buffer.baseAddress! + names.starts[i]
+                guard let stamp = directory >= 0 ? FileStamp.of(start, in: directory) : FileStamp.of(file(i)) else {
+                    unlisted.append((index, "\(file(i).path): not a regular file that can be read"))
+                    continue
+                }
+                if rowOf[i] >= 0, rows[Int(rowOf[i])].stamp == stamp {
+                    found.append(MeasuredPhoto(photo: file(i), measures: rows[Int(rowOf[i])].measures))
+                } else {
+                    missing.append((index, number, i, stamp))
+                }
+            }
+        }
+        if !found.isEmpty { results.photos.withLock { $0.append(contentsOf: found) } }
+        if !missing.isEmpty { results.toMeasure.withLock { $0.append(contentsOf: missing) } }
+        if !unlisted.isEmpty { results.unreadable.withLock { $0.append(contentsOf: unlisted) } }
+        return found.count + unlisted.count
+    }
+}
+

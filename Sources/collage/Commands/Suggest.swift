@@ -230,8 +230,9 @@ enum EventList {
             var lines = ["#title \(report.title(ofEvent: report.verdicts[chosen[0]].event))"]
             for index in chosen {
                 let path = report.photos[index].photo.path
-                // A list holds one path a line, as text.
-                guard report.photos[index].photo.pathIsExact, !path.contains("\n"), !path.contains("\r") else {
+                // A list holds one path a line, as text. (By its bytes:
+                // String.contains(String) searches through Foundation.)
+                guard report.photos[index].photo.pathIsExact, !path.utf8.contains(where: { $0 == 10 || $0 == 13 }) else {
                     Console.warning("\(Console.printable(path)): a name a batch list cannot hold: left out")
                     continue
                 }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Near-duplicates: a burst, or the same scene shot again. Two photos are
 /// near-duplicates when their DCT hashes differ in at most
 /// `maximumDistance` of 64 bits, or, taken at most `bracketSeconds` apart,
@@ -55,9 +57,32 @@ public enum DuplicateGroups {
         groups(of: hashes.map { Fingerprint(hash: $0) }, window: window) { distance($0.hash, $1.hash) <= maximumDistance }
     }
 
-    /// The group of each photo, in the order taken (undated ones last).
+    /// The group of each photo, in the order taken (undated ones last), by
+    /// `near` (nil: the rule above, `near(_:_:)`).
     public static func groups(of fingerprints: [Fingerprint], window: Int = window,
-                              near: (Fingerprint, Fingerprint) -> Bool = near) -> [Int] {
+                              near rule: (@Sendable (Fingerprint, Fingerprint) -> Bool)? = nil) -> [Int] {
+        // Which photos of the window before each are near it, found on all
+        // the cores, a stretch of photos each (6.4 million comparisons at
+        // 100,000 photos), then joined, in order: a group is every photo
+        // linked to another of it, whatever the order the links are found
+        // in. The rule above called as itself, not through a closure: the
+        // comparisons take half the time so.
+        let stretch = 4096
+        let stretches = (fingerprints.count + stretch - 1) / stretch
+        let links = Locked([[(Int, Int)]](repeating: [], count: stretches))
+        fingerprints.withUnsafeBufferPointer { all in
+            nonisolated(unsafe) let prints = all
+            DispatchQueue.concurrentPerform(iterations: stretches) { s in
+                var found: [(Int, Int)] = []
+                for i in (s * stretch)..<min(prints.count, (s + 1) * stretch) {
+                    let print = prints[i]
+                    for j in max(0, i - window)..<i where rule.map({ $0(print, prints[j]) }) ?? near(print, prints[j]) {
+                        found.append((i, j))
+                    }
+                }
+                links.withLock { $0[s] = found }
+            }
+        }
         var parent = Array(fingerprints.indices)
         func root(_ i: Int) -> Int {
             var i = i
@@ -67,18 +92,19 @@ public enum DuplicateGroups {
             }
             return i
         }
-        for i in fingerprints.indices {
-            for j in max(0, i - window)..<i where near(fingerprints[i], fingerprints[j]) {
-                let (a, b) = (root(i), root(j))
-                if a != b { parent[max(a, b)] = min(a, b) }
-            }
+        for (i, j) in links.current.joined() {
+            let (a, b) = (root(i), root(j))
+            if a != b { parent[max(a, b)] = min(a, b) }
         }
-        var number: [Int: Int] = [:]
+        // Each root's group number, by the root's index (-1: none yet).
+        var number = [Int](repeating: -1, count: fingerprints.count), groups = 0
         return fingerprints.indices.map { i in
             let r = root(i)
-            if let n = number[r] { return n }
-            number[r] = number.count
-            return number.count - 1
+            if number[r] < 0 {
+                number[r] = groups
+                groups += 1
+            }
+            return number[r]
         }
     }
 }

@@ -85,9 +85,10 @@ extension MeasuresFile.Entry {
     /// an infinite time, which the writer could not even write back).
     var isPlausible: Bool {
         let m = measures
-        let shares = [m.darkShare, m.brightShare, m.meanLevel]
+        // Not an array of the shares: this is asked of every row a warm run reads.
+        let shares = (0...1).contains(m.darkShare) && (0...1).contains(m.brightShare) && (0...1).contains(m.meanLevel)
         return stamp.size >= 0 && stamp.modified.isFinite && m.width > 0 && m.height > 0
-            && m.sharpness.isFinite && m.sharpness >= 0 && shares.allSatisfy { (0...1).contains($0) }
+            && m.sharpness.isFinite && m.sharpness >= 0 && shares
             && (m.taken.map { $0.instant.isFinite && $0.wallClock.isFinite } ?? true)
             && (m.position.map { (-90...90).contains($0.latitude) && (-180...180).contains($0.longitude) } ?? true)
             && m.corruptData >= 0 && (m.faces ?? 0) >= 0

@@ -174,13 +174,28 @@ public struct SuggestionChoice: Sendable {
                 verdicts[i].whyNot = "near-duplicate of \(name), a better shot of the same scene"
             }
         }
+        // Photos of one size share one demotion's words: a library's
+        // 100,000 photos of a few sizes made 100,000 strings alike.
+        var demotions: [Int: String?] = [:]
         for best in bestOf where best >= 0 {
             let top = photos[best].measures
             if let useless = Self.uselessness(top) {
                 verdicts[best].whyNot = "not worth showing: \(useless)"
             } else {
                 verdicts[best].score = score(top)
-                verdicts[best].demotion = demotion(top)
+                let sides = 0..<(1 << 31)
+                if top.corruptData > 0 || !sides.contains(top.width) || !sides.contains(top.height) {
+                    verdicts[best].demotion = demotion(top)
+                } else {
+                    let size = top.width << 32 | top.height
+                    if let words = demotions[size] {
+                        verdicts[best].demotion = words
+                    } else {
+                        let words = demotion(top)
+                        demotions[size] = words
+                        verdicts[best].demotion = words
+                    }
+                }
             }
         }
         return verdicts
@@ -361,8 +376,10 @@ public struct SuggestionChoice: Sendable {
             var best: (position: Int, value: Double)?
             var open: [(position: Int, most: Double)] = []
             for position in scored.indices where !chosen.contains(position) {
+                // (Not an array of the distances: one for each photo, each
+                // pick, of each of a library's 1,000 events.)
                 let spread = chosen.isEmpty || scored.count < 2 ? 0
-                    : Double(chosen.map { abs($0 - position) }.min()!) / Double(scored.count - 1)
+                    : Double(chosen.lazy.map { abs($0 - position) }.min()!) / Double(scored.count - 1)
                 let (score, known) = bounds(scored[position])
                 let value = score + Self.spreadWeight * spread
                 if !known {
