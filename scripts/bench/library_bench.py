@@ -11,9 +11,12 @@ wall time also counts the waits for a core) and its peak RSS
   - cold (an empty measures cache), then warm (the cold run's cache);
   - in a fresh cache, two runs at once over the two halves of the folders,
     then one over the whole: as quick as warm when neither lost the
-    other's measures.
+    other's measures;
+  - `collage book --recursive --pages 50` of the whole (A4, 300 dpi), warm
+    (the last cache) and cold (a fresh one): a library's book streams.
 Prints a Markdown table; the goals: warm <= 0.04 x cold, the run after the
-halves as quick as warm, peak <= 150 MiB cold and warm at 100,000.
+halves as quick as warm, peak <= 150 MiB cold and warm at 100,000, the
+book's too.
 
 usage: library_bench.py COLLAGE WORKDIR [--make-only]
 """
@@ -119,6 +122,12 @@ def main():
     halves = [timed(suggest + part, env) for part in (folders(root)[:DAYS // 2], folders(root)[DAYS // 2:])]
     halves = [finished(run) for run in halves]
     after = finished(timed(suggest + [root], env))
+    pdf = os.path.join(state, "book.pdf")
+    book = [collage, "book", "--force", "--recursive", "--pages", "50", root, "-o", pdf]
+    book_warm = finished(timed(book, env))
+    shutil.rmtree(cache)
+    os.makedirs(cache)
+    book_cold = finished(timed(book, env))
     for path in (cache, state):
         shutil.rmtree(path, ignore_errors=True)
     print(f"\n### `collage suggest --recursive --events` over {count} small JPEGs in {DAYS} day folders\n")
@@ -131,6 +140,8 @@ def main():
     row("warm (cached)", warm, "<= 0.04 x, <= 150 MiB")
     row("two halves at once, fresh cache (the slower)", max(halves), "")
     row("the whole after the halves", after, "as warm")
+    row("`book --recursive --pages 50` of the whole, warm", book_warm, "<= 150 MiB")
+    row("the same book, cold (a fresh cache)", book_cold, "<= 150 MiB")
 
 if __name__ == "__main__":
     main()
