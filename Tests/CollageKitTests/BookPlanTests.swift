@@ -36,7 +36,9 @@ import Testing
         let hero = BookPlan.Event(title: "H", photos: [BookPlan.Candidate(photo: Photo(path: "/trip/hero.jpg"), score: 9)])
         let plan = BookPlan.make([hero, event([2.3, 2.4, 14.2, 2.5])], maxPages: nil)
         #expect(plan.pages.map(Self.names) == [["A-1.jpg", "A-2.jpg"]], "three fit: the two best, not the tiny third")
-        #expect(plan.notes == ["the event of A: A-3.jpg is left out, too small for its cell (it would be enlarged 14.2x)"],
+        // The fourth, the lowest-scored of the three left, gives way to keep the page even: said too.
+        #expect(plan.notes == ["the event of A: A-3.jpg is left out, too small for its cell (it would be enlarged 14.2x)",
+                               "the event of A: A-4.jpg is left out to keep its page's count even (its lowest-scored photo)"],
                 "\(plan.notes)")
         // Only one other left: both stay; none past 2x: all stay, whatever their ratio.
         #expect(BookPlan.make([hero, event([2.3, 14.2])], maxPages: nil).pages.map(Self.names) == [["A-1.jpg", "A-2.jpg"]])
@@ -54,13 +56,15 @@ import Testing
         #expect(plan.notes == [
             "the event of A has one photo worth showing: A-2.jpg joins the page of B",
             "the event of D has one photo worth showing: D-1.jpg is left out",
+            "the event of C: C-3.jpg is left out to keep its page's count even (its lowest-scored photo)",
         ], "\(plan.notes)")
         // A lone event after another joins the one before it.
         let later = BookPlan.make([Self.event("A", [2.0, 1.9, 0.5]), Self.event("B", [1.0]), Self.event("C", [0.4, 0.3])],
                                   maxPages: nil)
         // A's two left and B's one are three: the best two, A-2 and B-1, in the order taken.
         #expect(later.pages.map(Self.names) == [["A-2.jpg", "B-1.jpg"], ["C-1.jpg", "C-2.jpg"]], "\(later.pages)")
-        #expect(later.notes == ["the event of B has one photo worth showing: B-1.jpg joins the page of A"])
+        #expect(later.notes == ["the event of B has one photo worth showing: B-1.jpg joins the page of A",
+                                "the event of A: A-3.jpg is left out to keep its page's count even (its lowest-scored photo)"])
         // Where it is not among the best of its neighbour's page, that is said.
         let crowded = BookPlan.make([Self.event("A", [2.0, 1.9, 1.8]), Self.event("B", [0.1]), Self.event("C", [0.4, 0.3])],
                                     maxPages: nil)

@@ -146,7 +146,7 @@ public struct BookPlan: Equatable, Sendable {
                 counts[longest] = (pagesOf(counts[longest]) - 1) * mostPerPage
             }
             for i in kept where counts[i] < wanted[i] {
-                notes.append("within \(maxPages) pages: the event of \(events[i].title) shows \(counts[i]) of its \(wanted[i]) photos")
+                notes.append("within \(maxPages) pages: the event of \(events[i].title) shows \(counts[i]) of its \(events[i].photos.count) photos")
             }
             func worth(_ i: Int) -> Double { events[i].photos.map(\.score).max() ?? 0 }
             while total() > budget, let lowest = kept.min(by: { worth($0) < worth($1) }) {
@@ -159,6 +159,14 @@ public struct BookPlan: Equatable, Sendable {
         for i in kept {
             let ranked = events[i].photos.indices.sorted { events[i].photos[$0].score > events[i].photos[$1].score }
             let chosen = Set(ranked.prefix(counts[i]))
+            // An odd count gives up its lowest-scored photo (a page shows an
+            // even number), said unless it joined from another event (its
+            // own note says so) or --pages shortened the event (said above).
+            if counts[i] == events[i].photos.count - 1, let last = ranked.last,
+               !joins.contains(where: { $0.photo == events[i].photos[last].photo }) {
+                notes.append("the event of \(events[i].title): \(events[i].photos[last].photo.fileName) is left out "
+                             + "to keep its page's count even (its lowest-scored photo)")
+            }
             let photos = events[i].photos.indices.filter { chosen.contains($0) }.map { events[i].photos[$0].photo }
             for share in evenShares(photos.count) {
                 pages.append(Page(title: events[i].title, photos: Array(photos[share])))
