@@ -7,17 +7,23 @@ import Foundation
 /// person quits. Refuses, with a hint, when there is no terminal.
 ///
 /// The screens live on the main actor; the commands run on the main thread
-/// (main.swift calls them), which `MainActor.assumeIsolated` checks.
+/// (main.swift calls them), which `MainActor.assumeIsolated` checks. The
+/// main thread is parked in `dispatchMain()` after that call returns, not
+/// inside it: its closure's context, held only by the parked stack, was a
+/// leak at exit for LeakSanitizer (make test-sanitized).
 func runTerminalUI(_ services: AppServices, photosAt directory: Photo?, graphics: GraphicsMode,
                    options: CollageRenderOptions) throws {
-    try MainActor.assumeIsolated {
-        try runScreens(services, photosAt: directory, graphics: graphics, options: options)
+    let app = try MainActor.assumeIsolated {
+        try startScreens(services, photosAt: directory, graphics: graphics, options: options)
     }
+    withExtendedLifetime(app) { dispatchMain() }
 }
 
+/// The screens started, running on the main queue until the person quits
+/// (the app exits the process then).
 @MainActor
-private func runScreens(_ services: AppServices, photosAt directory: Photo?, graphics: GraphicsMode,
-                        options: CollageRenderOptions) throws {
+private func startScreens(_ services: AppServices, photosAt directory: Photo?, graphics: GraphicsMode,
+                          options: CollageRenderOptions) throws -> TerminalApp {
     guard SystemTerminal.isInteractive else {
         Console.error("the picker needs a terminal: without one, use `collage add FILE...` or `collage batch LIST`")
         throw ExitCode.failure
@@ -58,5 +64,5 @@ private func runScreens(_ services: AppServices, photosAt directory: Photo?, gra
         Console.error("\(error)")
         throw ExitCode.failure
     }
-    dispatchMain()
+    return app
 }
