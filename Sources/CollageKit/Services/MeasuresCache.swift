@@ -153,18 +153,34 @@ public final class MeasuresCache: Sendable {
         // Another run writing waits its turn rather than failing.
         sqlite3_busy_timeout(database, 30_000)
         func run(_ sql: String) -> Int32 { sqlite3_exec(database, sql, nil, nil, nil) }
-        var result = run("PRAGMA journal_mode=WAL")
+        // SQLite does not call the busy handler for every lock: while two
+        // runs open a new cache together, one's switch to WAL or its first
+        // read of the schema came back "database is locked" at once, and
+        // that run measured without the cache, its half of a library lost
+        // (one time in four: SuggestEndToEndTests). So each step of the
+        // opening is tried again while the file is busy, for as long as
+        // the busy timeout would wait.
+        func retrying(_ step: () -> Int32) -> Int32 {
+            var result = step(), waited = 0
+            while [SQLITE_BUSY, SQLITE_LOCKED].contains(result & 0xff) && waited < 30_000 {
+                usleep(10_000)
+                waited += 10
+                result = step()
+            }
+            return result
+        }
+        var result = retrying { run("PRAGMA journal_mode=WAL") }
         // WAL with NORMAL: a killed process loses nothing committed; only a
         // power cut can lose the last transactions of a cache.
-        if result == SQLITE_OK { result = run("PRAGMA synchronous=NORMAL") }
+        if result == SQLITE_OK { result = retrying { run("PRAGMA synchronous=NORMAL") } }
         var version: Int32 = 0
         if result == SQLITE_OK {
-            result = Self.query(database, "PRAGMA user_version", row: { version = sqlite3_column_int($0, 0) })
+            result = retrying { Self.query(database, "PRAGMA user_version", row: { version = sqlite3_column_int($0, 0) }) }
         }
         if result == SQLITE_OK && version != Self.version {
             // Asked again inside the write lock: another run may have just
             // made the table (and written rows to it).
-            result = run("BEGIN IMMEDIATE")
+            result = retrying { run("BEGIN IMMEDIATE") }
             if result == SQLITE_OK {
                 result = Self.query(database, "PRAGMA user_version", row: { version = sqlite3_column_int($0, 0) })
             }
