@@ -330,10 +330,7 @@ public final class SuggestService: Sendable {
             }
         }
         // Taken out, not copied: a folder of 100,000 files that are no photos has 100,000.
-        var toMeasure = results.toMeasure.withLock { list in
-            defer { list = [] }
-            return list
-        }
+        var toMeasure = results.toMeasure.take(leaving: [])
         toMeasure.sort { $0.index < $1.index }
         let fresh = toMeasure
         let measurer = self.measurer
@@ -354,10 +351,7 @@ public final class SuggestService: Sendable {
             done(1)
         }
         known?.save()
-        photos = results.photos.withLock { photos in
-            defer { photos = [] }
-            return photos
-        }
+        photos = results.photos.take(leaving: [])
         return (results.notPhotos.current.sorted { $0.index < $1.index }.map { folders[$0.folder].file(folders[$0.folder].names[$0.name]) },
                 results.unreadable.current.sorted { $0.0 < $1.0 }.map(\.1))
     }

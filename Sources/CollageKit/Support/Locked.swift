@@ -23,4 +23,14 @@ public final class Locked<Value>: @unchecked Sendable {
 
     /// A copy of the value as it is now.
     public var current: Value { withLock { $0 } }
+
+    /// The value taken out, `empty` left in its place: not a copy, which
+    /// for an array still held here is copied whole at its next change.
+    public func take(leaving empty: Value) -> Value {
+        withLock { value in
+            var taken = empty
+            swap(&taken, &value)
+            return taken
+        }
+    }
 }
